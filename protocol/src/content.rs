@@ -177,31 +177,17 @@ pub enum ContentBlock {
 impl ContentBlock {
     /// A text block.
     pub fn text(text: impl Into<String>) -> Self {
-        Self::Text(TextContent {
-            text: text.into(),
-            annotations: None,
-            meta: None,
-        })
+        Self::Text(TextContent { text: text.into(), annotations: None, meta: None })
     }
 
     /// An image block from base64 data.
     pub fn image(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
-        Self::Image(ImageContent {
-            data: data.into(),
-            mime_type: mime_type.into(),
-            annotations: None,
-            meta: None,
-        })
+        Self::Image(ImageContent { data: data.into(), mime_type: mime_type.into(), annotations: None, meta: None })
     }
 
     /// An audio block from base64 data.
     pub fn audio(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
-        Self::Audio(ImageContent {
-            data: data.into(),
-            mime_type: mime_type.into(),
-            annotations: None,
-            meta: None,
-        })
+        Self::Audio(ImageContent { data: data.into(), mime_type: mime_type.into(), annotations: None, meta: None })
     }
 }
 
@@ -226,9 +212,7 @@ impl<'de> Deserialize<'de> for ContentBlock {
             Some("resource_link") => serde_json::from_value(value).map(Self::ResourceLink),
             _ => serde_json::from_value(value).map(Self::Resource),
         };
-        parsed.map_err(|e| {
-            de::Error::custom(format!("{} content block: {e}", kind.unwrap_or_default()))
-        })
+        parsed.map_err(|e| de::Error::custom(format!("{} content block: {e}", kind.unwrap_or_default())))
     }
 }
 
@@ -252,12 +236,8 @@ mod tests {
         assert!(matches!(parsed[1], ContentBlock::Image(_)));
         assert!(matches!(parsed[2], ContentBlock::Audio(_)));
         assert!(matches!(parsed[3], ContentBlock::ResourceLink(_)));
-        assert!(
-            matches!(&parsed[4], ContentBlock::Resource(r) if matches!(r.resource, ResourceContents::Text{..}))
-        );
-        assert!(
-            matches!(&parsed[5], ContentBlock::Resource(r) if matches!(r.resource, ResourceContents::Blob{..}))
-        );
+        assert!(matches!(&parsed[4], ContentBlock::Resource(r) if matches!(r.resource, ResourceContents::Text{..})));
+        assert!(matches!(&parsed[5], ContentBlock::Resource(r) if matches!(r.resource, ResourceContents::Blob{..})));
         assert_eq!(serde_json::to_value(&parsed).unwrap(), blocks);
     }
 
@@ -271,8 +251,7 @@ mod tests {
 
     #[test]
     fn a_known_kind_with_missing_fields_is_an_error() {
-        let err =
-            serde_json::from_value::<ContentBlock>(json!({"type":"image","data":"x"})).unwrap_err();
+        let err = serde_json::from_value::<ContentBlock>(json!({"type":"image","data":"x"})).unwrap_err();
         assert!(err.to_string().contains("mimeType"), "{err}");
     }
 }

@@ -40,11 +40,7 @@ pub struct ErrorObject {
 impl ErrorObject {
     /// An error with any code.
     pub fn new(code: i64, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            message: message.into(),
-            data: None,
-        }
+        Self { code, message: message.into(), data: None }
     }
 
     /// Attaches `data` to the error.
@@ -66,10 +62,7 @@ impl ErrorObject {
 
     /// -32601: no such method.
     pub fn method_not_found(method: &str) -> Self {
-        Self::new(
-            ErrorCode::METHOD_NOT_FOUND,
-            format!("Method not found: {method}"),
-        )
+        Self::new(ErrorCode::METHOD_NOT_FOUND, format!("Method not found: {method}"))
     }
 
     /// -32602: parameters that do not fit the method.
@@ -84,11 +77,8 @@ impl ErrorObject {
 
     /// -32002: an unknown resource URI.
     pub fn resource_not_found(uri: &str) -> Self {
-        Self::new(
-            ErrorCode::RESOURCE_NOT_FOUND,
-            format!("Resource not found: {uri}"),
-        )
-        .with_data(serde_json::json!({ "uri": uri }))
+        Self::new(ErrorCode::RESOURCE_NOT_FOUND, format!("Resource not found: {uri}"))
+            .with_data(serde_json::json!({ "uri": uri }))
     }
 }
 

@@ -62,9 +62,7 @@ impl<'de> Deserialize<'de> for RequestId {
                 Ok(RequestId::Number(v))
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<RequestId, E> {
-                i64::try_from(v)
-                    .map(RequestId::Number)
-                    .map_err(|_| E::custom("integer id out of range"))
+                i64::try_from(v).map(RequestId::Number).map_err(|_| E::custom("integer id out of range"))
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<RequestId, E> {
                 Ok(RequestId::String(v.to_owned()))
@@ -197,16 +195,10 @@ impl Message {
         match envelope.jsonrpc.as_deref().map(RawValue::get) {
             Some("\"2.0\"") => {}
             Some(other) => {
-                return Err(fail(
-                    readable_id,
-                    format!("jsonrpc must be \"2.0\", got {other}"),
-                ));
+                return Err(fail(readable_id, format!("jsonrpc must be \"2.0\", got {other}")));
             }
             None => {
-                return Err(fail(
-                    readable_id,
-                    "missing member \"jsonrpc\": \"2.0\"".into(),
-                ));
+                return Err(fail(readable_id, "missing member \"jsonrpc\": \"2.0\"".into()));
             }
         }
 
@@ -215,64 +207,36 @@ impl Message {
                 return Err(fail(readable_id, "method must be a string".into()));
             };
             if envelope.result.is_some() || envelope.error.is_some() {
-                return Err(fail(
-                    readable_id,
-                    "a message with a method carries no result or error".into(),
-                ));
+                return Err(fail(readable_id, "a message with a method carries no result or error".into()));
             }
             let params = match envelope.params {
                 Some(p) if !p.get().starts_with(['{', '[']) => {
-                    return Err(fail(
-                        readable_id,
-                        "params must be an object or an array".into(),
-                    ));
+                    return Err(fail(readable_id, "params must be an object or an array".into()));
                 }
                 other => other,
             };
             return match id {
                 None => Ok(Self::Notification(Notification { method, params })),
                 Some(Ok(id)) => Ok(Self::Request(Request { id, method, params })),
-                Some(Err(raw)) => Err(fail(
-                    None,
-                    format!("request id must be a string or an integer, got {raw}"),
-                )),
+                Some(Err(raw)) => Err(fail(None, format!("request id must be a string or an integer, got {raw}"))),
             };
         }
 
         match (envelope.result, envelope.error, id) {
-            (Some(result), None, Some(Ok(id))) => Ok(Self::Response(Response {
-                id,
-                outcome: Ok(result),
-            })),
+            (Some(result), None, Some(Ok(id))) => Ok(Self::Response(Response { id, outcome: Ok(result) })),
             (None, Some(error), id) => {
-                let error = serde_json::from_str::<ErrorObject>(error.get()).map_err(|e| {
-                    fail(readable_id.clone(), format!("malformed error object: {e}"))
-                })?;
+                let error = serde_json::from_str::<ErrorObject>(error.get())
+                    .map_err(|e| fail(readable_id.clone(), format!("malformed error object: {e}")))?;
                 match id {
-                    Some(Ok(id)) => Ok(Self::Response(Response {
-                        id,
-                        outcome: Err(error),
-                    })),
+                    Some(Ok(id)) => Ok(Self::Response(Response { id, outcome: Err(error) })),
                     Some(Err(raw)) if raw == "null" => Ok(Self::UnattributedError(error)),
                     None => Ok(Self::UnattributedError(error)),
-                    Some(Err(raw)) => Err(fail(
-                        None,
-                        format!("response id must be a string or an integer, got {raw}"),
-                    )),
+                    Some(Err(raw)) => Err(fail(None, format!("response id must be a string or an integer, got {raw}"))),
                 }
             }
-            (Some(_), Some(_), _) => Err(fail(
-                readable_id,
-                "a response carries result or error, not both".into(),
-            )),
-            (Some(_), None, _) => Err(fail(
-                None,
-                "a result response needs a string or integer id".into(),
-            )),
-            (None, None, _) => Err(fail(
-                readable_id,
-                "a message needs a method, a result or an error".into(),
-            )),
+            (Some(_), Some(_), _) => Err(fail(readable_id, "a response carries result or error, not both".into())),
+            (Some(_), None, _) => Err(fail(None, "a result response needs a string or integer id".into())),
+            (None, None, _) => Err(fail(readable_id, "a message needs a method, a result or an error".into())),
         }
     }
 }
@@ -286,17 +250,9 @@ fn unreadable(text: &str, err: &str) -> IncomingError {
         } else {
             format!("a message must be a JSON object: {err}")
         };
-        IncomingError {
-            id: None,
-            error: ErrorObject::invalid_request(what),
-            answerable: true,
-        }
+        IncomingError { id: None, error: ErrorObject::invalid_request(what), answerable: true }
     } else {
-        IncomingError {
-            id: None,
-            error: ErrorObject::parse_error(format!("invalid JSON: {err}")),
-            answerable: true,
-        }
+        IncomingError { id: None, error: ErrorObject::parse_error(format!("invalid JSON: {err}")), answerable: true }
     }
 }
 
@@ -333,51 +289,25 @@ struct ErrorFrame<'a> {
 }
 
 /// Writes a request frame.
-pub fn encode_request<P: Serialize>(
-    id: &RequestId,
-    method: &str,
-    params: Option<&P>,
-) -> serde_json::Result<String> {
-    serde_json::to_string(&RequestFrame {
-        jsonrpc: "2.0",
-        id,
-        method,
-        params,
-    })
+pub fn encode_request<P: Serialize>(id: &RequestId, method: &str, params: Option<&P>) -> serde_json::Result<String> {
+    serde_json::to_string(&RequestFrame { jsonrpc: "2.0", id, method, params })
 }
 
 /// Writes a notification frame.
-pub fn encode_notification<P: Serialize>(
-    method: &str,
-    params: Option<&P>,
-) -> serde_json::Result<String> {
-    serde_json::to_string(&NotificationFrame {
-        jsonrpc: "2.0",
-        method,
-        params,
-    })
+pub fn encode_notification<P: Serialize>(method: &str, params: Option<&P>) -> serde_json::Result<String> {
+    serde_json::to_string(&NotificationFrame { jsonrpc: "2.0", method, params })
 }
 
 /// Writes a success response frame.
 pub fn encode_result<R: Serialize>(id: &RequestId, result: &R) -> serde_json::Result<String> {
-    serde_json::to_string(&ResultFrame {
-        jsonrpc: "2.0",
-        id,
-        result,
-    })
+    serde_json::to_string(&ResultFrame { jsonrpc: "2.0", id, result })
 }
 
 /// Writes an error response frame. `id` is `None` only when the request's id could not be read.
 pub fn encode_error(id: Option<&RequestId>, error: &ErrorObject) -> String {
     // An ErrorObject always serializes: its data is a Value and its other members are plain.
-    serde_json::to_string(&ErrorFrame {
-        jsonrpc: "2.0",
-        id,
-        error,
-    })
-    .unwrap_or_else(|_| {
-        r#"{"jsonrpc":"2.0","error":{"code":-32603,"message":"unserializable error"}}"#.to_owned()
-    })
+    serde_json::to_string(&ErrorFrame { jsonrpc: "2.0", id, error })
+        .unwrap_or_else(|_| r#"{"jsonrpc":"2.0","error":{"code":-32603,"message":"unserializable error"}}"#.to_owned())
 }
 
 /// The empty result `{}` (answers to `ping` and other acknowledgements).

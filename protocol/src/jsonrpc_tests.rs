@@ -14,24 +14,17 @@ fn reject(text: &str) -> IncomingError {
 
 #[test]
 fn a_request_has_a_method_and_an_id() {
-    let Message::Request(r) =
-        parse(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"x"}}"#)
-    else {
+    let Message::Request(r) = parse(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"x"}}"#) else {
         panic!("not a request")
     };
     assert_eq!(r.id, RequestId::Number(1));
     assert_eq!(r.method, "tools/list");
-    assert_eq!(
-        r.params.map(|p| p.get().to_owned()).as_deref(),
-        Some(r#"{"cursor":"x"}"#)
-    );
+    assert_eq!(r.params.map(|p| p.get().to_owned()).as_deref(), Some(r#"{"cursor":"x"}"#));
 }
 
 #[test]
 fn string_ids_are_kept_as_strings() {
-    let Message::Request(r) = parse(r#"{"jsonrpc":"2.0","id":"abc","method":"ping"}"#) else {
-        panic!()
-    };
+    let Message::Request(r) = parse(r#"{"jsonrpc":"2.0","id":"abc","method":"ping"}"#) else { panic!() };
     assert_eq!(r.id, RequestId::String("abc".into()));
     assert!(r.params.is_none());
 }
@@ -51,18 +44,16 @@ fn a_notification_is_never_mistaken_for_a_response() {
 
 #[test]
 fn a_result_response_is_matched_by_id() {
-    let Message::Response(r) = parse(r#"{"jsonrpc":"2.0","id":"7","result":{"tools":[]}}"#) else {
-        panic!()
-    };
+    let Message::Response(r) = parse(r#"{"jsonrpc":"2.0","id":"7","result":{"tools":[]}}"#) else { panic!() };
     assert_eq!(r.id, RequestId::String("7".into()));
     assert_eq!(r.outcome.unwrap().get(), r#"{"tools":[]}"#);
 }
 
 #[test]
 fn an_error_response_carries_the_error_object() {
-    let Message::Response(r) = parse(
-        r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"nope","data":{"m":"x"}}}"#,
-    ) else {
+    let Message::Response(r) =
+        parse(r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"nope","data":{"m":"x"}}}"#)
+    else {
         panic!()
     };
     let err = r.outcome.unwrap_err();
@@ -110,13 +101,7 @@ fn text_that_is_not_json_is_a_parse_error() {
 
 #[test]
 fn json_that_is_not_an_object_is_an_invalid_request() {
-    for text in [
-        "[]",
-        "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]",
-        "1",
-        "\"x\"",
-        "null",
-    ] {
+    for text in ["[]", "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]", "1", "\"x\"", "null"] {
         let e = reject(text);
         assert_eq!(e.error.code, ErrorCode::INVALID_REQUEST, "{text}");
     }
@@ -132,11 +117,7 @@ fn the_version_member_is_required_and_exact() {
     ] {
         let e = reject(text);
         assert_eq!(e.error.code, ErrorCode::INVALID_REQUEST, "{text}");
-        assert_eq!(
-            e.id,
-            Some(RequestId::Number(1)),
-            "the readable id is kept for the answer"
-        );
+        assert_eq!(e.id, Some(RequestId::Number(1)), "the readable id is kept for the answer");
     }
 }
 
@@ -158,47 +139,31 @@ fn mixed_members_are_rejected() {
 
 #[test]
 fn malformed_responses_and_notifications_are_not_answered() {
-    assert!(
-        !reject(r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#)
-            .answerable
-    );
+    assert!(!reject(r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#).answerable);
     assert!(!reject(r#"{"jsonrpc":"1.0","method":"notifications/x"}"#).answerable);
     assert!(reject(r#"{"jsonrpc":"1.0","id":4,"method":"x"}"#).answerable);
 }
 
 #[test]
 fn unknown_members_are_ignored() {
-    assert!(matches!(
-        parse(r#"{"jsonrpc":"2.0","id":1,"method":"ping","extra":[1,2]}"#),
-        Message::Request(_)
-    ));
+    assert!(matches!(parse(r#"{"jsonrpc":"2.0","id":1,"method":"ping","extra":[1,2]}"#), Message::Request(_)));
 }
 
 #[test]
 fn encoded_frames_round_trip() {
     let id = RequestId::Number(42);
-    let text =
-        encode_request(&id, "tools/call", Some(&serde_json::json!({"name":"echo"}))).unwrap();
-    assert_eq!(
-        text,
-        r#"{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"echo"}}"#
-    );
+    let text = encode_request(&id, "tools/call", Some(&serde_json::json!({"name":"echo"}))).unwrap();
+    assert_eq!(text, r#"{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"echo"}}"#);
     assert!(matches!(parse(&text), Message::Request(r) if r.id == id));
 
     let text = encode_notification::<()>("notifications/initialized", None).unwrap();
-    assert_eq!(
-        text,
-        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#
-    );
+    assert_eq!(text, r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
 
     let text = encode_result(&RequestId::String("a".into()), &EmptyResult {}).unwrap();
     assert_eq!(text, r#"{"jsonrpc":"2.0","id":"a","result":{}}"#);
 
     let text = encode_error(None, &ErrorObject::parse_error("bad"));
-    assert_eq!(
-        text,
-        r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"bad"}}"#
-    );
+    assert_eq!(text, r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"bad"}}"#);
 }
 
 #[test]

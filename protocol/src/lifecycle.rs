@@ -71,9 +71,7 @@ pub struct ListChangedCapability {
 impl ListChangedCapability {
     /// A capability that does (or does not) announce list changes.
     pub fn new(list_changed: bool) -> Self {
-        Self {
-            list_changed: Some(list_changed),
-        }
+        Self { list_changed: Some(list_changed) }
     }
 }
 
@@ -156,11 +154,7 @@ pub struct InitializeParams {
 impl InitializeParams {
     /// Params proposing the latest protocol version.
     pub fn new(client_info: Implementation, capabilities: ClientCapabilities) -> Self {
-        Self {
-            protocol_version: crate::version::LATEST_PROTOCOL_VERSION.to_owned(),
-            capabilities,
-            client_info,
-        }
+        Self { protocol_version: crate::version::LATEST_PROTOCOL_VERSION.to_owned(), capabilities, client_info }
     }
 }
 
@@ -187,11 +181,6 @@ impl InitializeResult {
         capabilities: ServerCapabilities,
         server_info: Implementation,
     ) -> Self {
-        Self {
-            protocol_version: protocol_version.into(),
-            capabilities,
-            server_info,
-            instructions: None,
-        }
+        Self { protocol_version: protocol_version.into(), capabilities, server_info, instructions: None }
     }
 }

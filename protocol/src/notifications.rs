@@ -26,12 +26,7 @@ pub struct ProgressParams {
 impl ProgressParams {
     /// Progress against `token`.
     pub fn new(progress_token: ProgressToken, progress: f64) -> Self {
-        Self {
-            progress_token,
-            progress,
-            total: None,
-            message: None,
-        }
+        Self { progress_token, progress, total: None, message: None }
     }
 }
 
@@ -50,9 +45,6 @@ pub struct CancelledParams {
 impl CancelledParams {
     /// Cancels `request_id`, saying why.
     pub fn new(request_id: RequestId, reason: impl Into<String>) -> Self {
-        Self {
-            request_id,
-            reason: Some(reason.into()),
-        }
+        Self { request_id, reason: Some(reason.into()) }
     }
 }

@@ -144,11 +144,7 @@ pub struct CallToolParams {
 impl CallToolParams {
     /// A call of `name` with `arguments`.
     pub fn new(name: impl Into<String>, arguments: Option<JsonObject>) -> Self {
-        Self {
-            name: name.into(),
-            arguments,
-            meta: None,
-        }
+        Self { name: name.into(), arguments, meta: None }
     }
 }
 
@@ -173,19 +169,12 @@ pub struct CallToolResult {
 impl CallToolResult {
     /// A successful result.
     pub fn success(content: Vec<ContentBlock>) -> Self {
-        Self {
-            content,
-            ..Self::default()
-        }
+        Self { content, ..Self::default() }
     }
 
     /// A failed result whose text tells the model what went wrong.
     pub fn error(message: impl Into<String>) -> Self {
-        Self {
-            content: vec![ContentBlock::text(message)],
-            is_error: Some(true),
-            ..Self::default()
-        }
+        Self { content: vec![ContentBlock::text(message)], is_error: Some(true), ..Self::default() }
     }
 
     /// A successful result with one text block.
@@ -218,29 +207,13 @@ mod tests {
 
     #[test]
     fn destructive_follows_the_spec_defaults() {
-        assert!(
-            ToolAnnotations::default().is_destructive(),
-            "missing hints mean destructive"
-        );
-        let read_only = ToolAnnotations {
-            read_only_hint: Some(true),
-            ..Default::default()
-        };
+        assert!(ToolAnnotations::default().is_destructive(), "missing hints mean destructive");
+        let read_only = ToolAnnotations { read_only_hint: Some(true), ..Default::default() };
         assert!(!read_only.is_destructive());
-        let safe = ToolAnnotations {
-            destructive_hint: Some(false),
-            ..Default::default()
-        };
+        let safe = ToolAnnotations { destructive_hint: Some(false), ..Default::default() };
         assert!(!safe.is_destructive());
-        let both = ToolAnnotations {
-            read_only_hint: Some(true),
-            destructive_hint: Some(true),
-            ..Default::default()
-        };
-        assert!(
-            !both.is_destructive(),
-            "destructiveHint only counts when not read-only"
-        );
+        let both = ToolAnnotations { read_only_hint: Some(true), destructive_hint: Some(true), ..Default::default() };
+        assert!(!both.is_destructive(), "destructiveHint only counts when not read-only");
     }
 
     #[test]

@@ -8,16 +8,11 @@ pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
 
 /// Every revision this crate can speak, newest first. The later revisions only add optional fields on top of the
 /// older ones for the subset used here, so one implementation serves all of them.
-pub const SUPPORTED_PROTOCOL_VERSIONS: &[&str] =
-    &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+pub const SUPPORTED_PROTOCOL_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
 /// Server side: the version to answer an `initialize` that requested `requested`.
 pub fn negotiate(requested: &str) -> &'static str {
-    SUPPORTED_PROTOCOL_VERSIONS
-        .iter()
-        .find(|v| **v == requested)
-        .copied()
-        .unwrap_or(LATEST_PROTOCOL_VERSION)
+    SUPPORTED_PROTOCOL_VERSIONS.iter().find(|v| **v == requested).copied().unwrap_or(LATEST_PROTOCOL_VERSION)
 }
 
 /// Client side: accepts the version a server answered with, or names what was wrong.
@@ -26,9 +21,7 @@ pub fn accept(answered: &str) -> Result<&'static str, UnsupportedVersion> {
         .iter()
         .find(|v| **v == answered)
         .copied()
-        .ok_or_else(|| UnsupportedVersion {
-            answered: answered.to_owned(),
-        })
+        .ok_or_else(|| UnsupportedVersion { answered: answered.to_owned() })
 }
 
 /// The server answered with a protocol version this side does not speak.
