@@ -20,7 +20,6 @@ pub enum Role {
 /// Display hints on a content block.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[non_exhaustive]
 pub struct Annotations {
     /// Intended audience.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -35,7 +34,6 @@ pub struct Annotations {
 
 /// Text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
 pub struct TextContent {
     /// The text.
     pub text: String,
@@ -50,7 +48,6 @@ pub struct TextContent {
 /// An image, base64-encoded.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[non_exhaustive]
 pub struct ImageContent {
     /// Base64 data.
     pub data: String,
@@ -70,7 +67,6 @@ pub type AudioContent = ImageContent;
 /// A resource a server can read (also the `resource_link` content block).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[non_exhaustive]
 pub struct Resource {
     /// The resource URI.
     pub uri: String,
@@ -136,7 +132,6 @@ pub enum ResourceContents {
 
 /// A resource embedded in a result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
 pub struct EmbeddedResource {
     /// The contents.
     pub resource: ResourceContents,

@@ -6,7 +6,6 @@ use std::fmt;
 
 /// Standard JSON-RPC and MCP error codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct ErrorCode;
 
 impl ErrorCode {
@@ -26,7 +25,6 @@ impl ErrorCode {
 
 /// The `error` member of a JSON-RPC error response.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
 pub struct ErrorObject {
     /// The error code: see [`ErrorCode`].
     pub code: i64,

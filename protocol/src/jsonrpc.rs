@@ -77,7 +77,6 @@ impl<'de> Deserialize<'de> for RequestId {
 
 /// A request: it has a `method` and an `id`, and expects exactly one response.
 #[derive(Debug)]
-#[non_exhaustive]
 pub struct Request {
     /// The request id.
     pub id: RequestId,
@@ -89,7 +88,6 @@ pub struct Request {
 
 /// A notification: it has a `method` and no `id`, and gets no response.
 #[derive(Debug)]
-#[non_exhaustive]
 pub struct Notification {
     /// The method name.
     pub method: String,
@@ -99,7 +97,6 @@ pub struct Notification {
 
 /// A response to a request this side sent.
 #[derive(Debug)]
-#[non_exhaustive]
 pub struct Response {
     /// The id of the request answered.
     pub id: RequestId,
@@ -123,7 +120,6 @@ pub enum Message {
 
 /// A frame that is not a valid message, with the error the receiver should answer with.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub struct IncomingError {
     /// The id to answer, when one could be read (JSON-RPC answers with a null id otherwise).
     pub id: Option<RequestId>,
@@ -245,6 +241,14 @@ fn unreadable(text: &str, err: &str) -> IncomingError {
     // Valid JSON that is not an object (an array is a batch, which MCP removed) is an invalid request;
     // text that is not JSON at all is a parse error.
     if serde_json::from_str::<de::IgnoredAny>(text).is_ok() {
+        // An object serde could not read as an envelope has a duplicated member. It is still invalid, but a request
+        // is answered to its id (the last one, as `JSON.parse` reads it), and anything else is not answered.
+        if let Ok(frame) = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text) {
+            let id = frame.get("id").and_then(|id| RequestId::deserialize(id).ok());
+            let answerable = frame.contains_key("method") && frame.contains_key("id");
+            let error = ErrorObject::invalid_request(format!("malformed message: {err}"));
+            return IncomingError { id, error, answerable };
+        }
         let what = if text.trim_start().starts_with('[') {
             "batches are not supported by MCP; send one message per frame".to_owned()
         } else {
@@ -312,7 +316,6 @@ pub fn encode_error(id: Option<&RequestId>, error: &ErrorObject) -> String {
 
 /// The empty result `{}` (answers to `ping` and other acknowledgements).
 #[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
-#[non_exhaustive]
 pub struct EmptyResult {}
 
 #[cfg(test)]

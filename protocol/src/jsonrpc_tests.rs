@@ -173,3 +173,10 @@ fn large_integer_ids_round_trip_and_overflow_is_rejected() {
     let over = r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"}"#;
     assert_eq!(reject(over).error.code, ErrorCode::INVALID_REQUEST);
 }
+
+#[test]
+fn a_request_with_a_duplicated_member_is_answered_to_its_id() {
+    let e = reject(r#"{"jsonrpc":"2.0","id":4,"method":"ping","method":"x"}"#);
+    assert_eq!((e.id, e.error.code, e.answerable), (Some(RequestId::Number(4)), ErrorCode::INVALID_REQUEST, true));
+    assert!(!reject(r#"{"jsonrpc":"2.0","method":"x","method":"y"}"#).answerable);
+}

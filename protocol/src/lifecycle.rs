@@ -6,7 +6,6 @@ use serde::{Deserialize, Serialize};
 /// An icon for an implementation, tool, prompt or resource.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[non_exhaustive]
 pub struct Icon {
     /// URI of the icon (https or data).
     pub src: String,
@@ -24,7 +23,6 @@ pub struct Icon {
 /// Name and version of a client or server.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[non_exhaustive]
 pub struct Implementation {
     /// Programmatic name.
     pub name: String,
@@ -61,7 +59,6 @@ impl Implementation {
 /// A capability that may announce list changes.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[non_exhaustive]
 pub struct ListChangedCapability {
     /// Whether `notifications/*/list_changed` is sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -78,7 +75,6 @@ impl ListChangedCapability {
 /// The resources capability.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[non_exhaustive]
 pub struct ResourcesCapability {
     /// Whether `resources/subscribe` is supported.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -91,7 +87,6 @@ pub struct ResourcesCapability {
 /// What a client offers (MCP 2025-11-25 `ClientCapabilities`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[non_exhaustive]
 pub struct ClientCapabilities {
     /// Non-standard capabilities.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -113,7 +108,6 @@ pub struct ClientCapabilities {
 /// What a server offers (MCP 2025-11-25 `ServerCapabilities`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[non_exhaustive]
 pub struct ServerCapabilities {
     /// Non-standard capabilities.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -141,7 +135,6 @@ pub struct ServerCapabilities {
 /// `initialize` request params.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[non_exhaustive]
 pub struct InitializeParams {
     /// The newest version the client speaks.
     pub protocol_version: String,
@@ -161,7 +154,6 @@ impl InitializeParams {
 /// `initialize` result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[non_exhaustive]
 pub struct InitializeResult {
     /// The version the session will use.
     pub protocol_version: String,

@@ -9,7 +9,6 @@ pub type ProgressToken = RequestId;
 /// `notifications/progress` params.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[non_exhaustive]
 pub struct ProgressParams {
     /// The token from the request being reported on.
     pub progress_token: ProgressToken,
@@ -33,7 +32,6 @@ impl ProgressParams {
 /// `notifications/cancelled` params.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[non_exhaustive]
 pub struct CancelledParams {
     /// The id of the request to cancel.
     pub request_id: RequestId,

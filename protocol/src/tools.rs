@@ -9,7 +9,6 @@ use serde_json::Value;
 /// Hints about a tool's behaviour. They are hints from the server and untrusted unless the server is.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[non_exhaustive]
 pub struct ToolAnnotations {
     /// Display name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -39,7 +38,6 @@ impl ToolAnnotations {
 /// A tool definition as listed by `tools/list`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[non_exhaustive]
 pub struct Tool {
     /// Unique name within the server.
     pub name: String,
@@ -94,7 +92,6 @@ impl Tool {
 
 /// Params of the paginated list methods (`tools/list` and others).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
 pub struct PaginatedParams {
     /// The opaque cursor from the previous page's `nextCursor`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -111,7 +108,6 @@ impl PaginatedParams {
 /// `tools/list` result.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[non_exhaustive]
 pub struct ListToolsResult {
     /// This page of tools.
     pub tools: Vec<Tool>,
@@ -129,7 +125,6 @@ impl ListToolsResult {
 
 /// `tools/call` params.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
 pub struct CallToolParams {
     /// The tool's name.
     pub name: String,
@@ -151,7 +146,6 @@ impl CallToolParams {
 /// `tools/call` result. Execution errors are results with `isError: true`, so the model can read them.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[non_exhaustive]
 pub struct CallToolResult {
     /// What the tool returned.
     pub content: Vec<ContentBlock>,

@@ -26,7 +26,6 @@ pub fn accept(answered: &str) -> Result<&'static str, UnsupportedVersion> {
 
 /// The server answered with a protocol version this side does not speak.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct UnsupportedVersion {
     /// What the server answered.
     pub answered: String,

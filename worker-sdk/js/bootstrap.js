@@ -1,0 +1,29 @@
+// mcp-worker bootstrap, wire protocol v1 (docs/wire-protocol.md).
+// The worker announces itself with `boot` once its handler is installed, waits for the host's `connect`
+// (a MessagePort, the server's environment and, optionally, a precompiled WebAssembly.Module), instantiates the
+// server and hands it the port. Failures are reported as `fatal` so the host never waits on a dead worker.
+import init, { mcp_worker_connect } from "./server.js";
+
+let connected = false;
+
+function fatal(error) {
+  self.postMessage({ mcpWorker: "fatal", error: String((error && error.stack) || error) });
+}
+
+self.addEventListener("message", async (event) => {
+  const msg = event.data;
+  if (!msg || msg.mcpWorker !== "connect" || connected) return;
+  connected = true;
+  if (msg.v !== 1 || !(msg.port instanceof MessagePort)) {
+    fatal(`unsupported connect message (v=${msg.v}); expected v=1 with a MessagePort`);
+    return;
+  }
+  try {
+    await init(msg.module ? { module_or_path: msg.module } : undefined);
+    mcp_worker_connect(msg.port, msg.env ?? {});
+  } catch (error) {
+    fatal(error);
+  }
+});
+
+self.postMessage({ mcpWorker: "boot", v: 1 });

@@ -1,0 +1,97 @@
+//! What a tool function may return: anything that converts into a `CallToolResult`.
+
+use mcp_worker_protocol::{CallToolResult, ContentBlock};
+use serde::Serialize;
+use std::fmt::Display;
+
+/// Converts a tool function's return value into the result sent to the client.
+///
+/// Implemented for text (`String`, `&str`), content blocks, [`CallToolResult`] itself, [`Json`] (structured
+/// content), `()` (an empty success) and `Result<T, E>` where `E: Display`: an `Err` becomes a result with
+/// `isError: true` whose text is the error, so the model can read it and try again.
+pub trait IntoCallToolResult {
+    /// Performs the conversion.
+    fn into_call_tool_result(self) -> CallToolResult;
+}
+
+impl IntoCallToolResult for CallToolResult {
+    fn into_call_tool_result(self) -> CallToolResult {
+        self
+    }
+}
+
+impl IntoCallToolResult for String {
+    fn into_call_tool_result(self) -> CallToolResult {
+        CallToolResult::text(self)
+    }
+}
+
+impl IntoCallToolResult for &'static str {
+    fn into_call_tool_result(self) -> CallToolResult {
+        CallToolResult::text(self)
+    }
+}
+
+impl IntoCallToolResult for () {
+    fn into_call_tool_result(self) -> CallToolResult {
+        CallToolResult::success(Vec::new())
+    }
+}
+
+impl IntoCallToolResult for ContentBlock {
+    fn into_call_tool_result(self) -> CallToolResult {
+        CallToolResult::success(vec![self])
+    }
+}
+
+impl IntoCallToolResult for Vec<ContentBlock> {
+    fn into_call_tool_result(self) -> CallToolResult {
+        CallToolResult::success(self)
+    }
+}
+
+impl<T: IntoCallToolResult, E: Display> IntoCallToolResult for Result<T, E> {
+    fn into_call_tool_result(self) -> CallToolResult {
+        match self {
+            Ok(value) => value.into_call_tool_result(),
+            Err(err) => CallToolResult::error(err.to_string()),
+        }
+    }
+}
+
+/// A structured result: sent as `structuredContent`, plus its JSON text in a text block for clients that read
+/// only text (as the spec recommends).
+#[derive(Debug, Clone)]
+pub struct Json<T>(pub T);
+
+impl<T: Serialize> IntoCallToolResult for Json<T> {
+    fn into_call_tool_result(self) -> CallToolResult {
+        match serde_json::to_value(&self.0) {
+            Ok(value) => {
+                let text = value.to_string();
+                CallToolResult { structured_content: Some(value), ..CallToolResult::text(text) }
+            }
+            Err(err) => CallToolResult::error(format!("the tool's result could not be serialized: {err}")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_become_results_the_model_can_read() {
+        let r: Result<String, String> = Err("no such city".into());
+        let r = r.into_call_tool_result();
+        assert!(r.is_error());
+        assert_eq!(r.joined_text(), "no such city");
+    }
+
+    #[test]
+    fn json_results_carry_structured_content_and_text() {
+        let r = Json(serde_json::json!({"temp": 21})).into_call_tool_result();
+        assert_eq!(r.structured_content, Some(serde_json::json!({"temp": 21})));
+        assert_eq!(r.joined_text(), r#"{"temp":21}"#);
+    }
+}

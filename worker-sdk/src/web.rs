@@ -1,0 +1,74 @@
+//! Browser glue: serves a [`Server`] on the MessagePort the host hands the worker.
+//!
+//! The worker side of the wire protocol (see `docs/wire-protocol.md`): the bootstrap script posts `boot`, receives
+//! `connect {port, env, module?}`, instantiates the wasm and calls [`connect`] through [`crate::export_server!`].
+
+use crate::env::Env;
+use crate::server::Server;
+use crate::session::{Outbound, Spawner};
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, MessagePort};
+
+#[doc(hidden)]
+pub mod __private {
+    pub use wasm_bindgen;
+    pub use web_sys;
+}
+
+/// Starts serving on `port`. Called by the code [`crate::export_server!`] generates.
+pub fn connect(port: MessagePort, env: JsValue, factory: impl FnOnce(&Env) -> Server) {
+    install_panic_hook();
+    let env = env_from_js(&env);
+    let server = factory(&env);
+
+    let out_port = port.clone();
+    let out: Outbound = Rc::new(move |frame: String| {
+        // A closed port drops frames; the host notices the worker is gone through its own events.
+        let _ = out_port.post_message(&JsValue::from_str(&frame));
+    });
+    let spawn: Spawner = Rc::new(wasm_bindgen_futures::spawn_local);
+    let session = match server.into_session(env, out, spawn) {
+        Ok(session) => session,
+        Err(problem) => return post_fatal(&problem),
+    };
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        let data = event.data();
+        match data.as_string() {
+            Some(frame) => session.handle(&frame),
+            // Frames are JSON text; a peer that posts objects is served too.
+            None => match js_sys::JSON::stringify(&data).ok().and_then(|s| s.as_string()) {
+                Some(frame) => session.handle(&frame),
+                None => session.handle(""),
+            },
+        }
+    });
+    port.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // The handler lives as long as the worker: the port is the server's whole life.
+    on_message.forget();
+}
+
+fn env_from_js(env: &JsValue) -> Env {
+    let Some(object) = env.dyn_ref::<js_sys::Object>() else { return Env::default() };
+    let pairs = js_sys::Object::entries(object).into_iter().filter_map(|entry| {
+        let entry: js_sys::Array = entry.dyn_into().ok()?;
+        Some((entry.get(0).as_string()?, entry.get(1).as_string()?))
+    });
+    Env::from_pairs(pairs)
+}
+
+/// Tells the host the server died, and why. Posted on the worker itself, outside the MCP channel.
+fn post_fatal(error: &str) {
+    web_sys::console::error_1(&JsValue::from_str(error));
+    let message = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&message, &"mcpWorker".into(), &"fatal".into());
+    let _ = js_sys::Reflect::set(&message, &"error".into(), &error.into());
+    if let Ok(scope) = js_sys::global().dyn_into::<DedicatedWorkerGlobalScope>() {
+        let _ = scope.post_message(&message);
+    }
+}
+
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| post_fatal(&format!("server panicked: {info}"))));
+}

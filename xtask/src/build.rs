@@ -1,0 +1,300 @@
+//! `cargo xtask build [--release]`: the sample-server bundles (`target/bundles/<dir>/`) and the host package
+//! (`target/pkg/host/`), each through wasm-bindgen `--target web`, and wasm-opt -Os in release.
+
+use std::fmt;
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::{Result, cmd, display, root, target_dir};
+
+const WASM_TARGET: &str = "wasm32-unknown-unknown";
+const HOST_DIR: &str = "host";
+const BOOTSTRAP: &str = "worker-sdk/js/bootstrap.js";
+
+/// Wasm features rustc 1.95 enables by default for wasm32-unknown-unknown; wasm-opt must accept all of them.
+const WASM_OPT_FEATURES: &[&str] = &[
+    "--enable-reference-types",
+    "--enable-multivalue",
+    "--enable-bulk-memory",
+    "--enable-bulk-memory-opt",
+    "--enable-call-indirect-overlong",
+    "--enable-sign-ext",
+    "--enable-nontrapping-float-to-int",
+    "--enable-mutable-globals",
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Profile {
+    Debug,
+    Release,
+}
+
+impl Profile {
+    pub(crate) fn from_args(args: &[String]) -> Result<Self> {
+        match args {
+            [] => Ok(Self::Debug),
+            [flag] if flag == "--release" => Ok(Self::Release),
+            _ => Err(format!("build: unexpected arguments `{}` (expected `[--release]`)", args.join(" "))),
+        }
+    }
+
+    fn dir(self) -> &'static str {
+        match self {
+            Self::Debug => "debug",
+            Self::Release => "release",
+        }
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.dir())
+    }
+}
+
+/// A crate that compiles to one wasm module.
+#[derive(Debug)]
+struct WasmCrate {
+    /// Directory name under `sample-servers/` (the bundle name), or `host`.
+    dir: String,
+    package: String,
+    /// File stem of the `.wasm` cargo writes: the lib name.
+    lib: String,
+}
+
+/// What a build produced.
+#[derive(Debug, Default)]
+pub(crate) struct Outputs {
+    /// `target/bundles/<dir>/` per sample server.
+    pub(crate) bundles: Vec<PathBuf>,
+    /// `target/pkg/host/` if the host crate exists.
+    pub(crate) host: Option<PathBuf>,
+}
+
+pub(crate) fn build(profile: Profile) -> Result<Outputs> {
+    println!("== build ({profile})");
+    let servers = sample_servers()?;
+    let host = host_crate()?;
+    if servers.is_empty() {
+        println!("note: no sample servers yet (no sample-servers/<dir>/Cargo.toml): no bundles to build");
+    }
+    if host.is_none() {
+        println!("note: no host crate yet ({HOST_DIR}/Cargo.toml missing): no host package to build");
+    }
+    if servers.is_empty() && host.is_none() {
+        return Ok(Outputs::default());
+    }
+
+    let mut cargo = cmd::cargo();
+    cargo.args(["build", "--target", WASM_TARGET]);
+    for krate in servers.iter().chain(&host) {
+        cargo.args(["-p", &krate.package]);
+    }
+    if profile == Profile::Release {
+        cargo.arg("--release");
+    }
+    cmd::run(&mut cargo)?;
+
+    let wasm_dir = target_dir().join(WASM_TARGET).join(profile.dir());
+    let mut outputs = Outputs::default();
+    let bundles = target_dir().join("bundles");
+    remove_dir(&bundles)?;
+    for server in &servers {
+        let out_dir = bundles.join(&server.dir);
+        let wasm = wasm_dir.join(format!("{}.wasm", server.lib));
+        cmd::run(
+            cmd::new("wasm-bindgen").args(["--target", "web", "--no-typescript", "--out-name", "server"]).args([
+                "--out-dir".as_ref(),
+                out_dir.as_os_str(),
+                wasm.as_os_str(),
+            ]),
+        )?;
+        copy_file(&root().join(BOOTSTRAP), &out_dir.join("bootstrap.js")).map_err(|e| {
+            format!(
+                "{e}\n  the worker SDK ships the worker bootstrap at {BOOTSTRAP}; bundles need it next to server.js"
+            )
+        })?;
+        if profile == Profile::Release {
+            wasm_opt(&out_dir.join("server_bg.wasm"))?;
+        }
+        outputs.bundles.push(out_dir);
+    }
+    if let Some(host) = &host {
+        let out_dir = target_dir().join("pkg").join(HOST_DIR);
+        remove_dir(&out_dir)?;
+        let wasm = wasm_dir.join(format!("{}.wasm", host.lib));
+        cmd::run(cmd::new("wasm-bindgen").args(["--target", "web", "--out-name", &host.lib]).args([
+            "--out-dir".as_ref(),
+            out_dir.as_os_str(),
+            wasm.as_os_str(),
+        ]))?;
+        if profile == Profile::Release {
+            wasm_opt(&out_dir.join(format!("{}_bg.wasm", host.lib)))?;
+        }
+        outputs.host = Some(out_dir);
+    }
+
+    println!("outputs:");
+    for dir in outputs.bundles.iter().chain(&outputs.host) {
+        let mut files = files_in(dir)?;
+        files.sort();
+        report_sizes(&files)?;
+    }
+    Ok(outputs)
+}
+
+fn sample_servers() -> Result<Vec<WasmCrate>> {
+    let dir = root().join("sample-servers");
+    let Ok(entries) = fs::read_dir(&dir) else { return Ok(Vec::new()) };
+    let mut servers = Vec::new();
+    for entry in entries {
+        let path = entry.map_err(|e| format!("cannot list {}: {e}", display(&dir)))?.path();
+        if path.join("Cargo.toml").is_file() {
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            servers.push(wasm_crate(&path, name)?);
+        }
+    }
+    servers.sort_by(|a, b| a.dir.cmp(&b.dir));
+    Ok(servers)
+}
+
+fn host_crate() -> Result<Option<WasmCrate>> {
+    let dir = root().join(HOST_DIR);
+    if dir.join("Cargo.toml").is_file() { wasm_crate(&dir, HOST_DIR.to_owned()).map(Some) } else { Ok(None) }
+}
+
+fn wasm_crate(dir: &Path, name: String) -> Result<WasmCrate> {
+    let manifest_path = dir.join("Cargo.toml");
+    let manifest =
+        fs::read_to_string(&manifest_path).map_err(|e| format!("cannot read {}: {e}", display(&manifest_path)))?;
+    let package = toml_string(&manifest, "package", "name")
+        .ok_or_else(|| format!("{} has no [package] name = \"…\"", display(&manifest_path)))?;
+    let lib = toml_string(&manifest, "lib", "name").unwrap_or_else(|| package.replace('-', "_"));
+    Ok(WasmCrate { dir: name, package, lib })
+}
+
+/// The string value of `key = "…"` in the `[section]` of a TOML manifest (enough for Cargo.toml names).
+pub(crate) fn toml_string(manifest: &str, section: &str, key: &str) -> Option<String> {
+    let mut current = String::new();
+    for line in manifest.lines() {
+        let line = line.trim();
+        if let Some(header) = line.strip_prefix('[') {
+            current = header.trim_end_matches(']').trim().to_owned();
+            continue;
+        }
+        if current != section {
+            continue;
+        }
+        let Some((k, value)) = line.split_once('=') else { continue };
+        if k.trim() != key {
+            continue;
+        }
+        let value = value.trim();
+        let value = value.strip_prefix('"')?;
+        return value.split_once('"').map(|(text, _)| text.to_owned());
+    }
+    None
+}
+
+fn wasm_opt(wasm: &Path) -> Result {
+    let optimized = wasm.with_extension("opt.wasm");
+    let mut command = cmd::npm_bin("wasm-opt")?;
+    command.arg("-Os").args(WASM_OPT_FEATURES).arg(wasm).arg("-o").arg(&optimized);
+    cmd::run(&mut command)?;
+    fs::rename(&optimized, wasm).map_err(|e| format!("cannot replace {} with its optimized build: {e}", display(wasm)))
+}
+
+/// Prints `raw  gzip  path` for each file.
+pub(crate) fn report_sizes(files: &[PathBuf]) -> Result {
+    for file in files {
+        let bytes = fs::read(file).map_err(|e| format!("cannot read {}: {e}", display(file)))?;
+        let gzip = gzip_len(&bytes)?;
+        println!("  {:>10}  {:>10} gzip  {}", human(bytes.len()), human(gzip), display(file));
+    }
+    Ok(())
+}
+
+pub(crate) fn gzip_len(bytes: &[u8]) -> Result<usize> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(bytes).and_then(|()| encoder.finish()).map(|gz| gz.len()).map_err(|e| format!("gzip: {e}"))
+}
+
+fn human(bytes: usize) -> String {
+    if bytes < 1024 { format!("{bytes} B") } else { format!("{:.1} KiB", bytes as f64 / 1024.0) }
+}
+
+pub(crate) fn files_in(dir: &Path) -> Result<Vec<PathBuf>> {
+    let entries = fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", display(dir)))?;
+    let mut files = Vec::new();
+    for entry in entries {
+        let path = entry.map_err(|e| format!("cannot list {}: {e}", display(dir)))?.path();
+        if path.is_file() {
+            files.push(path);
+        }
+    }
+    Ok(files)
+}
+
+pub(crate) fn remove_dir(dir: &Path) -> Result {
+    match fs::remove_dir_all(dir) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(format!("cannot remove {}: {e}", display(dir))),
+    }
+}
+
+fn copy_file(from: &Path, to: &Path) -> Result {
+    fs::copy(from, to).map(drop).map_err(|e| format!("cannot copy {} to {}: {e}", display(from), display(to)))
+}
+
+/// Copies the contents of `from` into `to` (created if missing), recursively.
+pub(crate) fn copy_dir(from: &Path, to: &Path) -> Result {
+    fs::create_dir_all(to).map_err(|e| format!("cannot create {}: {e}", display(to)))?;
+    let entries = fs::read_dir(from).map_err(|e| format!("cannot list {}: {e}", display(from)))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("cannot list {}: {e}", display(from)))?;
+        let (source, dest) = (entry.path(), to.join(entry.file_name()));
+        if source.is_dir() { copy_dir(&source, &dest)? } else { copy_file(&source, &dest)? }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MANIFEST: &str = r#"
+[package]
+name = "echo-server" # the sample
+version.workspace = true
+
+[lib]
+crate-type = ["cdylib"]
+
+[dependencies]
+name = "not-this"
+"#;
+
+    #[test]
+    fn manifest_names() {
+        assert_eq!(toml_string(MANIFEST, "package", "name").as_deref(), Some("echo-server"));
+        assert_eq!(toml_string(MANIFEST, "lib", "name"), None);
+        assert_eq!(toml_string(MANIFEST, "dependencies", "name").as_deref(), Some("not-this"));
+        assert_eq!(toml_string("[package]\nname = 'x'\n", "package", "name"), None);
+    }
+
+    #[test]
+    fn profile_arguments() {
+        assert_eq!(Profile::from_args(&[]), Ok(Profile::Debug));
+        assert_eq!(Profile::from_args(&["--release".to_owned()]), Ok(Profile::Release));
+        assert!(Profile::from_args(&["--fast".to_owned()]).is_err());
+    }
+
+    #[test]
+    fn gzip_shrinks_repetitive_input() {
+        let input = vec![b'a'; 10_000];
+        let len = gzip_len(&input).unwrap();
+        assert!(len > 18 && len < 200, "{len}");
+    }
+}

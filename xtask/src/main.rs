@@ -1,0 +1,146 @@
+//! `cargo xtask …`: build orchestration for mcp-worker.
+//!
+//! Subcommands: `setup`, `build [--release]`, `demo [--port N]`, `test [--native-only|--browser-only]`,
+//! `bench [-- args for run.mjs]`. Every subcommand runs `setup` first, which installs only what is missing.
+
+mod bench;
+mod build;
+mod cmd;
+mod setup;
+mod site;
+mod test;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Errors are messages for a human: what failed and what to do about it.
+pub(crate) type Result<T = ()> = std::result::Result<T, String>;
+
+const USAGE: &str = "\
+usage: cargo xtask <command> [options]
+
+commands:
+  setup                      install what is missing: wasm32 target, wasm-bindgen-cli, chromium, npm packages
+  build [--release]          build the sample-server bundles (target/bundles) and the host (target/pkg/host)
+  demo [--port 8080]         release build, assemble target/site, serve it on http://127.0.0.1:<port>/
+  test [--native-only | --browser-only]
+                             the full CI run: fmt, clippy, native tests, browser tests, end-to-end tests
+  bench [-- <run.mjs args>]  release build, serve the site, run tests/bench/run.mjs against it
+  help                       this text";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match dispatch(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        // `test` reports its own "FAILED: <step>" line.
+        Err(message) if message.starts_with("FAILED:") => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn dispatch(args: &[String]) -> Result {
+    let Some((command, rest)) = args.split_first() else {
+        println!("{USAGE}");
+        return Ok(());
+    };
+    match command.as_str() {
+        "setup" => {
+            no_options(command, rest)?;
+            setup::setup()
+        }
+        "build" => {
+            let profile = build::Profile::from_args(rest)?;
+            setup::setup()?;
+            build::build(profile).map(drop)
+        }
+        "demo" => site::demo(parse_port(rest)?),
+        "test" => test::run(test::Selection::from_args(rest)?),
+        "bench" => {
+            let passthrough = match rest.split_first() {
+                None => &[][..],
+                Some((dashes, tail)) if dashes == "--" => tail,
+                Some((other, _)) => return Err(format!("bench: unknown option `{other}` (use `-- <args>`)")),
+            };
+            bench::run(passthrough)
+        }
+        "help" | "-h" | "--help" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        other => Err(format!("unknown command `{other}`\n\n{USAGE}")),
+    }
+}
+
+fn no_options(command: &str, rest: &[String]) -> Result {
+    match rest.first() {
+        None => Ok(()),
+        Some(option) => Err(format!("{command}: unexpected argument `{option}`")),
+    }
+}
+
+/// `--port N` or `--port=N`; default 8080.
+fn parse_port(args: &[String]) -> Result<u16> {
+    let mut port = 8080;
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        let value = if arg == "--port" {
+            iter.next().ok_or("demo: `--port` needs a value")?.as_str()
+        } else if let Some(value) = arg.strip_prefix("--port=") {
+            value
+        } else {
+            return Err(format!("demo: unexpected argument `{arg}` (expected `--port N`)"));
+        };
+        port = value.parse().map_err(|_| format!("demo: `{value}` is not a port number"))?;
+    }
+    Ok(port)
+}
+
+/// The workspace root (the parent of this crate's directory).
+pub(crate) fn root() -> &'static Path {
+    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest_dir.parent().unwrap_or(manifest_dir)
+}
+
+/// Cargo's target directory: `$CARGO_TARGET_DIR` if set, else `<root>/target`.
+pub(crate) fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) if !dir.is_empty() => root().join(dir),
+        _ => root().join("target"),
+    }
+}
+
+/// A path relative to the workspace root when it is inside it, for shorter messages.
+pub(crate) fn display(path: &Path) -> String {
+    path.strip_prefix(root()).unwrap_or(path).display().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(args: &[&str]) -> Vec<String> {
+        args.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn port_parsing() {
+        assert_eq!(parse_port(&[]), Ok(8080));
+        assert_eq!(parse_port(&strings(&["--port", "9000"])), Ok(9000));
+        assert_eq!(parse_port(&strings(&["--port=1234"])), Ok(1234));
+        assert!(parse_port(&strings(&["--port"])).is_err());
+        assert!(parse_port(&strings(&["--port", "x"])).is_err());
+        assert!(parse_port(&strings(&["--verbose"])).is_err());
+    }
+
+    #[test]
+    fn root_holds_the_workspace_manifest() {
+        assert!(root().join("Cargo.toml").is_file());
+        assert!(root().join("xtask").is_dir());
+    }
+}

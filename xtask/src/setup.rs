@@ -1,0 +1,267 @@
+//! `cargo xtask setup`: checks each tool the build and tests need and installs only what is missing.
+//! Idempotent: a second run prints only `ok:` lines.
+
+use std::fs;
+use std::path::Path;
+use std::time::SystemTime;
+
+use crate::{Result, cmd, root};
+
+const WASM_TARGET: &str = "wasm32-unknown-unknown";
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+const MIN_NODE_MAJOR: u32 = 20;
+
+pub(crate) fn setup() -> Result {
+    println!("== setup");
+    wasm_target()?;
+    wasm_bindgen_cli()?;
+    chromium()?;
+    npm_packages()?;
+    Ok(())
+}
+
+fn wasm_target() -> Result {
+    let Some(installed) = cmd::probe(cmd::new("rustup").args(["target", "list", "--installed"])) else {
+        return Err(format!(
+            "`rustup target list --installed` failed: install Rust with rustup (https://rustup.rs), \
+             then run `rustup target add {WASM_TARGET}`"
+        ));
+    };
+    if installed.lines().any(|line| line.trim() == WASM_TARGET) {
+        println!("ok: {WASM_TARGET} target present");
+        return Ok(());
+    }
+    println!("installing: {WASM_TARGET} target (rustup target add {WASM_TARGET})");
+    cmd::run(cmd::new("rustup").args(["target", "add", WASM_TARGET])).map_err(|e| {
+        format!("{e}\n  the wasm32 standard library could not be installed; check network access to rustup")
+    })
+}
+
+fn wasm_bindgen_cli() -> Result {
+    let lock_path = root().join("Cargo.lock");
+    let lock = fs::read_to_string(&lock_path)
+        .map_err(|e| format!("cannot read Cargo.lock ({e}): run `cargo generate-lockfile` in {}", root().display()))?;
+    let Some(version) = locked_version(&lock, "wasm-bindgen")? else {
+        println!("ok: wasm-bindgen-cli not needed yet (no crate in Cargo.lock depends on wasm-bindgen)");
+        return Ok(());
+    };
+    let found = cmd::probe(cmd::new("wasm-bindgen").arg("--version"));
+    let runner = cmd::probe(cmd::new("wasm-bindgen-test-runner").arg("--version"));
+    let matches =
+        |output: &Option<String>| output.as_deref().and_then(|o| o.split_whitespace().nth(1)) == Some(version.as_str());
+    if matches(&found) && matches(&runner) {
+        println!("ok: wasm-bindgen-cli {version} present (matches Cargo.lock)");
+        return Ok(());
+    }
+    let have = found.as_deref().unwrap_or("none");
+    println!("installing: wasm-bindgen-cli {version} (Cargo.lock pins {version}, found: {have}; takes a few minutes)");
+    let exact = format!("={version}");
+    let locked =
+        cmd::run(cmd::cargo().args(["install", "wasm-bindgen-cli", "--version", &exact, "--locked", "--force"]));
+    if let Err(e) = locked {
+        println!("note: {e}; retrying without --locked");
+        cmd::run(cmd::cargo().args(["install", "wasm-bindgen-cli", "--version", &exact, "--force"]))
+            .map_err(|e| format!("{e}\n  installing wasm-bindgen-cli {version} failed; check access to crates.io"))?;
+    }
+    let after = cmd::probe(cmd::new("wasm-bindgen").arg("--version"));
+    if !matches(&after) {
+        return Err(format!(
+            "wasm-bindgen-cli {version} was installed, but `wasm-bindgen --version` reports {}: \
+             put ~/.cargo/bin first on PATH",
+            after.as_deref().unwrap_or("nothing")
+        ));
+    }
+    println!("ok: wasm-bindgen-cli {version} installed");
+    Ok(())
+}
+
+/// The version of the package `name` in a Cargo.lock; an error if the lock holds several versions of it.
+pub(crate) fn locked_version(lock: &str, name: &str) -> Result<Option<String>> {
+    let mut versions: Vec<String> = Vec::new();
+    for block in lock.split("[[package]]").skip(1) {
+        let field = |key: &str| {
+            block.lines().find_map(|line| {
+                let (k, v) = line.split_once('=')?;
+                (k.trim() == key).then(|| v.trim().trim_matches('"').to_owned())
+            })
+        };
+        if field("name").as_deref() == Some(name)
+            && let Some(version) = field("version")
+            && !versions.contains(&version)
+        {
+            versions.push(version);
+        }
+    }
+    match versions.len() {
+        0 => Ok(None),
+        1 => Ok(versions.pop()),
+        _ => Err(format!(
+            "Cargo.lock holds several versions of {name} ({}): the wasm-bindgen CLI can match only one; \
+             pin one version in the workspace Cargo.toml",
+            versions.join(", ")
+        )),
+    }
+}
+
+fn chromium() -> Result {
+    let missing: Vec<&str> = [CHROMIUM, CHROMEDRIVER].into_iter().filter(|path| !Path::new(path).is_file()).collect();
+    if missing.is_empty() {
+        let browser = cmd::probe(cmd::new(CHROMIUM).arg("--version"));
+        let driver = cmd::probe(cmd::new(CHROMEDRIVER).arg("--version"));
+        let major = |output: &Option<String>| {
+            output
+                .as_deref()
+                .and_then(|o| o.split_whitespace().nth(1))
+                .and_then(|v| v.split('.').next())
+                .map(str::to_owned)
+        };
+        let (browser_major, driver_major) = (major(&browser), major(&driver));
+        if browser_major != driver_major {
+            println!(
+                "warning: chromium ({}) and chromedriver ({}) differ in major version: \
+                 run `apt-get install -y chromium chromium-driver` to update both",
+                browser.as_deref().unwrap_or("?"),
+                driver.as_deref().unwrap_or("?")
+            );
+        }
+        println!(
+            "ok: chromium and chromedriver present ({CHROMIUM}, {CHROMEDRIVER}, {})",
+            browser_major.unwrap_or_default()
+        );
+        return Ok(());
+    }
+    let wanted = "apt-get update && apt-get install -y chromium chromium-driver";
+    if !cmd::exists("apt-get") {
+        return Err(format!(
+            "{} missing and apt-get is not available: install Chromium and a chromedriver of the same major version \
+             at {CHROMIUM} and {CHROMEDRIVER}",
+            missing.join(" and ")
+        ));
+    }
+    let is_root = cmd::probe(cmd::new("id").arg("-u")).as_deref() == Some("0");
+    let prefix: &[&str] = if is_root {
+        &[]
+    } else if cmd::exists("sudo") {
+        &["sudo"]
+    } else {
+        return Err(format!(
+            "{} missing: run as root `{wanted}`, then rerun `cargo xtask setup`",
+            missing.join(" and ")
+        ));
+    };
+    println!("installing: chromium chromium-driver ({} missing) with apt-get", missing.join(", "));
+    let apt = |args: &[&str]| {
+        let mut full: Vec<&str> = prefix.to_vec();
+        full.push("apt-get");
+        full.extend_from_slice(args);
+        let mut command = cmd::new(full[0]);
+        command.args(&full[1..]).env("DEBIAN_FRONTEND", "noninteractive");
+        cmd::run(&mut command).map_err(|e| format!("{e}\n  to install by hand: `{wanted}` (as root)"))
+    };
+    apt(&["update"])?;
+    apt(&["install", "-y", "chromium", "chromium-driver"])?;
+    for path in [CHROMIUM, CHROMEDRIVER] {
+        if !Path::new(path).is_file() {
+            return Err(format!("apt-get installed chromium, but {path} is still missing"));
+        }
+    }
+    println!("ok: chromium and chromedriver installed");
+    Ok(())
+}
+
+fn npm_packages() -> Result {
+    let node = cmd::probe(cmd::new("node").arg("--version"));
+    let npm = cmd::probe(cmd::new("npm").arg("--version"));
+    let (Some(node), Some(npm)) = (node, npm) else {
+        return Err(format!(
+            "node and npm are required (node >= {MIN_NODE_MAJOR}): install Node.js {MIN_NODE_MAJOR} or later with npm \
+             (nodejs.org, NodeSource or nvm; Debian 12's own nodejs is too old), then rerun `cargo xtask setup`"
+        ));
+    };
+    let major = node.trim_start_matches('v').split('.').next().and_then(|m| m.parse::<u32>().ok());
+    if major.is_none_or(|m| m < MIN_NODE_MAJOR) {
+        return Err(format!("node {node} is too old: install Node.js {MIN_NODE_MAJOR} or later"));
+    }
+    println!("ok: node {node}, npm {npm}");
+
+    let lock = root().join("package-lock.json");
+    let installed = root().join("node_modules/.package-lock.json");
+    let inputs = [root().join("package.json"), lock.clone()];
+    let stale = match modified(&installed) {
+        None => true,
+        Some(installed_at) => inputs.iter().filter_map(|p| modified(p)).any(|input_at| input_at > installed_at),
+    };
+    if !stale {
+        println!("ok: node_modules up to date with package-lock.json");
+        return Ok(());
+    }
+    let mut npm_cmd = cmd::new("npm");
+    if lock.is_file() {
+        println!("installing: npm packages (npm ci)");
+        npm_cmd.args(["ci", "--no-audit", "--no-fund"]);
+        cmd::run(&mut npm_cmd).map_err(|e| {
+            format!("{e}\n  if package.json changed, run `npm install` to update package-lock.json and commit it")
+        })
+    } else {
+        println!("installing: npm packages (npm install; no package-lock.json yet)");
+        npm_cmd.args(["install", "--no-audit", "--no-fund"]);
+        cmd::run(&mut npm_cmd).map_err(|e| format!("{e}\n  check access to the npm registry"))
+    }
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::locked_version;
+
+    const LOCK: &str = r#"
+version = 4
+
+[[package]]
+name = "wasm-bindgen-macro"
+version = "0.2.130"
+source = "registry+https://github.com/rust-lang/crates.io-index"
+
+[[package]]
+name = "wasm-bindgen"
+version = "0.2.130"
+source = "registry+https://github.com/rust-lang/crates.io-index"
+checksum = "abc"
+dependencies = [
+ "cfg-if",
+]
+
+[[package]]
+name = "xtask"
+version = "0.1.0"
+"#;
+
+    #[test]
+    fn finds_the_exact_package() {
+        assert_eq!(locked_version(LOCK, "wasm-bindgen"), Ok(Some("0.2.130".to_owned())));
+        assert_eq!(locked_version(LOCK, "xtask"), Ok(Some("0.1.0".to_owned())));
+    }
+
+    #[test]
+    fn absent_package_is_none() {
+        assert_eq!(locked_version(LOCK, "wasm-bindgen-cli"), Ok(None));
+        assert_eq!(locked_version("", "wasm-bindgen"), Ok(None));
+    }
+
+    #[test]
+    fn several_versions_are_an_error() {
+        let lock = format!("{LOCK}\n[[package]]\nname = \"wasm-bindgen\"\nversion = \"0.2.99\"\n");
+        let error = locked_version(&lock, "wasm-bindgen").unwrap_err();
+        assert!(error.contains("0.2.130") && error.contains("0.2.99"), "{error}");
+    }
+
+    #[test]
+    fn reads_the_workspace_lock() {
+        let lock = std::fs::read_to_string(crate::root().join("Cargo.lock")).unwrap();
+        assert!(locked_version(&lock, "xtask").unwrap().is_some());
+    }
+}

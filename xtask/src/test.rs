@@ -1,0 +1,184 @@
+//! `cargo xtask test`: the full CI run, step by step, stopping at the first failure.
+
+use std::ffi::OsString;
+use std::fs;
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use crate::build::{self, Profile, copy_dir, remove_dir};
+use crate::{Result, cmd, display, root, setup, site, target_dir};
+
+const TESTS_PACKAGE: &str = "mcp-worker-tests";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Selection {
+    All,
+    NativeOnly,
+    BrowserOnly,
+}
+
+impl Selection {
+    pub(crate) fn from_args(args: &[String]) -> Result<Self> {
+        match args {
+            [] => Ok(Self::All),
+            [flag] if flag == "--native-only" => Ok(Self::NativeOnly),
+            [flag] if flag == "--browser-only" => Ok(Self::BrowserOnly),
+            _ => Err(format!(
+                "test: unexpected arguments `{}` (expected `--native-only` or `--browser-only`)",
+                args.join(" ")
+            )),
+        }
+    }
+}
+
+type Step = (&'static str, fn() -> Result);
+
+const SETUP: Step = ("setup", setup::setup);
+const NATIVE: &[Step] = &[
+    ("fmt", fmt),
+    ("clippy (native)", clippy_native),
+    ("clippy (wasm32)", clippy_wasm),
+    ("native tests", native_tests),
+];
+const BROWSER: &[Step] = &[
+    ("build --release", build_bundles),
+    ("js fixtures", js_fixtures),
+    ("browser tests", browser_tests),
+    ("end-to-end tests", end_to_end),
+];
+
+pub(crate) fn run(selection: Selection) -> Result {
+    let mut steps = vec![SETUP];
+    if selection != Selection::BrowserOnly {
+        steps.extend_from_slice(NATIVE);
+    }
+    if selection != Selection::NativeOnly {
+        steps.extend_from_slice(BROWSER);
+    }
+    let mut timings: Vec<(&str, Duration)> = Vec::new();
+    for (name, step) in steps {
+        println!("\n==== step: {name}");
+        let start = Instant::now();
+        let result = step();
+        timings.push((name, start.elapsed()));
+        if let Err(error) = result {
+            eprintln!("{error}");
+            print_timings(&timings);
+            return Err(format!("FAILED: {name}"));
+        }
+    }
+    print_timings(&timings);
+    println!("all steps passed");
+    Ok(())
+}
+
+fn print_timings(timings: &[(&str, Duration)]) {
+    println!("\nstep timings:");
+    for (name, elapsed) in timings {
+        println!("  {name:<20} {:>7.1} s", elapsed.as_secs_f64());
+    }
+    let total: Duration = timings.iter().map(|(_, elapsed)| *elapsed).sum();
+    println!("  {:<20} {:>7.1} s", "total", total.as_secs_f64());
+}
+
+fn fmt() -> Result {
+    cmd::run(cmd::cargo().args(["fmt", "--all", "--", "--check"]))
+        .map_err(|e| format!("{e}\n  run `cargo fmt --all` and commit the result"))
+}
+
+fn clippy_native() -> Result {
+    cmd::run(cmd::cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))
+}
+
+fn clippy_wasm() -> Result {
+    cmd::run(cmd::cargo().args([
+        "clippy",
+        "--workspace",
+        "--exclude",
+        "xtask",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--",
+        "-D",
+        "warnings",
+    ]))
+}
+
+fn native_tests() -> Result {
+    cmd::run(cmd::cargo().args(["test", "--workspace", "--exclude", TESTS_PACKAGE]))
+}
+
+/// Release bundles and host, and a copy of the bundles in `tests/bundles/` for the wasm-bindgen test runner,
+/// which serves files only from the package directory.
+fn build_bundles() -> Result {
+    build::build(Profile::Release)?;
+    let bundles = target_dir().join("bundles");
+    let tests_bundles = root().join("tests/bundles");
+    remove_dir(&tests_bundles)?;
+    if bundles.is_dir() {
+        copy_dir(&bundles, &tests_bundles)?;
+        println!("copied {} to {}", display(&bundles), display(&tests_bundles));
+    }
+    Ok(())
+}
+
+fn js_fixtures() -> Result {
+    let src = root().join("tests/fixtures/src");
+    let entries = if src.is_dir() { files_with_suffix(&src, ".mjs")? } else { Vec::new() };
+    if entries.is_empty() {
+        println!("note: no tests/fixtures/src/*.mjs: nothing to bundle");
+        return Ok(());
+    }
+    let mut esbuild = cmd::npm_bin("esbuild")?;
+    esbuild.args(["--bundle", "--format=esm", "--platform=browser", "--outdir=tests/fixtures/dist"]).args(entries);
+    cmd::run(&mut esbuild)
+}
+
+fn browser_tests() -> Result {
+    if !root().join("tests/Cargo.toml").is_file() {
+        println!("note: tests/Cargo.toml does not exist yet: no browser tests to run");
+        return Ok(());
+    }
+    cmd::run(cmd::cargo().args(["test", "-p", TESTS_PACKAGE, "--target", "wasm32-unknown-unknown"]))
+}
+
+fn end_to_end() -> Result {
+    let dir = root().join("tests/e2e");
+    let files = if dir.is_dir() { files_with_suffix(&dir, ".test.mjs")? } else { Vec::new() };
+    if files.is_empty() {
+        println!("note: no tests/e2e/*.test.mjs yet: skipping the end-to-end tests");
+        return Ok(());
+    }
+    let site_dir = site::assemble()?;
+    let server = site::serve(&site_dir, SocketAddr::from(([127, 0, 0, 1], 0)))?;
+    println!("serving {} at {}", display(&site_dir), server.url());
+    // Files are passed one by one: `node --test <dir>` means different things in node 20 and 22.
+    cmd::run(cmd::new("node").arg("--test").args(files).env("MCP_WORKER_SITE_URL", server.url()))
+}
+
+/// Files in `dir` whose names end with `suffix`, sorted, as paths relative to the workspace root.
+fn files_with_suffix(dir: &std::path::Path, suffix: &str) -> Result<Vec<OsString>> {
+    let entries = fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", display(dir)))?;
+    let mut files = Vec::new();
+    for entry in entries {
+        let path = entry.map_err(|e| format!("cannot list {}: {e}", display(dir)))?.path();
+        if path.is_file() && path.to_string_lossy().ends_with(suffix) {
+            files.push(path.strip_prefix(root()).unwrap_or(&path).as_os_str().to_owned());
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selection_arguments() {
+        assert_eq!(Selection::from_args(&[]), Ok(Selection::All));
+        assert_eq!(Selection::from_args(&["--native-only".to_owned()]), Ok(Selection::NativeOnly));
+        assert_eq!(Selection::from_args(&["--browser-only".to_owned()]), Ok(Selection::BrowserOnly));
+        assert!(Selection::from_args(&["--all".to_owned()]).is_err());
+    }
+}
