@@ -125,8 +125,8 @@ pub struct IncomingError {
     pub id: Option<RequestId>,
     /// The error: -32700 for text that is not JSON, -32600 for JSON that is not a message.
     pub error: ErrorObject,
-    /// Whether the frame looked like a request, i.e. whether an error response is owed to the peer.
-    /// Malformed responses and notifications are reported locally, never answered.
+    /// Whether an error response is owed to the peer: true unless the frame is clearly a response or a
+    /// notification, which are reported locally and never answered (so two peers cannot loop on errors).
     pub answerable: bool,
 }
 
@@ -173,7 +173,10 @@ impl Message {
             },
             false => return Err(unreadable(text, "not an object")),
         };
-        let looks_like_request = envelope.method.is_some() && envelope.id.is_some();
+        // Owed an answer unless it is clearly a response or a notification (answering those could loop).
+        let is_response = envelope.result.is_some() || envelope.error.is_some();
+        let is_notification = envelope.method.is_some() && envelope.id.is_none();
+        let looks_like_request = !is_response && !is_notification;
         let fail = |id: Option<RequestId>, message: String| IncomingError {
             id,
             error: ErrorObject::invalid_request(message),

@@ -33,7 +33,12 @@ impl fmt::Debug for Ctx {
 }
 
 impl Ctx {
-    pub(crate) fn new(request_id: RequestId, progress_token: Option<ProgressToken>, env: Rc<Env>, out: Outbound) -> Self {
+    pub(crate) fn new(
+        request_id: RequestId,
+        progress_token: Option<ProgressToken>,
+        env: Rc<Env>,
+        out: Outbound,
+    ) -> Self {
         Self { inner: Rc::new(CtxInner { request_id, progress_token, last_progress: Cell::new(None), env, out }) }
     }
 

@@ -35,8 +35,8 @@ macro_rules! export_server {
     ($factory:expr) => {
         #[cfg(target_arch = "wasm32")]
         #[$crate::web::__private::wasm_bindgen::prelude::wasm_bindgen(
-            wasm_bindgen = $crate::web::__private::wasm_bindgen
-        )]
+                    wasm_bindgen = $crate::web::__private::wasm_bindgen
+                )]
         #[doc(hidden)]
         pub fn mcp_worker_connect(
             port: $crate::web::__private::web_sys::MessagePort,

@@ -6,7 +6,11 @@ use std::ops::Range;
 const PREFIX: &str = "o";
 
 /// The range of items on the page after `cursor`, and the cursor of the page after that.
-pub(crate) fn page(len: usize, cursor: Option<&str>, page_size: usize) -> Result<(Range<usize>, Option<String>), ErrorObject> {
+pub(crate) fn page(
+    len: usize,
+    cursor: Option<&str>,
+    page_size: usize,
+) -> Result<(Range<usize>, Option<String>), ErrorObject> {
     let start = match cursor {
         None => 0,
         Some(c) => c

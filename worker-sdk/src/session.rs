@@ -70,14 +70,8 @@ struct RequestMeta {
 
 impl Session {
     pub(crate) fn new(server: Rc<ServerCore>, env: Rc<Env>, out: Outbound, spawn: Spawner) -> Self {
-        let inner = Inner {
-            server,
-            env,
-            out,
-            spawn,
-            in_flight: RefCell::new(HashMap::new()),
-            initialized: Cell::new(false),
-        };
+        let inner =
+            Inner { server, env, out, spawn, in_flight: RefCell::new(HashMap::new()), initialized: Cell::new(false) };
         Self { inner: Rc::new(inner) }
     }
 

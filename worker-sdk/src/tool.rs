@@ -100,15 +100,14 @@ impl ToolDef {
         let name = name.into();
         let definition = Tool::new(name.clone(), crate::schema::input_schema::<H::Args>());
         let handler = Rc::new(handler);
-        let erased: ErasedHandler = Rc::new(move |ctx: Ctx, raw: Option<&RawValue>| {
-            match parse_arguments::<H::Args>(raw) {
+        let erased: ErasedHandler =
+            Rc::new(move |ctx: Ctx, raw: Option<&RawValue>| match parse_arguments::<H::Args>(raw) {
                 Ok(args) => handler.call(ctx, args),
                 Err(message) => {
                     let result = CallToolResult::error(format!("Invalid arguments for tool {name}: {message}"));
                     futures_util::future::ready(result).boxed_local()
                 }
-            }
-        });
+            });
         Self { definition, handler: erased }
     }
 

@@ -38,7 +38,9 @@ pub fn server(env: &Env) -> Server {
     let mut server = Server::new("echo", env!("CARGO_PKG_VERSION"))
         .title("Echo")
         .instructions("Test server: `echo` returns its text, `add` adds two numbers, `blob` returns N bytes.")
-        .tool(ToolDef::new("echo", |args: EchoArgs| async move { args.text }).description("Returns its text").read_only())
+        .tool(
+            ToolDef::new("echo", |args: EchoArgs| async move { args.text }).description("Returns its text").read_only(),
+        )
         .tool(
             ToolDef::new("add", |args: AddArgs| async move { Json(Sum { sum: args.a + args.b }) })
                 .description("Adds two numbers")

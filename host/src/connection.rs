@@ -1,0 +1,350 @@
+//! One JSON-RPC connection to a server: request ids, the pending-request table, timeouts and cancellation.
+//!
+//! The connection knows nothing of workers or the browser. Frames go out through a [`Sink`]; frames that come
+//! in are fed to [`Connection::receive`]; the time comes from a [`Clock`]. So the same code runs over a
+//! MessagePort in the page and over an in-memory pipe in native tests.
+//!
+//! Timeouts cost nothing per request: each pending request records its deadline, and one periodic
+//! [`Connection::sweep`] per connection fails the overdue ones (the browser glue calls it on a timer).
+
+use crate::error::{Error, Result};
+use futures_channel::oneshot;
+use mcp_worker_protocol::jsonrpc::{EmptyResult, encode_error, encode_notification, encode_request, encode_result};
+use mcp_worker_protocol::notifications::{CancelledParams, ProgressParams};
+use mcp_worker_protocol::{ErrorObject, Message, Notification, Request, RequestId, methods};
+use serde::Serialize;
+use serde_json::value::RawValue;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::{Rc, Weak};
+use std::task::{Context, Poll};
+
+/// Writes one frame to the peer. An `Err` names why the frame could not be sent.
+pub type Sink = Box<dyn Fn(&str) -> std::result::Result<(), String>>;
+
+/// Milliseconds on a monotonic-enough clock (`Date.now()` in the browser).
+pub type Clock = Rc<dyn Fn() -> f64>;
+
+/// Called with every progress notification for a request.
+pub type ProgressHandler = Rc<dyn Fn(&ProgressParams)>;
+
+/// Called with every notification that is not progress (list changes, log messages, …).
+pub type NotificationHandler = Rc<dyn Fn(&Notification)>;
+
+/// Per-request options.
+#[derive(Clone, Default)]
+#[non_exhaustive]
+pub struct RequestOptions {
+    /// Fail the request after this many milliseconds (`None`: wait for ever).
+    pub timeout_ms: Option<u32>,
+    /// Receives `notifications/progress` for this request; its progress token is the request id.
+    pub on_progress: Option<ProgressHandler>,
+}
+
+impl std::fmt::Debug for RequestOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RequestOptions")
+            .field("timeout_ms", &self.timeout_ms)
+            .field("on_progress", &self.on_progress.is_some())
+            .finish()
+    }
+}
+
+impl RequestOptions {
+    /// Options with a timeout.
+    pub fn timeout(ms: u32) -> Self {
+        Self { timeout_ms: Some(ms), on_progress: None }
+    }
+}
+
+struct Pending {
+    method: Box<str>,
+    deadline: Option<(f64, u32)>,
+    on_progress: Option<ProgressHandler>,
+    reply: oneshot::Sender<Result<Box<RawValue>>>,
+}
+
+struct Inner {
+    server: String,
+    sink: Sink,
+    clock: Clock,
+    next_id: Cell<i64>,
+    pending: RefCell<HashMap<i64, Pending>>,
+    closed: RefCell<Option<Error>>,
+    on_notification: RefCell<Option<NotificationHandler>>,
+}
+
+/// A connection to one server. Cheap to clone; all clones are the same connection.
+#[derive(Clone)]
+pub struct Connection {
+    inner: Rc<Inner>,
+}
+
+impl std::fmt::Debug for Connection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Connection")
+            .field("server", &self.inner.server)
+            .field("pending", &self.inner.pending.borrow().len())
+            .field("closed", &self.inner.closed.borrow().is_some())
+            .finish()
+    }
+}
+
+impl Connection {
+    /// A connection to `server` that writes frames to `sink`.
+    pub fn new(server: impl Into<String>, sink: Sink, clock: Clock) -> Self {
+        let inner = Inner {
+            server: server.into(),
+            sink,
+            clock,
+            next_id: Cell::new(1),
+            pending: RefCell::new(HashMap::new()),
+            closed: RefCell::new(None),
+            on_notification: RefCell::new(None),
+        };
+        Self { inner: Rc::new(inner) }
+    }
+
+    /// The server's name, as errors show it.
+    pub fn server(&self) -> &str {
+        &self.inner.server
+    }
+
+    /// How many requests await an answer.
+    pub fn pending_count(&self) -> usize {
+        self.inner.pending.borrow().len()
+    }
+
+    /// Why the connection closed, if it has.
+    pub fn closed_reason(&self) -> Option<Error> {
+        self.inner.closed.borrow().clone()
+    }
+
+    /// Receives every notification other than progress.
+    pub fn set_notification_handler(&self, handler: Option<NotificationHandler>) {
+        *self.inner.on_notification.borrow_mut() = handler;
+    }
+
+    /// Reserves the id of the next request (for params that must carry it, e.g. as a progress token).
+    pub fn next_request_id(&self) -> i64 {
+        let id = self.inner.next_id.get();
+        self.inner.next_id.set(id.wrapping_add(1).max(1));
+        id
+    }
+
+    /// Sends a request with a fresh id and waits for its raw result.
+    pub fn request<P: Serialize>(&self, method: &str, params: Option<&P>, options: RequestOptions) -> ResponseFuture {
+        let id = self.next_request_id();
+        self.request_with_id(id, method, params, options)
+    }
+
+    /// Sends a request with an id from [`Connection::next_request_id`].
+    pub fn request_with_id<P: Serialize>(
+        &self,
+        id: i64,
+        method: &str,
+        params: Option<&P>,
+        options: RequestOptions,
+    ) -> ResponseFuture {
+        let (reply, receiver) = oneshot::channel();
+        let future = ResponseFuture { id, receiver, connection: Rc::downgrade(&self.inner), finished: false };
+        if let Some(cause) = self.closed_reason() {
+            let _ = reply.send(Err(cause));
+            return future;
+        }
+        let frame = match encode_request(&RequestId::Number(id), method, params) {
+            Ok(frame) => frame,
+            Err(e) => {
+                let _ = reply.send(Err(Error::InvalidInput(format!("{method} params are not serializable: {e}"))));
+                return future;
+            }
+        };
+        let deadline = options.timeout_ms.map(|ms| ((self.inner.clock)() + f64::from(ms), ms));
+        let pending = Pending { method: method.into(), deadline, on_progress: options.on_progress, reply };
+        self.inner.pending.borrow_mut().insert(id, pending);
+        if let Err(cause) = (self.inner.sink)(&frame) {
+            self.fail(id, Error::Closed { server: self.inner.server.clone(), reason: cause });
+        }
+        future
+    }
+
+    /// Sends a notification.
+    pub fn notify<P: Serialize>(&self, method: &str, params: Option<&P>) -> Result<()> {
+        if let Some(cause) = self.closed_reason() {
+            return Err(cause);
+        }
+        let frame = encode_notification(method, params)
+            .map_err(|e| Error::InvalidInput(format!("{method} params are not serializable: {e}")))?;
+        (self.inner.sink)(&frame).map_err(|reason| Error::Closed { server: self.inner.server.clone(), reason })
+    }
+
+    /// Handles one frame from the server. Never panics on malformed input.
+    pub fn receive(&self, frame: &str) {
+        match Message::parse(frame) {
+            Ok(Message::Response(response)) => {
+                let RequestId::Number(id) = response.id else { return };
+                // A response for an unknown id is late (timed out, cancelled) or bogus: ignored, as the spec says.
+                let Some(pending) = self.inner.pending.borrow_mut().remove(&id) else { return };
+                let outcome = response.outcome.map_err(|error| Error::Rpc {
+                    server: self.inner.server.clone(),
+                    method: pending.method.into(),
+                    error,
+                });
+                let _ = pending.reply.send(outcome);
+            }
+            Ok(Message::Notification(notification)) => self.on_notification(&notification),
+            Ok(Message::Request(request)) => self.on_server_request(request),
+            Ok(_) => {}
+            Err(bad) if bad.answerable => self.send_quietly(encode_error(bad.id.as_ref(), &bad.error)),
+            Err(_) => {}
+        }
+    }
+
+    fn on_notification(&self, notification: &Notification) {
+        if notification.method == methods::PROGRESS {
+            let Some(params) = notification.params.as_deref() else { return };
+            let Ok(progress) = serde_json::from_str::<ProgressParams>(params.get()) else { return };
+            let RequestId::Number(id) = progress.progress_token else { return };
+            let handler = self.inner.pending.borrow().get(&id).and_then(|p| p.on_progress.clone());
+            if let Some(handler) = handler {
+                handler(&progress);
+            }
+            return;
+        }
+        let handler = self.inner.on_notification.borrow().clone();
+        if let Some(handler) = handler {
+            handler(notification);
+        }
+    }
+
+    fn on_server_request(&self, request: Request) {
+        let frame = match request.method.as_str() {
+            methods::PING => encode_result(&request.id, &EmptyResult {}).unwrap_or_default(),
+            other => encode_error(Some(&request.id), &ErrorObject::method_not_found(other)),
+        };
+        self.send_quietly(frame);
+    }
+
+    fn send_quietly(&self, frame: String) {
+        if self.inner.closed.borrow().is_none() {
+            let _ = (self.inner.sink)(&frame);
+        }
+    }
+
+    /// Fails every request whose deadline has passed, and tells the server to stop working on it.
+    /// Returns how many timed out.
+    pub fn sweep(&self) -> usize {
+        let now = (self.inner.clock)();
+        let overdue: Vec<i64> = self
+            .inner
+            .pending
+            .borrow()
+            .iter()
+            .filter(|(_, p)| p.deadline.is_some_and(|(at, _)| at <= now))
+            .map(|(id, _)| *id)
+            .collect();
+        for id in &overdue {
+            let Some(pending) = self.inner.pending.borrow_mut().remove(id) else { continue };
+            let ms = pending.deadline.map_or(0, |(_, ms)| ms);
+            self.send_cancelled(*id, &format!("timed out after {ms} ms"));
+            let error = Error::Timeout { server: self.inner.server.clone(), method: pending.method.into(), ms };
+            let _ = pending.reply.send(Err(error));
+        }
+        overdue.len()
+    }
+
+    /// Closes the connection: every pending request fails with `cause` at once, and later requests fail
+    /// immediately. Closing twice keeps the first cause.
+    pub fn close(&self, cause: Error) {
+        if self.inner.closed.borrow().is_some() {
+            return;
+        }
+        *self.inner.closed.borrow_mut() = Some(cause.clone());
+        let pending: Vec<Pending> = self.inner.pending.borrow_mut().drain().map(|(_, p)| p).collect();
+        for p in pending {
+            let _ = p.reply.send(Err(cause.clone()));
+        }
+    }
+
+    fn fail(&self, id: i64, error: Error) {
+        if let Some(pending) = self.inner.pending.borrow_mut().remove(&id) {
+            let _ = pending.reply.send(Err(error));
+        }
+    }
+
+    fn send_cancelled(&self, id: i64, reason: &str) {
+        let params = CancelledParams::new(RequestId::Number(id), reason);
+        if let Ok(frame) = encode_notification(methods::CANCELLED, Some(&params)) {
+            self.send_quietly(frame);
+        }
+    }
+}
+
+/// The answer to one request. Dropping it before it resolves cancels the request: the pending entry is removed
+/// and the server is sent `notifications/cancelled`.
+#[must_use = "a request is cancelled when its future is dropped"]
+pub struct ResponseFuture {
+    id: i64,
+    receiver: oneshot::Receiver<Result<Box<RawValue>>>,
+    connection: Weak<Inner>,
+    finished: bool,
+}
+
+impl std::fmt::Debug for ResponseFuture {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResponseFuture").field("id", &self.id).field("finished", &self.finished).finish()
+    }
+}
+
+impl ResponseFuture {
+    /// The request's id.
+    pub fn id(&self) -> i64 {
+        self.id
+    }
+
+    /// Cancels the request, telling the server why.
+    pub fn cancel(mut self, reason: &str) {
+        self.abandon(reason);
+    }
+
+    fn abandon(&mut self, reason: &str) {
+        if self.finished {
+            return;
+        }
+        self.finished = true;
+        let Some(inner) = self.connection.upgrade() else { return };
+        let connection = Connection { inner };
+        if connection.inner.pending.borrow_mut().remove(&self.id).is_some() {
+            connection.send_cancelled(self.id, reason);
+        }
+    }
+}
+
+impl Future for ResponseFuture {
+    type Output = Result<Box<RawValue>>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match Pin::new(&mut self.receiver).poll(cx) {
+            Poll::Ready(outcome) => {
+                self.finished = true;
+                Poll::Ready(outcome.unwrap_or_else(|_| {
+                    let server = self.connection.upgrade().map(|i| i.server.clone()).unwrap_or_default();
+                    Err(Error::Closed { server, reason: "the connection was dropped".into() })
+                }))
+            }
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl Drop for ResponseFuture {
+    fn drop(&mut self) {
+        self.abandon("request abandoned by the caller");
+    }
+}
+
+#[cfg(test)]
+#[path = "connection_tests.rs"]
+mod tests;

@@ -1,0 +1,176 @@
+use super::*;
+use futures_executor::block_on;
+use futures_util::FutureExt;
+use serde_json::{Value, json};
+
+/// A connection whose frames are captured and whose clock the test sets.
+struct Rig {
+    connection: Connection,
+    sent: Rc<RefCell<Vec<String>>>,
+    now: Rc<Cell<f64>>,
+}
+
+fn rig() -> Rig {
+    let sent = Rc::new(RefCell::new(Vec::new()));
+    let now = Rc::new(Cell::new(0.0));
+    let sink_log = sent.clone();
+    let clock_now = now.clone();
+    let connection = Connection::new(
+        "srv",
+        Box::new(move |frame| {
+            sink_log.borrow_mut().push(frame.to_owned());
+            Ok(())
+        }),
+        Rc::new(move || clock_now.get()),
+    );
+    Rig { connection, sent, now }
+}
+
+impl Rig {
+    fn frames(&self) -> Vec<Value> {
+        self.sent.borrow_mut().drain(..).map(|f| serde_json::from_str(&f).unwrap()).collect()
+    }
+}
+
+#[test]
+fn responses_resolve_the_request_with_the_same_id() {
+    let rig = rig();
+    let a = rig.connection.request("ping", None::<&()>, RequestOptions::default());
+    let b = rig.connection.request("tools/list", Some(&json!({})), RequestOptions::default());
+    let frames = rig.frames();
+    assert_eq!(frames[0], json!({"jsonrpc":"2.0","id":1,"method":"ping"}));
+    assert_eq!(frames[1]["id"], 2);
+    // Answers in the other order still reach the right request.
+    rig.connection.receive(r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}"#);
+    rig.connection.receive(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
+    assert_eq!(block_on(b).unwrap().get(), r#"{"tools":[]}"#);
+    assert_eq!(block_on(a).unwrap().get(), "{}");
+    assert_eq!(rig.connection.pending_count(), 0);
+}
+
+#[test]
+fn an_error_response_names_server_and_method() {
+    let rig = rig();
+    let call = rig.connection.request("tools/call", Some(&json!({"name":"x"})), RequestOptions::default());
+    rig.connection.receive(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Unknown tool: x"}}"#);
+    let err = block_on(call).unwrap_err();
+    assert!(matches!(&err, Error::Rpc { error, .. } if error.code == -32602));
+    assert_eq!(err.to_string(), "server srv: tools/call failed: Unknown tool: x (code -32602)");
+}
+
+#[test]
+fn closing_fails_every_pending_request_at_once() {
+    let rig = rig();
+    let calls: Vec<_> = (0..5).map(|_| rig.connection.request("ping", None::<&()>, RequestOptions::default())).collect();
+    rig.connection.close(Error::WorkerCrashed { server: "srv".into(), cause: "boom".into() });
+    for call in calls {
+        let err = call.now_or_never().expect("resolved at once").unwrap_err();
+        assert_eq!(err.to_string(), "server srv: worker crashed: boom");
+    }
+    // Later requests fail fast with the same cause, and nothing more is written.
+    rig.frames();
+    let late = rig.connection.request("ping", None::<&()>, RequestOptions::default());
+    assert!(matches!(late.now_or_never(), Some(Err(Error::WorkerCrashed { .. }))));
+    assert!(rig.frames().is_empty());
+}
+
+#[test]
+fn overdue_requests_time_out_and_are_cancelled_at_the_server() {
+    let rig = rig();
+    let slow = rig.connection.request("tools/call", Some(&json!({})), RequestOptions::timeout(1_000));
+    let patient = rig.connection.request("ping", None::<&()>, RequestOptions::default());
+    rig.frames();
+    rig.now.set(999.0);
+    assert_eq!(rig.connection.sweep(), 0);
+    rig.now.set(1_000.0);
+    assert_eq!(rig.connection.sweep(), 1);
+    let err = slow.now_or_never().expect("resolved").unwrap_err();
+    assert_eq!(err.to_string(), "server srv: tools/call timed out after 1000 ms");
+    let frames = rig.frames();
+    assert_eq!(frames, vec![json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"timed out after 1000 ms"}})]);
+    // A late answer is ignored; the request without a timeout still waits.
+    rig.connection.receive(r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#);
+    assert_eq!(rig.connection.pending_count(), 1);
+    rig.connection.receive(r#"{"jsonrpc":"2.0","id":2,"result":{}}"#);
+    assert!(block_on(patient).is_ok());
+}
+
+#[test]
+fn dropping_a_request_cancels_it_at_the_server() {
+    let rig = rig();
+    let call = rig.connection.request("tools/call", Some(&json!({})), RequestOptions::default());
+    rig.frames();
+    drop(call);
+    assert_eq!(rig.connection.pending_count(), 0);
+    let frames = rig.frames();
+    assert_eq!(frames[0]["method"], "notifications/cancelled");
+    assert_eq!(frames[0]["params"]["requestId"], 1);
+    // A finished request sends nothing when dropped.
+    let done = rig.connection.request("ping", None::<&()>, RequestOptions::default());
+    rig.connection.receive(r#"{"jsonrpc":"2.0","id":2,"result":{}}"#);
+    block_on(done).unwrap();
+    rig.frames();
+    assert!(rig.frames().is_empty());
+}
+
+#[test]
+fn progress_reaches_the_handler_of_its_request() {
+    let rig = rig();
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let log = seen.clone();
+    let options = RequestOptions {
+        timeout_ms: None,
+        on_progress: Some(Rc::new(move |p: &ProgressParams| log.borrow_mut().push((p.progress, p.total)))),
+    };
+    let call = rig.connection.request("tools/call", Some(&json!({})), options);
+    rig.connection.receive(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":50,"total":100}}"#);
+    rig.connection.receive(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":99,"progress":1}}"#);
+    rig.connection.receive(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":"junk"}"#);
+    rig.connection.receive(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
+    block_on(call).unwrap();
+    assert_eq!(*seen.borrow(), vec![(50.0, Some(100.0))]);
+}
+
+#[test]
+fn the_server_may_ping_and_other_requests_are_refused() {
+    let rig = rig();
+    rig.connection.receive(r#"{"jsonrpc":"2.0","id":"s1","method":"ping"}"#);
+    rig.connection.receive(r#"{"jsonrpc":"2.0","id":"s2","method":"sampling/createMessage","params":{}}"#);
+    let frames = rig.frames();
+    assert_eq!(frames[0], json!({"jsonrpc":"2.0","id":"s1","result":{}}));
+    assert_eq!(frames[1]["error"]["code"], -32601);
+}
+
+#[test]
+fn garbage_from_the_server_never_breaks_the_connection() {
+    let rig = rig();
+    let call = rig.connection.request("ping", None::<&()>, RequestOptions::default());
+    rig.frames();
+    for frame in ["", "nonsense", "[]", "{}", r#"{"jsonrpc":"2.0","id":1}"#, r#"{"jsonrpc":"2.0","id":"1","result":{}}"#, r#"{"jsonrpc":"2.0","id":77,"result":{}}"#] {
+        rig.connection.receive(frame);
+    }
+    assert_eq!(rig.connection.pending_count(), 1, "no garbage resolved the request");
+    rig.connection.receive(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
+    assert!(block_on(call).is_ok());
+    // Frames that are neither responses nor notifications got an error answer; the rest got nothing.
+    let answered: Vec<i64> = rig.frames().iter().map(|f| f["error"]["code"].as_i64().unwrap()).collect();
+    assert_eq!(answered, vec![-32700, -32700, -32600, -32600, -32600]);
+}
+
+#[test]
+fn other_notifications_go_to_the_notification_handler() {
+    let rig = rig();
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let log = seen.clone();
+    rig.connection.set_notification_handler(Some(Rc::new(move |n: &Notification| log.borrow_mut().push(n.method.clone()))));
+    rig.connection.receive(r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#);
+    assert_eq!(*seen.borrow(), vec!["notifications/tools/list_changed".to_owned()]);
+}
+
+#[test]
+fn a_sink_failure_fails_the_request_instead_of_hanging() {
+    let connection = Connection::new("srv", Box::new(|_| Err("port closed".into())), Rc::new(|| 0.0));
+    let call = connection.request("ping", None::<&()>, RequestOptions::default());
+    let err = call.now_or_never().expect("resolved at once").unwrap_err();
+    assert_eq!(err.to_string(), "server srv: connection closed: port closed");
+}

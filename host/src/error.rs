@@ -1,0 +1,99 @@
+//! The host's errors: every one names the server and the cause.
+
+use mcp_worker_protocol::ErrorObject;
+
+/// A host error. Each variant names the server it concerns, so an agent juggling several servers can tell
+/// which one failed and why.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The worker script could not be started (bad URL, 404, not JavaScript, threw while loading).
+    #[error("server {server}: worker failed to load: {cause}")]
+    WorkerLoad {
+        /// The server.
+        server: String,
+        /// What the browser reported.
+        cause: String,
+    },
+    /// The worker did not announce itself (`boot`) or did not answer `initialize` in time.
+    #[error("server {server}: no handshake within {ms} ms ({stage})")]
+    HandshakeTimeout {
+        /// The server.
+        server: String,
+        /// The time allowed.
+        ms: u32,
+        /// What was awaited: `boot` or `initialize`.
+        stage: &'static str,
+    },
+    /// The worker crashed: an uncaught error, a panic reported as `fatal`, or a failed start of its wasm.
+    #[error("server {server}: worker crashed: {cause}")]
+    WorkerCrashed {
+        /// The server.
+        server: String,
+        /// What the worker or the browser reported.
+        cause: String,
+    },
+    /// The connection was closed (by the host, or the worker went away) before an answer came.
+    #[error("server {server}: connection closed: {reason}")]
+    Closed {
+        /// The server.
+        server: String,
+        /// Why it closed.
+        reason: String,
+    },
+    /// A request got no answer in time. The host sent `notifications/cancelled` for it.
+    #[error("server {server}: {method} timed out after {ms} ms")]
+    Timeout {
+        /// The server.
+        server: String,
+        /// The request's method.
+        method: String,
+        /// The timeout.
+        ms: u32,
+    },
+    /// The server answered with a JSON-RPC error.
+    #[error("server {server}: {method} failed: {error}")]
+    Rpc {
+        /// The server.
+        server: String,
+        /// The request's method.
+        method: String,
+        /// The error the server sent.
+        error: ErrorObject,
+    },
+    /// The server sent something that breaks the protocol (an unreadable result, a looping cursor, …).
+    #[error("server {server}: protocol violation: {message}")]
+    Protocol {
+        /// The server.
+        server: String,
+        /// What was wrong.
+        message: String,
+    },
+    /// The caller's input was not usable (arguments that are not a JSON object, a bad option).
+    #[error("{0}")]
+    InvalidInput(String),
+}
+
+impl Error {
+    /// A stable, machine-readable code for the error's kind (what the JS API puts in `error.code`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::WorkerLoad { .. } => "WORKER_LOAD",
+            Self::HandshakeTimeout { .. } => "HANDSHAKE_TIMEOUT",
+            Self::WorkerCrashed { .. } => "WORKER_CRASHED",
+            Self::Closed { .. } => "CLOSED",
+            Self::Timeout { .. } => "TIMEOUT",
+            Self::Rpc { .. } => "RPC_ERROR",
+            Self::Protocol { .. } => "PROTOCOL",
+            Self::InvalidInput(_) => "INVALID_INPUT",
+        }
+    }
+
+    /// Whether the error means the connection to the server is gone.
+    pub fn is_fatal(&self) -> bool {
+        matches!(self, Self::WorkerLoad { .. } | Self::WorkerCrashed { .. } | Self::Closed { .. })
+    }
+}
+
+/// The host's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

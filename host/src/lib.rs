@@ -1,0 +1,15 @@
+#![doc = include_str!("../README.md")]
+#![warn(missing_docs)]
+
+pub mod client;
+pub mod connection;
+pub mod error;
+#[cfg(target_arch = "wasm32")]
+mod js_api;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;
+
+pub use client::{CallOptions, ClientOptions, McpClient, Transport};
+pub use connection::{Connection, RequestOptions};
+pub use error::{Error, Result};
+pub use mcp_worker_protocol as protocol;
