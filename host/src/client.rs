@@ -215,8 +215,7 @@ impl McpClient {
     }
 
     async fn request<P: Serialize, R: DeserializeOwned>(&self, method: &str, params: Option<&P>) -> Result<R> {
-        let raw =
-            self.connection.request(method, params, RequestOptions::timeout(self.request_timeout_ms)).await?;
+        let raw = self.connection.request(method, params, RequestOptions::timeout(self.request_timeout_ms)).await?;
         decode(&self.connection, method, &raw)
     }
 

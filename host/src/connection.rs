@@ -107,6 +107,11 @@ impl Connection {
         Self { inner: Rc::new(inner) }
     }
 
+    /// A handle that does not keep the connection alive.
+    pub fn downgrade(&self) -> WeakConnection {
+        WeakConnection(Rc::downgrade(&self.inner))
+    }
+
     /// The server's name, as errors show it.
     pub fn server(&self) -> &str {
         &self.inner.server
@@ -279,6 +284,23 @@ impl Connection {
         if let Ok(frame) = encode_notification(methods::CANCELLED, Some(&params)) {
             self.send_quietly(frame);
         }
+    }
+}
+
+/// A connection handle that does not keep it alive (for timers and listeners).
+#[derive(Clone)]
+pub struct WeakConnection(Weak<Inner>);
+
+impl std::fmt::Debug for WeakConnection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WeakConnection")
+    }
+}
+
+impl WeakConnection {
+    /// The connection, if it is still alive.
+    pub fn upgrade(&self) -> Option<Connection> {
+        self.0.upgrade().map(|inner| Connection { inner })
     }
 }
 

@@ -61,7 +61,8 @@ fn an_error_response_names_server_and_method() {
 #[test]
 fn closing_fails_every_pending_request_at_once() {
     let rig = rig();
-    let calls: Vec<_> = (0..5).map(|_| rig.connection.request("ping", None::<&()>, RequestOptions::default())).collect();
+    let calls: Vec<_> =
+        (0..5).map(|_| rig.connection.request("ping", None::<&()>, RequestOptions::default())).collect();
     rig.connection.close(Error::WorkerCrashed { server: "srv".into(), cause: "boom".into() });
     for call in calls {
         let err = call.now_or_never().expect("resolved at once").unwrap_err();
@@ -87,7 +88,12 @@ fn overdue_requests_time_out_and_are_cancelled_at_the_server() {
     let err = slow.now_or_never().expect("resolved").unwrap_err();
     assert_eq!(err.to_string(), "server srv: tools/call timed out after 1000 ms");
     let frames = rig.frames();
-    assert_eq!(frames, vec![json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"timed out after 1000 ms"}})]);
+    assert_eq!(
+        frames,
+        vec![
+            json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"timed out after 1000 ms"}})
+        ]
+    );
     // A late answer is ignored; the request without a timeout still waits.
     rig.connection.receive(r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#);
     assert_eq!(rig.connection.pending_count(), 1);
@@ -123,8 +129,11 @@ fn progress_reaches_the_handler_of_its_request() {
         on_progress: Some(Rc::new(move |p: &ProgressParams| log.borrow_mut().push((p.progress, p.total)))),
     };
     let call = rig.connection.request("tools/call", Some(&json!({})), options);
-    rig.connection.receive(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":50,"total":100}}"#);
-    rig.connection.receive(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":99,"progress":1}}"#);
+    rig.connection.receive(
+        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":50,"total":100}}"#,
+    );
+    rig.connection
+        .receive(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":99,"progress":1}}"#);
     rig.connection.receive(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":"junk"}"#);
     rig.connection.receive(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
     block_on(call).unwrap();
@@ -146,7 +155,15 @@ fn garbage_from_the_server_never_breaks_the_connection() {
     let rig = rig();
     let call = rig.connection.request("ping", None::<&()>, RequestOptions::default());
     rig.frames();
-    for frame in ["", "nonsense", "[]", "{}", r#"{"jsonrpc":"2.0","id":1}"#, r#"{"jsonrpc":"2.0","id":"1","result":{}}"#, r#"{"jsonrpc":"2.0","id":77,"result":{}}"#] {
+    for frame in [
+        "",
+        "nonsense",
+        "[]",
+        "{}",
+        r#"{"jsonrpc":"2.0","id":1}"#,
+        r#"{"jsonrpc":"2.0","id":"1","result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":77,"result":{}}"#,
+    ] {
         rig.connection.receive(frame);
     }
     assert_eq!(rig.connection.pending_count(), 1, "no garbage resolved the request");
@@ -162,7 +179,8 @@ fn other_notifications_go_to_the_notification_handler() {
     let rig = rig();
     let seen = Rc::new(RefCell::new(Vec::new()));
     let log = seen.clone();
-    rig.connection.set_notification_handler(Some(Rc::new(move |n: &Notification| log.borrow_mut().push(n.method.clone()))));
+    rig.connection
+        .set_notification_handler(Some(Rc::new(move |n: &Notification| log.borrow_mut().push(n.method.clone()))));
     rig.connection.receive(r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#);
     assert_eq!(*seen.borrow(), vec!["notifications/tools/list_changed".to_owned()]);
 }

@@ -5,7 +5,7 @@ pub mod client;
 pub mod connection;
 pub mod error;
 #[cfg(target_arch = "wasm32")]
-mod js_api;
+pub mod js_api;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
 

@@ -244,11 +244,14 @@ fn unreadable(text: &str, err: &str) -> IncomingError {
     // Valid JSON that is not an object (an array is a batch, which MCP removed) is an invalid request;
     // text that is not JSON at all is a parse error.
     if serde_json::from_str::<de::IgnoredAny>(text).is_ok() {
-        // An object serde could not read as an envelope has a duplicated member. It is still invalid, but a request
-        // is answered to its id (the last one, as `JSON.parse` reads it), and anything else is not answered.
+        // An object serde could not read as an envelope has a duplicated member. It is still invalid; it is answered
+        // (to its id, the last one as `JSON.parse` reads it) by the same rule as every frame: unless it is clearly
+        // a response or a notification.
         if let Ok(frame) = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text) {
             let id = frame.get("id").and_then(|id| RequestId::deserialize(id).ok());
-            let answerable = frame.contains_key("method") && frame.contains_key("id");
+            let is_response = frame.contains_key("result") || frame.contains_key("error");
+            let is_notification = frame.contains_key("method") && !frame.contains_key("id");
+            let answerable = !is_response && !is_notification;
             let error = ErrorObject::invalid_request(format!("malformed message: {err}"));
             return IncomingError { id, error, answerable };
         }
