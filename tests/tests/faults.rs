@@ -1,0 +1,97 @@
+//! Workers that fail: every failure is a clear error naming the server and the cause, never a hang.
+#![cfg(target_arch = "wasm32")]
+
+use gloo_timers::future::TimeoutFuture;
+use mcp_worker_host::worker::WorkerSpec;
+use mcp_worker_host::{Error, McpClient};
+use mcp_worker_tests::{now_ms, spawn_echo, spawn_js_server};
+use serde_json::Value;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+async fn a_worker_url_that_404s_is_a_load_error() {
+    let started = now_ms();
+    let err = McpClient::spawn(WorkerSpec::new("missing", "/fixtures/does-not-exist.js")).await.unwrap_err();
+    assert!(matches!(err, Error::WorkerLoad { ref server, .. } if server == "missing"), "{err}");
+    assert!(now_ms() - started < 5_000.0, "reported at once, not after the boot timeout");
+}
+
+#[wasm_bindgen_test]
+async fn a_worker_that_throws_on_start_is_a_load_error_with_its_message() {
+    let err = McpClient::spawn(WorkerSpec::new("thrower", "/fixtures/throws-on-start.js")).await.unwrap_err();
+    assert!(matches!(err, Error::WorkerLoad { .. }), "{err}");
+    assert!(err.to_string().contains("failed at start"), "{err}");
+}
+
+#[wasm_bindgen_test]
+async fn a_handshake_that_never_comes_times_out() {
+    let spec = WorkerSpec::new("silent", "/fixtures/never-boots.js").handshake_timeout_ms(500);
+    let err = McpClient::spawn(spec).await.unwrap_err();
+    assert_eq!(err, Error::HandshakeTimeout { server: "silent".into(), ms: 500, stage: "boot" });
+}
+
+#[wasm_bindgen_test]
+async fn closing_the_worker_mid_call_fails_the_call_at_once() {
+    let client = spawn_js_server("hang", 60_000).await.unwrap();
+    let call = client.call_tool("work", None);
+    let close_soon = async {
+        TimeoutFuture::new(50).await;
+        client.close();
+    };
+    let started = now_ms();
+    let (result, ()) = futures_util::join!(call, close_soon);
+    let err = result.unwrap_err();
+    assert!(matches!(err, Error::Closed { .. }), "{err}");
+    assert!(now_ms() - started < 1_000.0);
+    // The client stays usable as an object: later calls fail fast with the same cause.
+    assert!(matches!(client.ping().await, Err(Error::Closed { .. })));
+}
+
+#[wasm_bindgen_test]
+async fn a_worker_that_dies_mid_call_fails_the_call() {
+    for fault in ["throw-on-call", "fatal-on-call"] {
+        let client = spawn_js_server(fault, 60_000).await.unwrap();
+        let started = now_ms();
+        let err = client.call_tool("work", None).await.unwrap_err();
+        assert!(matches!(err, Error::WorkerCrashed { ref server, .. } if server == "js-fixture"), "{fault}: {err}");
+        assert!(err.to_string().contains("fixture:"), "{fault}: the cause is the worker's own message: {err}");
+        assert!(now_ms() - started < 5_000.0, "{fault}");
+        client.close();
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_worker_that_closes_itself_mid_call_fails_the_call() {
+    let client = spawn_js_server("close-on-call", 3_000).await.unwrap();
+    let err = client.call_tool("work", None).await.unwrap_err();
+    // The port's close event reports it at once where the browser has it; the request timeout otherwise.
+    assert!(matches!(err, Error::Closed { .. } | Error::Timeout { .. }), "{err}");
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn a_hanging_call_times_out_and_the_server_is_told_to_cancel() {
+    let client = spawn_js_server("hang", 300).await.unwrap();
+    let err = client.call_tool("work", None).await.unwrap_err();
+    assert!(matches!(err, Error::Timeout { ms: 300, .. }), "{err}");
+    let stats = client.call_tool("stats", None).await;
+    // `stats` answers even in hang mode; it reports the cancellation the host sent for the timed-out call.
+    let stats: Value = serde_json::from_str(&stats.unwrap().joined_text()).unwrap();
+    assert_eq!(stats["cancelled"].as_array().map(Vec::len), Some(1), "{stats}");
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn one_failing_server_does_not_disturb_another() {
+    let healthy = spawn_echo().await.unwrap();
+    let doomed = spawn_js_server("throw-on-call", 60_000).await.unwrap();
+    assert!(doomed.call_tool("work", None).await.is_err());
+    assert_eq!(
+        healthy.call_tool("echo", mcp_worker_tests::text_args("still here")).await.unwrap().joined_text(),
+        "still here"
+    );
+    healthy.close();
+    doomed.close();
+}
