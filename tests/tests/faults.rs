@@ -1,5 +1,6 @@
 //! Workers that fail: every failure is a clear error naming the server and the cause, never a hang.
 #![cfg(target_arch = "wasm32")]
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use gloo_timers::future::TimeoutFuture;
 use mcp_worker_host::worker::WorkerSpec;

@@ -1,5 +1,6 @@
 //! The host and the real echo server in a real worker: lifecycle, discovery and calls.
 #![cfg(target_arch = "wasm32")]
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use futures_util::future::join_all;
 use mcp_worker_host::worker::{WorkerSpec, compile_module};
