@@ -253,7 +253,7 @@ impl Connection {
         for id in &overdue {
             let Some(pending) = self.inner.pending.borrow_mut().remove(id) else { continue };
             let ms = pending.deadline.map_or(0, |(_, ms)| ms);
-            self.send_cancelled(*id, &format!("timed out after {ms} ms"));
+            self.send_cancelled(*id, &pending.method, &format!("timed out after {ms} ms"));
             let error = Error::Timeout { server: self.inner.server.clone(), method: pending.method.into(), ms };
             let _ = pending.reply.send(Err(error));
         }
@@ -279,7 +279,11 @@ impl Connection {
         }
     }
 
-    fn send_cancelled(&self, id: i64, reason: &str) {
+    fn send_cancelled(&self, id: i64, method: &str, reason: &str) {
+        // The spec forbids cancelling `initialize`; a failed handshake ends the connection instead.
+        if method == methods::INITIALIZE {
+            return;
+        }
         let params = CancelledParams::new(RequestId::Number(id), reason);
         if let Ok(frame) = encode_notification(methods::CANCELLED, Some(&params)) {
             self.send_quietly(frame);
@@ -338,8 +342,9 @@ impl ResponseFuture {
         self.finished = true;
         let Some(inner) = self.connection.upgrade() else { return };
         let connection = Connection { inner };
-        if connection.inner.pending.borrow_mut().remove(&self.id).is_some() {
-            connection.send_cancelled(self.id, reason);
+        let removed = connection.inner.pending.borrow_mut().remove(&self.id);
+        if let Some(pending) = removed {
+            connection.send_cancelled(self.id, &pending.method, reason);
         }
     }
 }

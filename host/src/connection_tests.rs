@@ -192,3 +192,17 @@ fn a_sink_failure_fails_the_request_instead_of_hanging() {
     let err = call.now_or_never().expect("resolved at once").unwrap_err();
     assert_eq!(err.to_string(), "server srv: connection closed: port closed");
 }
+
+#[test]
+fn initialize_is_never_cancelled() {
+    let rig = rig();
+    let init = rig.connection.request("initialize", Some(&json!({})), RequestOptions::timeout(10));
+    rig.frames();
+    rig.now.set(10.0);
+    assert_eq!(rig.connection.sweep(), 1);
+    assert!(matches!(init.now_or_never(), Some(Err(Error::Timeout { .. }))));
+    let dropped = rig.connection.request("initialize", Some(&json!({})), RequestOptions::default());
+    rig.frames();
+    drop(dropped);
+    assert!(rig.frames().is_empty(), "no notifications/cancelled for initialize");
+}

@@ -168,6 +168,7 @@ struct Listeners {
     on_control: Listener<MessageEvent>,
     on_error: Listener<Event>,
     on_frame: Listener<MessageEvent>,
+    on_message_error: Listener<Event>,
     on_port_close: Listener<Event>,
 }
 
@@ -227,6 +228,12 @@ impl WorkerTransport {
                 },
             }
         });
+        // A frame that could not be deserialized is lost; its request would wait for its timeout. Fail fast.
+        let (conn, name) = (connection.clone(), server.clone());
+        let on_message_error = Closure::<dyn FnMut(Event)>::new(move |_: Event| {
+            let message = "a message from the worker could not be deserialized (messageerror)".into();
+            conn.close(Error::Protocol { server: name.clone(), message });
+        });
         // The worker's end of the port closed (the worker closed itself or was torn down).
         let (conn, name) = (connection.clone(), server.clone());
         let on_port_close = Closure::<dyn FnMut(Event)>::new(move |_: Event| {
@@ -236,8 +243,11 @@ impl WorkerTransport {
         worker.set_onmessage(Some(on_control.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         port.set_onmessage(Some(on_frame.as_ref().unchecked_ref()));
+        worker.set_onmessageerror(Some(on_message_error.as_ref().unchecked_ref()));
+        port.set_onmessageerror(Some(on_message_error.as_ref().unchecked_ref()));
         let _ = port.add_event_listener_with_callback("close", on_port_close.as_ref().unchecked_ref());
-        let listeners = RefCell::new(Some(Listeners { on_control, on_error, on_frame, on_port_close }));
+        let listeners =
+            RefCell::new(Some(Listeners { on_control, on_error, on_frame, on_message_error, on_port_close }));
         Self { server, worker, port, connection, listeners }
     }
 
@@ -275,7 +285,9 @@ impl WorkerTransport {
         if let Some(listeners) = detached {
             self.worker.set_onmessage(None);
             self.worker.set_onerror(None);
+            self.worker.set_onmessageerror(None);
             self.port.set_onmessage(None);
+            self.port.set_onmessageerror(None);
             let close = listeners.on_port_close.as_ref().unchecked_ref();
             let _ = self.port.remove_event_listener_with_callback("close", close);
             drop(listeners);

@@ -31,12 +31,11 @@ pub use tool::{NoArgs, ToolDef, ToolHandler};
 /// mcp_worker_sdk::export_server!(|_env| Server::new("echo", "1.0.0"));
 /// ```
 #[macro_export]
+#[rustfmt::skip] // rustfmt re-indents the attribute below on every run.
 macro_rules! export_server {
     ($factory:expr) => {
         #[cfg(target_arch = "wasm32")]
-        #[$crate::web::__private::wasm_bindgen::prelude::wasm_bindgen(
-                    wasm_bindgen = $crate::web::__private::wasm_bindgen
-                )]
+        #[$crate::web::__private::wasm_bindgen::prelude::wasm_bindgen(wasm_bindgen = $crate::web::__private::wasm_bindgen)]
         #[doc(hidden)]
         pub fn mcp_worker_connect(
             port: $crate::web::__private::web_sys::MessagePort,
