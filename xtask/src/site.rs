@@ -204,7 +204,8 @@ fn respond(root: &Path, request: Request) {
     let mut response = match resolve(root, request.url()) {
         Target::File(path) => match fs::read(&path) {
             Ok(bytes) => {
-                let mut response = Response::from_data(bytes);
+                // A Content-Length instead of chunked encoding (tiny_http chunks bodies over 32 KB by default).
+                let mut response = Response::from_data(bytes).with_chunked_threshold(usize::MAX);
                 response.add_header_opt(header("Content-Type", mime_type(&path)));
                 response
             }
@@ -285,6 +286,7 @@ mod tests {
         fs::write(dir.join("index.html"), "<h1>hi</h1>").unwrap();
         fs::write(dir.join("sub/m.wasm"), b"\0asm\x01\0\0\0").unwrap();
         fs::write(dir.join("sub/index.html"), "sub").unwrap();
+        fs::write(dir.join("sub/big.bin"), vec![7u8; 100_000]).unwrap();
         dir.canonicalize().unwrap()
     }
 
@@ -318,6 +320,9 @@ mod tests {
         assert!(wasm.starts_with("http/1.1 200"), "{wasm}");
         assert!(wasm.contains("content-type: application/wasm"), "{wasm}");
         assert!(wasm.contains("cache-control: no-store"), "{wasm}");
+        assert!(wasm.contains("content-length: 8"), "{wasm}");
+        let big = get(handle.addr(), "/sub/big.bin").to_ascii_lowercase();
+        assert!(big.contains("content-length: 100000") && !big.contains("chunked"), "{}", &big[..200]);
         let index = get(handle.addr(), "/");
         assert!(index.contains("<h1>hi</h1>"), "{index}");
         assert!(get(handle.addr(), "/missing").starts_with("HTTP/1.1 404"));
