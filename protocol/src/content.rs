@@ -95,6 +95,23 @@ pub struct Resource {
     pub meta: Option<JsonObject>,
 }
 
+impl Resource {
+    /// A resource with a URI and a name.
+    pub fn new(uri: impl Into<String>, name: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            name: name.into(),
+            title: None,
+            description: None,
+            mime_type: None,
+            size: None,
+            annotations: None,
+            icons: None,
+            meta: None,
+        }
+    }
+}
+
 /// The contents of a resource: text or base64 blob.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -128,6 +145,25 @@ pub enum ResourceContents {
         #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
         meta: Option<JsonObject>,
     },
+}
+
+impl ResourceContents {
+    /// Text contents.
+    pub fn text(uri: impl Into<String>, mime_type: Option<&str>, text: impl Into<String>) -> Self {
+        Self::Text { uri: uri.into(), mime_type: mime_type.map(str::to_owned), text: text.into(), meta: None }
+    }
+
+    /// Binary contents from base64 data.
+    pub fn blob(uri: impl Into<String>, mime_type: Option<&str>, base64: impl Into<String>) -> Self {
+        Self::Blob { uri: uri.into(), mime_type: mime_type.map(str::to_owned), blob: base64.into(), meta: None }
+    }
+
+    /// The URI of the contents.
+    pub fn uri(&self) -> &str {
+        match self {
+            Self::Text { uri, .. } | Self::Blob { uri, .. } => uri,
+        }
+    }
 }
 
 /// A resource embedded in a result.
@@ -183,6 +219,16 @@ impl ContentBlock {
     /// An audio block from base64 data.
     pub fn audio(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
         Self::Audio(ImageContent { data: data.into(), mime_type: mime_type.into(), annotations: None, meta: None })
+    }
+
+    /// A link to a resource the client can read with `resources/read`.
+    pub fn resource_link(resource: Resource) -> Self {
+        Self::ResourceLink(resource)
+    }
+
+    /// A resource embedded with its contents.
+    pub fn embedded(contents: ResourceContents) -> Self {
+        Self::Resource(EmbeddedResource { resource: contents, annotations: None, meta: None })
     }
 }
 

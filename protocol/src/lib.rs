@@ -1,22 +1,38 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+pub mod completion;
 pub mod content;
+pub mod elicitation;
 pub mod error;
 pub mod jsonrpc;
 pub mod lifecycle;
+pub mod logging;
 pub mod methods;
 pub mod notifications;
+pub mod prompts;
+pub mod resources;
+pub mod roots;
+pub mod sampling;
 pub mod tools;
 pub mod version;
 
+pub use completion::{CompleteParams, CompleteResult, Completion, CompletionReference};
 pub use content::{
     Annotations, AudioContent, ContentBlock, EmbeddedResource, ImageContent, Resource, ResourceContents, Role,
     TextContent,
 };
+pub use elicitation::{ElicitAction, ElicitParams, ElicitResult};
 pub use error::{ErrorCode, ErrorObject};
 pub use jsonrpc::{IncomingError, Message, Notification, Request, RequestId, Response};
 pub use lifecycle::{ClientCapabilities, Icon, Implementation, InitializeParams, InitializeResult, ServerCapabilities};
+pub use logging::{LoggingLevel, LoggingMessageParams, SetLevelParams};
+pub use prompts::{GetPromptParams, GetPromptResult, ListPromptsResult, Prompt, PromptArgument, PromptMessage};
+pub use resources::{
+    ListResourceTemplatesResult, ListResourcesResult, ReadResourceResult, ResourceParams, ResourceTemplate,
+};
+pub use roots::{ListRootsResult, Root};
+pub use sampling::{CreateMessageParams, CreateMessageResult, SamplingContent, SamplingMessage};
 pub use tools::{CallToolParams, CallToolResult, ListToolsResult, PaginatedParams, Tool, ToolAnnotations};
 
 /// A JSON object, as MCP uses for schemas, arguments, structured content and `_meta`.
