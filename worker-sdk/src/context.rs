@@ -1,26 +1,37 @@
-//! The context a tool handler receives: its request, progress reporting, and the server's environment.
+//! The context a handler receives: its request, progress, logging, cancellation, the server's environment and
+//! credentials, and requests to the client (elicitation, sampling, roots).
 
+use crate::cancel::{CancelSignal, Cancelled};
 use crate::env::Env;
-use crate::session::Outbound;
-use mcp_worker_protocol::jsonrpc::{RequestId, encode_notification};
-use mcp_worker_protocol::methods;
+use crate::error::{Error, Result};
+use crate::form::{Elicitation, form_schema};
+use crate::handle::ServerHandle;
+use crate::session::{State, outgoing};
 use mcp_worker_protocol::notifications::{ProgressParams, ProgressToken};
+use mcp_worker_protocol::{
+    ClientCapabilities, CreateMessageParams, CreateMessageResult, ElicitAction, ElicitParams, ElicitResult,
+    ListRootsResult, LoggingLevel, RequestId, methods,
+};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use std::cell::Cell;
 use std::fmt;
 use std::rc::Rc;
 
-/// What a tool handler knows about the request it serves. Cheap to clone.
+/// What a handler knows about the request it serves, and what it can do besides returning a result. Cheap to
+/// clone.
 #[derive(Clone)]
 pub struct Ctx {
     inner: Rc<CtxInner>,
 }
 
 struct CtxInner {
+    state: Rc<State>,
     request_id: RequestId,
     progress_token: Option<ProgressToken>,
     last_progress: Cell<Option<f64>>,
-    env: Rc<Env>,
-    out: Outbound,
+    cancel: CancelSignal,
 }
 
 impl fmt::Debug for Ctx {
@@ -28,18 +39,19 @@ impl fmt::Debug for Ctx {
         f.debug_struct("Ctx")
             .field("request_id", &self.inner.request_id)
             .field("progress_token", &self.inner.progress_token)
+            .field("cancelled", &self.inner.cancel.is_cancelled())
             .finish_non_exhaustive()
     }
 }
 
 impl Ctx {
     pub(crate) fn new(
+        state: Rc<State>,
         request_id: RequestId,
         progress_token: Option<ProgressToken>,
-        env: Rc<Env>,
-        out: Outbound,
+        cancel: CancelSignal,
     ) -> Self {
-        Self { inner: Rc::new(CtxInner { request_id, progress_token, last_progress: Cell::new(None), env, out }) }
+        Self { inner: Rc::new(CtxInner { state, request_id, progress_token, last_progress: Cell::new(None), cancel }) }
     }
 
     /// The id of the request being served.
@@ -47,10 +59,29 @@ impl Ctx {
         &self.inner.request_id
     }
 
-    /// The environment the host provided (declared settings and credentials).
+    /// The environment the host provided in its `connect` message (settings and credentials).
     pub fn env(&self) -> &Env {
-        &self.inner.env
+        &self.inner.state.env
     }
+
+    /// The value of a credential the server declared (see [`crate::Server::credential`]), when the host provided
+    /// it. Names the server did not declare are never returned, even when the environment has them.
+    pub fn credential(&self, name: &str) -> Option<&str> {
+        let declared = self.inner.state.config.credentials.iter().any(|c| c.name == name);
+        if declared { self.inner.state.env.get(name) } else { None }
+    }
+
+    /// What the client declared in `initialize` (`None` before it did).
+    pub fn client_capabilities(&self) -> Option<ClientCapabilities> {
+        self.inner.state.client.borrow().clone()
+    }
+
+    /// A handle to change what the server offers (tools, resources, prompts) and to notify the client.
+    pub fn server(&self) -> ServerHandle {
+        ServerHandle::new(Rc::downgrade(&self.inner.state))
+    }
+
+    // ---- progress ----
 
     /// Whether the caller asked for progress (sent a `progressToken`).
     pub fn wants_progress(&self) -> bool {
@@ -68,8 +99,109 @@ impl Ctx {
         let mut params = ProgressParams::new(token.clone(), progress);
         params.total = total;
         params.message = message.map(str::to_owned);
-        if let Ok(frame) = encode_notification(methods::PROGRESS, Some(&params)) {
-            (self.inner.out)(frame);
+        self.inner.state.notify(methods::PROGRESS, Some(&params));
+    }
+
+    // ---- logging ----
+
+    /// Sends a log message (`notifications/message`) to the client when `level` passes the level it set with
+    /// `logging/setLevel` (before it sets one, every message is sent). `logger` names the source (`""` for none);
+    /// `data` is any JSON value, typically a string. Never put credentials or personal data in a log.
+    pub fn log(&self, level: LoggingLevel, logger: &str, data: impl Serialize) {
+        if self.inner.state.log_enabled(level) {
+            let data = serde_json::to_value(data).unwrap_or_else(|e| format!("(unserializable log data: {e})").into());
+            self.inner.state.log(level, (!logger.is_empty()).then_some(logger), data);
         }
+    }
+
+    /// Whether a message of `level` would be sent, to skip building expensive log data.
+    pub fn log_enabled(&self, level: LoggingLevel) -> bool {
+        self.inner.state.log_enabled(level)
+    }
+
+    // ---- cancellation and time ----
+
+    /// Whether the client cancelled this request. The handler's future is dropped when that happens, so this is
+    /// for work that outlives it: tasks the handler spawned with a clone of this context.
+    pub fn is_cancelled(&self) -> bool {
+        self.inner.cancel.is_cancelled()
+    }
+
+    /// Completes when the client cancels this request (see [`Ctx::is_cancelled`]).
+    pub fn cancelled(&self) -> Cancelled {
+        self.inner.cancel.wait()
+    }
+
+    /// Waits `ms` milliseconds without blocking the worker (`setTimeout`). Returns at once in a session without a
+    /// timer (see [`crate::Session::set_sleeper`]).
+    pub async fn sleep(&self, ms: u32) {
+        if let Some(timer) = self.inner.state.timer(ms) {
+            timer.await;
+        }
+    }
+
+    // ---- requests to the client ----
+
+    /// Sends a request to the client and waits for its result, for at most `timeout_ms` (the server's default,
+    /// [`crate::Server::client_request_timeout_ms`], when `None`). Prefer the typed methods below.
+    pub async fn request<P: Serialize, R: DeserializeOwned>(
+        &self,
+        method: &str,
+        params: Option<&P>,
+        timeout_ms: Option<u32>,
+    ) -> Result<R> {
+        let timeout = timeout_ms.unwrap_or(self.inner.state.config.client_request_timeout_ms);
+        outgoing::request(&self.inner.state, method, params, timeout).await
+    }
+
+    /// Asks the user to fill in a form (`elicitation/create`, form mode). Fails with
+    /// [`Error::CapabilityMissing`] when the client did not declare form elicitation.
+    pub async fn elicit(&self, params: ElicitParams) -> Result<ElicitResult> {
+        self.request(methods::ELICITATION_CREATE, Some(&params), None).await
+    }
+
+    /// Asks the user to fill in a form built from `T` (a flat struct of strings, numbers, booleans and enums;
+    /// doc comments become field descriptions), and reads the answer into `T`.
+    ///
+    /// ```
+    /// # async fn handler(ctx: mcp_worker_sdk::Ctx) -> Result<String, mcp_worker_sdk::Error> {
+    /// use mcp_worker_sdk::Elicitation;
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Confirm {
+    ///     /// Type the name of the repository to delete it.
+    ///     repository: String,
+    /// }
+    /// Ok(match ctx.elicit_form::<Confirm>("Delete the repository?").await? {
+    ///     Elicitation::Accepted(confirm) => format!("deleting {}", confirm.repository),
+    ///     _ => "kept".to_owned(),
+    /// })
+    /// # }
+    /// ```
+    pub async fn elicit_form<T: DeserializeOwned + JsonSchema>(&self, message: &str) -> Result<Elicitation<T>> {
+        let schema = form_schema::<T>()?;
+        let result = self.elicit(ElicitParams::form(message, schema)).await?;
+        match result.action {
+            ElicitAction::Accept => {
+                let content = serde_json::Value::Object(result.content.unwrap_or_default());
+                serde_json::from_value(content).map(Elicitation::Accepted).map_err(|e| Error::InvalidResponse {
+                    method: methods::ELICITATION_CREATE.into(),
+                    reason: format!("the form's values do not fit {}: {e}", T::schema_name()),
+                })
+            }
+            ElicitAction::Decline => Ok(Elicitation::Declined),
+            _ => Ok(Elicitation::Cancelled),
+        }
+    }
+
+    /// Asks the client's model for a message (`sampling/createMessage`). Fails with [`Error::CapabilityMissing`]
+    /// when the client did not declare sampling.
+    pub async fn sample(&self, params: CreateMessageParams) -> Result<CreateMessageResult> {
+        self.request(methods::SAMPLING_CREATE_MESSAGE, Some(&params), None).await
+    }
+
+    /// Asks the client for its roots (`roots/list`). Fails with [`Error::CapabilityMissing`] when the client did
+    /// not declare roots.
+    pub async fn list_roots(&self) -> Result<ListRootsResult> {
+        self.request::<(), _>(methods::ROOTS_LIST, None, None).await
     }
 }

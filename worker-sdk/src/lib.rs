@@ -1,37 +1,65 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+mod base64;
+mod cancel;
+mod completion;
 mod context;
+mod credentials;
 mod env;
+mod error;
+mod field_order;
+mod form;
+mod handle;
 mod pagination;
+mod prompt;
+mod registry;
+mod resource;
 mod result;
 mod schema;
 mod server;
 mod session;
 mod tool;
+mod uri_template;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
+pub use base64::base64_encode;
+pub use cancel::Cancelled;
+pub use completion::CompletionRequest;
 pub use context::Ctx;
+pub use credentials::{Credential, Manifest};
 pub use env::Env;
+pub use error::{Error, Result};
+pub use form::Elicitation;
+pub use handle::ServerHandle;
 pub use mcp_worker_protocol as protocol;
-pub use mcp_worker_protocol::{CallToolResult, ContentBlock, ToolAnnotations};
+pub use mcp_worker_protocol::{
+    CallToolResult, ContentBlock, CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult,
+    GetPromptResult, LoggingLevel, PromptMessage, ReadResourceResult, ResourceContents, Role, SamplingMessage,
+    ToolAnnotations,
+};
+pub use prompt::{IntoPromptResult, PromptDef, PromptHandler};
+pub use resource::{IntoReadResult, ResourceDef, ResourceRequest, ResourceTemplateDef};
 pub use result::{IntoCallToolResult, Json};
 pub use schemars;
-pub use server::{DEFAULT_PAGE_SIZE, Server};
-pub use session::{Outbound, Session, Spawner};
+pub use server::{DEFAULT_CLIENT_REQUEST_TIMEOUT_MS, DEFAULT_PAGE_SIZE, Server};
+pub use session::{Outbound, Session, Sleeper, Spawner};
 pub use tool::{NoArgs, ToolDef, ToolHandler};
 
 /// Exports a server from a crate built as a `cdylib` for a Web Worker.
 ///
-/// Takes a function `fn(&Env) -> Server`. The worker bootstrap that ships with the SDK calls the exported
-/// `mcp_worker_connect` once the host has sent its MessagePort; the SDK then serves MCP on that port.
+/// Takes a function `fn(&Env) -> Server`. It generates two functions for the JavaScript side:
+/// - `mcp_worker_connect(port, env)`, which the worker bootstrap that ships with the SDK calls once the host has
+///   sent its MessagePort; the SDK then serves MCP on that port;
+/// - `mcp_worker_manifest()`, which returns the server's [`Manifest`] as JSON (built with an empty environment);
+///   `cargo xtask build` writes it to `manifest.json` next to the bundle.
 ///
 /// ```ignore
 /// mcp_worker_sdk::export_server!(|_env| Server::new("echo", "1.0.0"));
 /// ```
 #[macro_export]
-#[rustfmt::skip] // rustfmt re-indents the attribute below on every run.
+#[rustfmt::skip] // rustfmt re-indents the attributes below on every run.
 macro_rules! export_server {
     ($factory:expr) => {
         #[cfg(target_arch = "wasm32")]
@@ -42,6 +70,13 @@ macro_rules! export_server {
             env: $crate::web::__private::wasm_bindgen::JsValue,
         ) {
             $crate::web::connect(port, env, $factory);
+        }
+
+        #[cfg(target_arch = "wasm32")]
+        #[$crate::web::__private::wasm_bindgen::prelude::wasm_bindgen(wasm_bindgen = $crate::web::__private::wasm_bindgen)]
+        #[doc(hidden)]
+        pub fn mcp_worker_manifest() -> String {
+            $crate::web::manifest($factory)
         }
     };
 }

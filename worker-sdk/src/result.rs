@@ -1,17 +1,25 @@
 //! What a tool function may return: anything that converts into a `CallToolResult`.
 
-use mcp_worker_protocol::{CallToolResult, ContentBlock};
+use mcp_worker_protocol::{CallToolResult, ContentBlock, JsonObject};
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::fmt::Display;
 
 /// Converts a tool function's return value into the result sent to the client.
 ///
-/// Implemented for text (`String`, `&str`), content blocks, [`CallToolResult`] itself, [`Json`] (structured
-/// content), `()` (an empty success) and `Result<T, E>` where `E: Display`: an `Err` becomes a result with
-/// `isError: true` whose text is the error, so the model can read it and try again.
+/// Implemented for text (`String`, `&str`), content blocks (one or several: text, image, audio, resource link,
+/// embedded resource), [`CallToolResult`] itself, [`Json`] (structured content with an `outputSchema`), `()` (an
+/// empty success) and `Result<T, E>` where `E: Display`: an `Err` becomes a result with `isError: true` whose text is
+/// the error, so the model can read it and try again.
 pub trait IntoCallToolResult {
     /// Performs the conversion.
     fn into_call_tool_result(self) -> CallToolResult;
+
+    /// The JSON Schema of the `structuredContent` this type produces, listed as the tool's `outputSchema`.
+    /// `None` (the default) for results without structured content.
+    fn output_schema() -> Option<JsonObject> {
+        None
+    }
 }
 
 impl IntoCallToolResult for CallToolResult {
@@ -57,14 +65,21 @@ impl<T: IntoCallToolResult, E: Display> IntoCallToolResult for Result<T, E> {
             Err(err) => CallToolResult::error(err.to_string()),
         }
     }
+
+    fn output_schema() -> Option<JsonObject> {
+        T::output_schema()
+    }
 }
 
 /// A structured result: sent as `structuredContent`, plus its JSON text in a text block for clients that read
-/// only text (as the spec recommends).
+/// only text (as the spec recommends). The tool lists `T`'s JSON Schema as its `outputSchema`.
+///
+/// MCP 2025-11-25 wants an object there. A `T` whose schema is not an object (a number, a list, an enum…) is sent
+/// as `{"result": value}`, and the `outputSchema` says so.
 #[derive(Debug, Clone)]
 pub struct Json<T>(pub T);
 
-impl<T: Serialize> IntoCallToolResult for Json<T> {
+impl<T: Serialize + JsonSchema> IntoCallToolResult for Json<T> {
     fn into_call_tool_result(self) -> CallToolResult {
         match serde_json::to_value(&self.0) {
             Ok(value) => {
@@ -73,6 +88,10 @@ impl<T: Serialize> IntoCallToolResult for Json<T> {
             }
             Err(err) => CallToolResult::error(format!("the tool's result could not be serialized: {err}")),
         }
+    }
+
+    fn output_schema() -> Option<JsonObject> {
+        Some(crate::schema::output_schema::<T>())
     }
 }
 

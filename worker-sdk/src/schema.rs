@@ -1,25 +1,96 @@
-//! JSON Schema generation for tool arguments (draft 2020-12, the dialect MCP assumes).
+//! JSON Schemas from Rust types (draft 2020-12, the dialect MCP assumes): tool inputs and outputs, prompt
+//! arguments and elicitation forms.
+//!
+//! The schemas are kept conservative so that every LLM provider accepts them: no `$schema` member (several APIs
+//! reject it), only the `format` values JSON Schema defines (schemars adds `double`, `uint32`, … otherwise), and an
+//! optional input field is its plain type rather than `["T", "null"]`.
 
 use mcp_worker_protocol::JsonObject;
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
+use schemars::transform::RestrictFormats;
+use serde_json::Value;
 
-/// The `inputSchema` of a tool whose arguments are `A`.
-///
-/// The `$schema` member is left out: MCP defaults to 2020-12 and several LLM APIs reject the keyword. MCP requires
-/// an object root, so the root always says `"type": "object"` (argument types are structs or maps).
-pub(crate) fn input_schema<A: JsonSchema>() -> JsonObject {
-    let generator = SchemaSettings::draft2020_12().into_generator();
-    let schema = generator.into_root_schema_for::<A>();
-    let mut object = match schema.to_value() {
-        serde_json::Value::Object(map) => map,
+fn schema_object<T: JsonSchema>() -> JsonObject {
+    let generator = SchemaSettings::draft2020_12().with_transform(RestrictFormats::default()).into_generator();
+    let mut object = match generator.into_root_schema_for::<T>().to_value() {
+        Value::Object(map) => map,
         _ => JsonObject::new(),
     };
     object.remove("$schema");
-    if object.get("type").and_then(|t| t.as_str()) != Some("object") {
+    object
+}
+
+/// The `inputSchema` of a tool whose arguments are `A`. MCP requires an object root, so the root always says
+/// `"type": "object"` (argument types are structs or maps).
+pub(crate) fn input_schema<A: JsonSchema>() -> JsonObject {
+    let mut object = schema_object::<A>();
+    if object.get("type").and_then(Value::as_str) != Some("object") {
         object.insert("type".into(), "object".into());
     }
+    drop_null_from_optional_fields(&mut object);
+    if let Some(Value::Object(defs)) = object.get_mut("$defs") {
+        for def in defs.values_mut() {
+            if let Value::Object(def) = def {
+                drop_null_from_optional_fields(def);
+            }
+        }
+    }
     object
+}
+
+/// The schema of what a tool returns as `structuredContent`, as generated (its root may not be an object).
+pub(crate) fn output_schema<T: JsonSchema>() -> JsonObject {
+    schema_object::<T>()
+}
+
+/// Whether a schema's root is an object, as MCP 2025-11-25 requires of `outputSchema` and `structuredContent`.
+pub(crate) fn is_object_schema(schema: &JsonObject) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("object")
+}
+
+/// An optional field may be left out, which is what a client should do when it has no value: `Option<String>` is
+/// `{"type": "string"}`, not `{"type": ["string", "null"]}`, and `Option<Struct>` is the struct's `$ref`.
+/// (serde still accepts an explicit `null`.)
+fn drop_null_from_optional_fields(schema: &mut JsonObject) {
+    let required: Vec<String> = match schema.get("required") {
+        Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+        _ => Vec::new(),
+    };
+    let Some(Value::Object(properties)) = schema.get_mut("properties") else { return };
+    for (name, property) in properties.iter_mut() {
+        if required.contains(name) {
+            continue;
+        }
+        let Value::Object(property) = property else { continue };
+        if let Some(Value::Array(types)) = property.get("type") {
+            let kept: Vec<Value> = types.iter().filter(|t| t.as_str() != Some("null")).cloned().collect();
+            if kept.len() == 1 && kept.len() < types.len() {
+                property.insert("type".into(), kept[0].clone());
+            }
+        }
+        let single_non_null = match property.get("anyOf") {
+            Some(Value::Array(options)) if options.len() == 2 => {
+                let is_null = |v: &Value| v.get("type").and_then(Value::as_str) == Some("null");
+                match (is_null(&options[0]), is_null(&options[1])) {
+                    (false, true) => Some(options[0].clone()),
+                    (true, false) => Some(options[1].clone()),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        if let Some(Value::Object(inner)) = single_non_null {
+            property.remove("anyOf");
+            for (key, value) in inner {
+                property.entry(key).or_insert(value);
+            }
+        }
+        // `"default": null` describes the absent value, which is now simply "not given".
+        if property.get("default") == Some(&Value::Null) {
+            property.remove("default");
+        }
+    }
 }
 
 #[cfg(test)]
@@ -29,18 +100,54 @@ mod tests {
 
     #[derive(JsonSchema)]
     #[allow(dead_code)]
+    struct Address {
+        street: String,
+        zip: Option<u32>,
+    }
+
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
     struct Args {
         /// The text to echo.
         text: String,
         times: Option<u32>,
+        ratio: f64,
+        home: Option<Address>,
+        work: Address,
     }
 
     #[test]
     fn a_struct_gives_an_object_schema_with_required_fields() {
         let schema = input_schema::<Args>();
         assert_eq!(schema["type"], json!("object"));
-        assert_eq!(schema["required"], json!(["text"]));
+        assert_eq!(schema["required"], json!(["text", "ratio", "work"]));
         assert_eq!(schema["properties"]["text"]["description"], json!("The text to echo."));
         assert!(!schema.contains_key("$schema"));
+    }
+
+    #[test]
+    fn optional_fields_are_their_plain_type_and_formats_are_standard() {
+        let schema = Value::Object(input_schema::<Args>());
+        assert_eq!(schema["properties"]["times"], json!({"type": "integer", "minimum": 0}), "{schema:#}");
+        assert_eq!(schema["properties"]["ratio"], json!({"type": "number"}), "{schema:#}");
+        assert_eq!(schema["properties"]["home"], json!({"$ref": "#/$defs/Address"}), "{schema:#}");
+        assert_eq!(schema["properties"]["work"], json!({"$ref": "#/$defs/Address"}), "{schema:#}");
+        assert_eq!(schema["$defs"]["Address"]["properties"]["zip"]["type"], json!("integer"), "{schema:#}");
+        assert!(!schema.to_string().contains("\"format\""), "{schema:#}");
+    }
+
+    #[test]
+    fn output_schemas_keep_null_where_the_value_may_be_null() {
+        #[derive(JsonSchema)]
+        #[allow(dead_code)]
+        struct Weather {
+            temp: f64,
+            note: Option<String>,
+        }
+        let schema = output_schema::<Weather>();
+        assert!(is_object_schema(&schema));
+        assert_eq!(schema["properties"]["note"]["type"], json!(["string", "null"]));
+        assert!(!is_object_schema(&output_schema::<f64>()));
+        assert!(!is_object_schema(&output_schema::<Vec<String>>()));
     }
 }

@@ -1,31 +1,45 @@
-//! The `Server` builder: identity, instructions, tools.
+//! The `Server` builder: identity, instructions, tools, resources, prompts, declared credentials.
 
+use crate::credentials::{Credential, Manifest};
 use crate::env::Env;
-use crate::session::{Outbound, Session, Spawner};
-use crate::tool::{ToolDef, check_tool_name};
-use mcp_worker_protocol::Implementation;
-use std::collections::HashMap;
+use crate::error::Error;
+use crate::prompt::PromptDef;
+use crate::registry::Registry;
+use crate::resource::{ResourceDef, ResourceTemplateDef};
+use crate::session::{Config, Outbound, Session, Spawner};
+use crate::tool::ToolDef;
+use mcp_worker_protocol::lifecycle::{Icon, ListChangedCapability, ResourcesCapability};
+use mcp_worker_protocol::{Implementation, JsonObject, ServerCapabilities};
 use std::rc::Rc;
 
 /// The default number of items per page of a list.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
 
+/// The default time a handler waits for the client to answer a request (elicitation, sampling, roots): 60 s.
+pub const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS: u32 = 60_000;
+
 /// An MCP server: what it is and what it offers. Build one, then serve it with [`crate::export_server!`].
 ///
 /// ```
-/// use mcp_worker_sdk::{Server, ToolDef, NoArgs};
+/// use mcp_worker_sdk::{Credential, Server, ToolDef, NoArgs};
 /// let server = Server::new("clock", "1.0.0")
 ///     .instructions("Tells the time.")
+///     .credential(Credential::optional("TZ_API_KEY", "Key for the time-zone service, for local times"))
 ///     .tool(ToolDef::new("now", |_: NoArgs| async { "12:00" }).description("The current time"));
 /// assert_eq!(server.tool_count(), 1);
+/// assert_eq!(server.manifest().credentials[0].name, "TZ_API_KEY");
 /// ```
 #[must_use]
 #[derive(Debug)]
 pub struct Server {
     info: Implementation,
     instructions: Option<String>,
-    tools: Vec<ToolDef>,
+    registry: Registry,
+    credentials: Vec<Credential>,
     page_size: usize,
+    client_request_timeout_ms: u32,
+    resources_enabled: bool,
+    prompts_enabled: bool,
     problems: Vec<String>,
 }
 
@@ -35,8 +49,12 @@ impl Server {
         Self {
             info: Implementation::new(name, version),
             instructions: None,
-            tools: Vec::new(),
+            registry: Registry::default(),
+            credentials: Vec::new(),
             page_size: DEFAULT_PAGE_SIZE,
+            client_request_timeout_ms: DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
+            resources_enabled: false,
+            prompts_enabled: false,
             problems: Vec::new(),
         }
     }
@@ -44,6 +62,18 @@ impl Server {
     /// A display name.
     pub fn title(mut self, title: impl Into<String>) -> Self {
         self.info.title = Some(title.into());
+        self
+    }
+
+    /// What the server is, in a sentence (`serverInfo.description`).
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.info.description = Some(description.into());
+        self
+    }
+
+    /// An icon for display.
+    pub fn icon(mut self, icon: Icon) -> Self {
+        self.info.icons.get_or_insert_with(Vec::new).push(icon);
         self
     }
 
@@ -59,55 +89,120 @@ impl Server {
         self
     }
 
+    /// How long a handler waits for the client to answer an elicitation, sampling or roots request, unless the
+    /// request says otherwise (at least 1 ms).
+    pub fn client_request_timeout_ms(mut self, ms: u32) -> Self {
+        self.client_request_timeout_ms = ms.max(1);
+        self
+    }
+
+    fn record(mut self, outcome: Result<(), Error>) -> Self {
+        if let Err(problem) = outcome {
+            self.problems.push(problem.to_string());
+        }
+        self
+    }
+
     /// Adds a tool. An invalid or duplicate name is reported when the server starts, as a fatal error the host
     /// shows, rather than a tool that silently goes missing.
     pub fn tool(mut self, tool: ToolDef) -> Self {
-        let name = &tool.definition.name;
-        if let Err(problem) = check_tool_name(name) {
-            self.problems.push(problem);
-        } else if self.tools.iter().any(|t| &t.definition.name == name) {
-            self.problems.push(format!("tool {name:?} is registered twice"));
+        let outcome = self.registry.tools.add(tool);
+        self.record(outcome)
+    }
+
+    /// Adds a resource with a fixed URI.
+    pub fn resource(mut self, resource: ResourceDef) -> Self {
+        let outcome = self.registry.resources.add(resource);
+        self.record(outcome)
+    }
+
+    /// Adds a family of resources named by a URI template.
+    pub fn resource_template(mut self, template: ResourceTemplateDef) -> Self {
+        let outcome = self.registry.templates.add(template);
+        self.record(outcome)
+    }
+
+    /// Adds a prompt.
+    pub fn prompt(mut self, prompt: PromptDef) -> Self {
+        let outcome = self.registry.prompts.add(prompt);
+        self.record(outcome)
+    }
+
+    /// Declares a secret the server needs. It is listed in the bundle's `manifest.json`, the host asks the user
+    /// for it and hands it over, and handlers read it with [`crate::Ctx::credential`].
+    pub fn credential(mut self, credential: Credential) -> Self {
+        let outcome = credential.check().and_then(|()| {
+            if self.credentials.iter().any(|c| c.name == credential.name) {
+                Err(Error::Duplicate { kind: "credential", name: credential.name.clone() })
+            } else {
+                Ok(())
+            }
+        });
+        if outcome.is_ok() {
+            self.credentials.push(credential);
         }
-        self.tools.push(tool);
+        self.record(outcome)
+    }
+
+    /// Declares the resources capability even though the server starts without resources, because it will add
+    /// some while it runs ([`crate::ServerHandle::add_resource`]).
+    pub fn enable_resources(mut self) -> Self {
+        self.resources_enabled = true;
+        self
+    }
+
+    /// Declares the prompts capability even though the server starts without prompts, because it will add some
+    /// while it runs ([`crate::ServerHandle::add_prompt`]).
+    pub fn enable_prompts(mut self) -> Self {
+        self.prompts_enabled = true;
         self
     }
 
     /// How many tools are registered.
     pub fn tool_count(&self) -> usize {
-        self.tools.len()
+        self.registry.tools.len()
+    }
+
+    /// What a host needs to know before starting the server: name, version, title and declared credentials.
+    pub fn manifest(&self) -> Manifest {
+        Manifest {
+            name: self.info.name.clone(),
+            version: self.info.version.clone(),
+            title: self.info.title.clone(),
+            credentials: self.credentials.clone(),
+        }
+    }
+
+    /// The capabilities the server declares: tools and logging always; resources (with subscriptions) and prompts
+    /// when it has some or enabled them; completions with either. Lists may change while it runs.
+    fn capabilities(&self) -> ServerCapabilities {
+        let resources = self.resources_enabled || self.registry.resources.len() + self.registry.templates.len() > 0;
+        let prompts = self.prompts_enabled || self.registry.prompts.len() > 0;
+        ServerCapabilities {
+            tools: Some(ListChangedCapability::new(true)),
+            logging: Some(JsonObject::new()),
+            resources: resources.then_some(ResourcesCapability { subscribe: Some(true), list_changed: Some(true) }),
+            prompts: prompts.then_some(ListChangedCapability::new(true)),
+            completions: (resources || prompts).then(JsonObject::new),
+            ..ServerCapabilities::default()
+        }
     }
 
     /// Starts a session that writes frames to `out` and runs handlers with `spawn`.
     ///
-    /// Fails when the server was built with problems (invalid or duplicate tool names).
-    pub fn into_session(self, env: Env, out: Outbound, spawn: Spawner) -> Result<Session, String> {
+    /// Fails when the server was built with problems (invalid or duplicate names, templates that do not parse).
+    pub fn into_session(self, env: Env, out: Outbound, spawn: Spawner) -> Result<Session, Error> {
         if !self.problems.is_empty() {
-            return Err(format!("server {:?} cannot start: {}", self.info.name, self.problems.join("; ")));
+            return Err(Error::InvalidServer { server: self.info.name, problems: self.problems });
         }
-        let index = self.tools.iter().enumerate().map(|(i, t)| (t.definition.name.clone(), i)).collect();
-        let core = ServerCore {
+        let config = Config {
+            capabilities: self.capabilities(),
             info: self.info,
             instructions: self.instructions,
-            tools: self.tools,
-            tool_index: index,
             page_size: self.page_size,
+            credentials: self.credentials,
+            client_request_timeout_ms: self.client_request_timeout_ms,
         };
-        Ok(Session::new(Rc::new(core), Rc::new(env), out, spawn))
-    }
-}
-
-/// The immutable part of a running server.
-#[derive(Debug)]
-pub(crate) struct ServerCore {
-    pub(crate) info: Implementation,
-    pub(crate) instructions: Option<String>,
-    pub(crate) tools: Vec<ToolDef>,
-    pub(crate) tool_index: HashMap<String, usize>,
-    pub(crate) page_size: usize,
-}
-
-impl ServerCore {
-    pub(crate) fn tool(&self, name: &str) -> Option<&ToolDef> {
-        self.tool_index.get(name).and_then(|i| self.tools.get(*i))
+        Ok(Session::new(config, self.registry, Rc::new(env), out, spawn))
     }
 }

@@ -3,6 +3,7 @@
 use crate::context::Ctx;
 use crate::result::IntoCallToolResult;
 use futures_util::future::{FutureExt, LocalBoxFuture};
+use mcp_worker_protocol::lifecycle::Icon;
 use mcp_worker_protocol::{CallToolResult, JsonObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -11,7 +12,7 @@ use std::future::Future;
 use std::marker::PhantomData;
 use std::rc::Rc;
 
-/// Arguments of a tool that takes none: its schema is `{"type":"object","additionalProperties":false}`.
+/// Arguments of a tool or prompt that takes none: its schema is `{"type":"object","additionalProperties":false}`.
 #[derive(Debug, Clone, Copy, Default, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
@@ -33,8 +34,10 @@ impl JsonSchema for NoArgs {
 pub trait ToolHandler<Marker>: 'static {
     /// The argument type.
     type Args: DeserializeOwned + JsonSchema;
+    /// What the function returns.
+    type Output: IntoCallToolResult + 'static;
     /// Runs the tool.
-    fn call(&self, ctx: Ctx, args: Self::Args) -> LocalBoxFuture<'static, CallToolResult>;
+    fn call(&self, ctx: Ctx, args: Self::Args) -> LocalBoxFuture<'static, Self::Output>;
 }
 
 #[doc(hidden)]
@@ -52,8 +55,9 @@ where
     Fut::Output: IntoCallToolResult,
 {
     type Args = A;
-    fn call(&self, _ctx: Ctx, args: A) -> LocalBoxFuture<'static, CallToolResult> {
-        self(args).map(IntoCallToolResult::into_call_tool_result).boxed_local()
+    type Output = Fut::Output;
+    fn call(&self, _ctx: Ctx, args: A) -> LocalBoxFuture<'static, Fut::Output> {
+        self(args).boxed_local()
     }
 }
 
@@ -65,18 +69,19 @@ where
     Fut::Output: IntoCallToolResult,
 {
     type Args = A;
-    fn call(&self, ctx: Ctx, args: A) -> LocalBoxFuture<'static, CallToolResult> {
-        self(ctx, args).map(IntoCallToolResult::into_call_tool_result).boxed_local()
+    type Output = Fut::Output;
+    fn call(&self, ctx: Ctx, args: A) -> LocalBoxFuture<'static, Fut::Output> {
+        self(ctx, args).boxed_local()
     }
 }
 
-type ErasedHandler = Rc<dyn Fn(Ctx, Option<&RawValue>) -> LocalBoxFuture<'static, CallToolResult>>;
+pub(crate) type ErasedToolHandler = Rc<dyn Fn(Ctx, Option<&RawValue>) -> LocalBoxFuture<'static, CallToolResult>>;
 
-/// A tool: its definition (name, schema, metadata) and the function that serves it.
+/// A tool: its definition (name, schemas, metadata) and the function that serves it.
 #[must_use]
 pub struct ToolDef {
     pub(crate) definition: Tool,
-    pub(crate) handler: ErasedHandler,
+    pub(crate) handler: ErasedToolHandler,
 }
 
 impl std::fmt::Debug for ToolDef {
@@ -86,23 +91,44 @@ impl std::fmt::Debug for ToolDef {
 }
 
 impl ToolDef {
-    /// A tool named `name` served by `handler`; its `inputSchema` comes from the handler's argument type.
+    /// A tool named `name` served by `handler`. Its `inputSchema` comes from the handler's argument type; when
+    /// the handler returns [`crate::Json`], its `outputSchema` comes from the result type.
     ///
     /// ```
-    /// use mcp_worker_sdk::{ToolDef, schemars::JsonSchema};
+    /// use mcp_worker_sdk::{ToolDef, Json, schemars::JsonSchema};
     /// #[derive(serde::Deserialize, JsonSchema)]
     /// struct Add { a: f64, b: f64 }
-    /// let tool = ToolDef::new("add", |args: Add| async move { (args.a + args.b).to_string() })
+    /// #[derive(serde::Serialize, JsonSchema)]
+    /// struct Sum { sum: f64 }
+    /// let tool = ToolDef::new("add", |args: Add| async move { Json(Sum { sum: args.a + args.b }) })
     ///     .description("Adds two numbers");
     /// assert_eq!(tool.definition().input_schema["required"], serde_json::json!(["a", "b"]));
+    /// assert_eq!(tool.definition().output_schema.as_ref().unwrap()["required"], serde_json::json!(["sum"]));
     /// ```
     pub fn new<M, H: ToolHandler<M>>(name: impl Into<String>, handler: H) -> Self {
         let name = name.into();
-        let definition = Tool::new(name.clone(), crate::schema::input_schema::<H::Args>());
+        let mut definition = Tool::new(name.clone(), crate::schema::input_schema::<H::Args>());
+        // structuredContent must be an object; other values travel as {"result": value}.
+        let mut wrap = false;
+        if let Some(schema) = <H::Output as IntoCallToolResult>::output_schema() {
+            wrap = !crate::schema::is_object_schema(&schema);
+            definition.output_schema = Some(if wrap { wrapped_schema(schema) } else { schema });
+        }
         let handler = Rc::new(handler);
-        let erased: ErasedHandler =
+        let erased: ErasedToolHandler =
             Rc::new(move |ctx: Ctx, raw: Option<&RawValue>| match parse_arguments::<H::Args>(raw) {
-                Ok(args) => handler.call(ctx, args),
+                Ok(args) => handler
+                    .call(ctx, args)
+                    .map(move |output| {
+                        let mut result = output.into_call_tool_result();
+                        if wrap {
+                            if let Some(value) = result.structured_content.take() {
+                                result.structured_content = Some(serde_json::json!({ "result": value }));
+                            }
+                        }
+                        result
+                    })
+                    .boxed_local(),
                 Err(message) => {
                     let result = CallToolResult::error(format!("Invalid arguments for tool {name}: {message}"));
                     futures_util::future::ready(result).boxed_local()
@@ -128,17 +154,48 @@ impl ToolDef {
         self
     }
 
-    /// Behaviour hints (read-only, destructive, idempotent, open-world).
+    /// An icon for display (repeat for several sizes or themes).
+    pub fn icon(mut self, icon: Icon) -> Self {
+        self.definition.icons.get_or_insert_with(Vec::new).push(icon);
+        self
+    }
+
+    /// Behaviour hints (read-only, destructive, idempotent, open-world), replacing any set before.
     pub fn annotations(mut self, annotations: ToolAnnotations) -> Self {
         self.definition.annotations = Some(annotations);
         self
     }
 
+    fn hint(mut self, set: impl FnOnce(&mut ToolAnnotations)) -> Self {
+        set(self.definition.annotations.get_or_insert_with(ToolAnnotations::default));
+        self
+    }
+
     /// Marks the tool read-only (`readOnlyHint: true`): it changes nothing, so hosts need not gate it.
-    pub fn read_only(mut self) -> Self {
-        let mut annotations = self.definition.annotations.take().unwrap_or_default();
-        annotations.read_only_hint = Some(true);
-        self.definition.annotations = Some(annotations);
+    pub fn read_only(self) -> Self {
+        self.hint(|a| a.read_only_hint = Some(true))
+    }
+
+    /// Says whether the tool may destroy or overwrite things (`destructiveHint`; the spec assumes it may).
+    pub fn destructive(self, destructive: bool) -> Self {
+        self.hint(|a| a.destructive_hint = Some(destructive))
+    }
+
+    /// Marks the tool idempotent (`idempotentHint: true`): calling it again with the same arguments changes
+    /// nothing more.
+    pub fn idempotent(self) -> Self {
+        self.hint(|a| a.idempotent_hint = Some(true))
+    }
+
+    /// Says whether the tool reaches an open world of external entities (`openWorldHint`; the spec assumes it
+    /// does).
+    pub fn open_world(self, open_world: bool) -> Self {
+        self.hint(|a| a.open_world_hint = Some(open_world))
+    }
+
+    /// Extension metadata (`_meta`).
+    pub fn meta(mut self, meta: JsonObject) -> Self {
+        self.definition.meta = Some(meta);
         self
     }
 
@@ -146,6 +203,24 @@ impl ToolDef {
     pub fn input_schema(mut self, schema: JsonObject) -> Self {
         self.definition.input_schema = schema;
         self
+    }
+}
+
+fn wrapped_schema(schema: JsonObject) -> JsonObject {
+    let mut schema = serde_json::Value::Object(schema);
+    // `$defs` stay at the root so that `#/$defs/...` references still resolve.
+    let defs = schema.as_object_mut().and_then(|s| s.remove("$defs"));
+    let mut wrapped = serde_json::json!({
+        "type": "object",
+        "properties": { "result": schema },
+        "required": ["result"],
+    });
+    if let (Some(defs), Some(root)) = (defs, wrapped.as_object_mut()) {
+        root.insert("$defs".into(), defs);
+    }
+    match wrapped {
+        serde_json::Value::Object(map) => map,
+        _ => JsonObject::new(),
     }
 }
 
@@ -168,9 +243,7 @@ fn parse_arguments<A: DeserializeOwned>(raw: Option<&RawValue>) -> Result<A, Str
 pub(crate) fn check_tool_name(name: &str) -> Result<(), String> {
     let valid_chars = name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
     if name.is_empty() || name.len() > 128 || !valid_chars {
-        return Err(format!(
-            "tool name {name:?} is not valid: use 1-128 characters of A-Z, a-z, 0-9, '_', '-' and '.'"
-        ));
+        return Err("use 1-128 characters of A-Z, a-z, 0-9, '_', '-' and '.'".into());
     }
     Ok(())
 }
@@ -178,6 +251,8 @@ pub(crate) fn check_tool_name(name: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Json;
+    use serde_json::json;
 
     #[derive(Debug, serde::Deserialize, JsonSchema)]
     struct Point {
@@ -214,5 +289,32 @@ mod tests {
         for bad in ["", "has space", "comma,name", "ü", &"x".repeat(129)] {
             assert!(check_tool_name(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn metadata_builders_fill_the_definition() {
+        let tool = ToolDef::new("t", |_: NoArgs| async {})
+            .title("T")
+            .icon(Icon { src: "data:image/png;base64,AA==".into(), mime_type: None, sizes: None, theme: None })
+            .destructive(false)
+            .idempotent()
+            .open_world(false);
+        let annotations = tool.definition().annotations.clone().unwrap();
+        assert_eq!(
+            (annotations.destructive_hint, annotations.idempotent_hint, annotations.open_world_hint),
+            (Some(false), Some(true), Some(false))
+        );
+        assert_eq!(tool.definition().title.as_deref(), Some("T"));
+        assert_eq!(tool.definition().icons.as_ref().map(Vec::len), Some(1));
+        assert!(tool.definition().output_schema.is_none(), "plain results declare no output schema");
+    }
+
+    #[test]
+    fn a_non_object_output_is_wrapped_in_the_schema() {
+        let tool = ToolDef::new("n", |_: NoArgs| async { Json(vec![1_u8, 2]) });
+        let schema = serde_json::Value::Object(tool.definition().output_schema.clone().unwrap());
+        assert_eq!(schema["type"], json!("object"));
+        assert_eq!(schema["required"], json!(["result"]));
+        assert_eq!(schema["properties"]["result"]["type"], json!("array"));
     }
 }

@@ -5,7 +5,8 @@
 
 use crate::env::Env;
 use crate::server::Server;
-use crate::session::{Outbound, Spawner};
+use crate::session::{Outbound, Sleeper, Spawner};
+use futures_util::FutureExt;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -31,8 +32,10 @@ pub fn connect(port: MessagePort, env: JsValue, factory: impl FnOnce(&Env) -> Se
     let spawn: Spawner = Rc::new(wasm_bindgen_futures::spawn_local);
     let session = match server.into_session(env, out, spawn) {
         Ok(session) => session,
-        Err(problem) => return post_fatal(&problem),
+        Err(problem) => return post_fatal(&problem.to_string()),
     };
+    let sleeper: Sleeper = Rc::new(|ms| gloo_timers::future::TimeoutFuture::new(ms).boxed_local());
+    session.set_sleeper(sleeper);
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let data = event.data();
         match data.as_string() {
@@ -47,6 +50,12 @@ pub fn connect(port: MessagePort, env: JsValue, factory: impl FnOnce(&Env) -> Se
     port.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker: the port is the server's whole life.
     on_message.forget();
+}
+
+/// The server's manifest as JSON, built from the factory with an empty environment. Called by the code
+/// [`crate::export_server!`] generates; the build runs it in node to write `manifest.json`.
+pub fn manifest(factory: impl FnOnce(&Env) -> Server) -> String {
+    factory(&Env::default()).manifest().to_json()
 }
 
 fn env_from_js(env: &JsValue) -> Env {

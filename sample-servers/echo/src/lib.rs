@@ -67,8 +67,8 @@ pub fn server(env: &Env) -> Server {
     server
 }
 
-/// The structured result of `add`.
-#[derive(serde::Serialize)]
+/// The structured result of `add` (its schema is the tool's `outputSchema`).
+#[derive(serde::Serialize, JsonSchema)]
 struct Sum {
     sum: f64,
 }

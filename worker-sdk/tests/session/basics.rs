@@ -1,41 +1,12 @@
-use super::*;
-use crate::{Json, NoArgs, Server, ToolDef};
-use futures_executor::LocalPool;
-use futures_util::task::LocalSpawnExt;
+//! Lifecycle, tools, errors, concurrency and cancellation.
+
+use crate::harness::{Harness, call, request, text};
+use futures_channel::oneshot;
+use mcp_worker_sdk::protocol::version;
+use mcp_worker_sdk::{Ctx, Env, Json, NoArgs, Server, ToolDef};
 use serde_json::{Value, json};
-
-/// A session wired to an in-memory outbound queue and a local executor.
-struct Harness {
-    pool: LocalPool,
-    session: Session,
-    sent: Rc<RefCell<Vec<String>>>,
-}
-
-impl Harness {
-    fn new(server: Server) -> Self {
-        let pool = LocalPool::new();
-        let spawner = pool.spawner();
-        let sent = Rc::new(RefCell::new(Vec::new()));
-        let sink = sent.clone();
-        let out: Outbound = Rc::new(move |frame| sink.borrow_mut().push(frame));
-        let spawn: Spawner = Rc::new(move |fut| spawner.spawn_local(fut).expect("spawn"));
-        let session = server.into_session(Env::default(), out, spawn).expect("valid server");
-        Self { pool, session, sent }
-    }
-
-    /// Sends a frame, runs every ready task, and returns the frames sent since.
-    fn exchange(&mut self, frame: &str) -> Vec<Value> {
-        self.session.handle(frame);
-        self.pool.run_until_stalled();
-        self.sent.borrow_mut().drain(..).map(|f| serde_json::from_str(&f).expect("frames are JSON")).collect()
-    }
-
-    fn one(&mut self, frame: &str) -> Value {
-        let mut frames = self.exchange(frame);
-        assert_eq!(frames.len(), 1, "expected one frame, got {frames:?}");
-        frames.remove(0)
-    }
-}
+use std::cell::RefCell;
+use std::rc::Rc;
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Echo {
@@ -48,11 +19,16 @@ struct Add {
     b: f64,
 }
 
-fn echo_server() -> Server {
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Sum {
+    sum: f64,
+}
+
+pub(crate) fn echo_server() -> Server {
     Server::new("test", "1.0")
         .instructions("use echo")
         .tool(ToolDef::new("echo", |a: Echo| async move { a.text }).description("echoes"))
-        .tool(ToolDef::new("add", |a: Add| async move { Json(json!({"sum": a.a + a.b})) }))
+        .tool(ToolDef::new("add", |a: Add| async move { Json(Sum { sum: a.a + a.b }) }))
         .tool(ToolDef::new("fail", |_: NoArgs| async { Err::<String, _>("it broke") }))
         .tool(ToolDef::new("progress", |ctx: Ctx, _: NoArgs| async move {
             ctx.progress(1.0, Some(2.0), Some("half"));
@@ -60,10 +36,6 @@ fn echo_server() -> Server {
             ctx.progress(2.0, Some(2.0), None);
             "done"
         }))
-}
-
-fn call(id: i64, name: &str, args: Value) -> String {
-    json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":name,"arguments":args}}).to_string()
 }
 
 #[test]
@@ -74,7 +46,11 @@ fn initialize_negotiates_the_version_and_describes_the_server() {
     assert_eq!(r["result"]["protocolVersion"], "2025-06-18");
     assert_eq!(r["result"]["serverInfo"]["name"], "test");
     assert_eq!(r["result"]["instructions"], "use echo");
-    assert!(r["result"]["capabilities"]["tools"].is_object());
+    let caps = &r["result"]["capabilities"];
+    assert_eq!(caps["tools"], json!({"listChanged": true}));
+    assert_eq!(caps["logging"], json!({}));
+    assert!(caps.get("resources").is_none() && caps.get("prompts").is_none(), "nothing to offer: {caps}");
+    assert!(caps.get("completions").is_none(), "{caps}");
 
     let r = h.one(r#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2099-01-01","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#);
     assert_eq!(r["result"]["protocolVersion"], version::LATEST_PROTOCOL_VERSION);
@@ -96,6 +72,26 @@ fn ping_answers_an_empty_object() {
     assert_eq!(h.one(r#"{"jsonrpc":"2.0","id":"p","method":"ping"}"#), json!({"jsonrpc":"2.0","id":"p","result":{}}));
 }
 
+/// Every page of a list method, following `nextCursor`; each item's `key`.
+pub(crate) fn page_through(h: &mut Harness, method: &str, list: &str, key: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut cursor: Option<String> = None;
+    for id in 1000.. {
+        let params = cursor.as_ref().map_or(json!({}), |c| json!({"cursor": c}));
+        let r = h.request(id, method, params);
+        for item in r["result"][list].as_array().unwrap() {
+            names.push(item[key].as_str().unwrap().to_owned());
+        }
+        match r["result"]["nextCursor"].as_str() {
+            Some(c) => cursor = Some(c.to_owned()),
+            None => break,
+        }
+    }
+    let bad = h.request(99, method, json!({"cursor": "bogus"}));
+    assert_eq!(bad["error"]["code"], -32602, "a forged cursor");
+    names
+}
+
 #[test]
 fn tools_list_pages_through_every_tool() {
     let mut server = Server::new("many", "1").page_size(7);
@@ -103,33 +99,24 @@ fn tools_list_pages_through_every_tool() {
         server = server.tool(ToolDef::new(format!("t{i}"), |_: NoArgs| async { "" }));
     }
     let mut h = Harness::new(server);
-    let mut names = Vec::new();
-    let mut cursor: Option<String> = None;
-    for id in 0.. {
-        let params = cursor.as_ref().map_or(json!({}), |c| json!({"cursor": c}));
-        let r = h.one(&json!({"jsonrpc":"2.0","id":id,"method":"tools/list","params":params}).to_string());
-        for t in r["result"]["tools"].as_array().unwrap() {
-            names.push(t["name"].as_str().unwrap().to_owned());
-        }
-        match r["result"]["nextCursor"].as_str() {
-            Some(c) => cursor = Some(c.to_owned()),
-            None => break,
-        }
-    }
+    let names = page_through(&mut h, "tools/list", "tools", "name");
     assert_eq!(names, (0..30).map(|i| format!("t{i}")).collect::<Vec<_>>());
-    let bad = h.one(r#"{"jsonrpc":"2.0","id":99,"method":"tools/list","params":{"cursor":"bogus"}}"#);
-    assert_eq!(bad["error"]["code"], -32602);
 }
 
 #[test]
-fn tools_list_shows_schemas_from_the_argument_types() {
+fn tools_list_shows_schemas_from_the_argument_and_result_types() {
     let mut h = Harness::new(echo_server());
-    let r = h.one(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
+    let r = h.request(1, "tools/list", json!({}));
     let echo = &r["result"]["tools"][0];
     assert_eq!(echo["name"], "echo");
     assert_eq!(echo["description"], "echoes");
     assert_eq!(echo["inputSchema"]["type"], "object");
     assert_eq!(echo["inputSchema"]["required"], json!(["text"]));
+    assert!(echo.get("outputSchema").is_none(), "text results have no output schema");
+    let add = &r["result"]["tools"][1];
+    assert_eq!(add["outputSchema"]["type"], "object");
+    assert_eq!(add["outputSchema"]["properties"]["sum"], json!({"type": "number"}));
+    assert_eq!(add["outputSchema"]["required"], json!(["sum"]));
 }
 
 #[test]
@@ -139,6 +126,7 @@ fn tools_call_returns_the_tool_result() {
     assert_eq!(r, json!({"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"hello"}]}}));
     let r = h.one(&call(6, "add", json!({"a": 2, "b": 3.5})));
     assert_eq!(r["result"]["structuredContent"], json!({"sum": 5.5}));
+    assert_eq!(text(&r), r#"{"sum":5.5}"#, "structured content is also text, for older clients");
 }
 
 #[test]
@@ -154,10 +142,9 @@ fn arguments_that_do_not_fit_are_an_error_result_naming_the_field() {
     let mut h = Harness::new(echo_server());
     let r = h.one(&call(1, "add", json!({"a": 1, "b": "two"})));
     assert_eq!(r["result"]["isError"], true);
-    let text = r["result"]["content"][0]["text"].as_str().unwrap();
-    assert!(text.contains("`b`") && text.contains("add"), "{text}");
+    assert!(text(&r).contains("`b`") && text(&r).contains("add"), "{r}");
     let r = h.one(&call(2, "echo", json!({})));
-    assert!(r["result"]["content"][0]["text"].as_str().unwrap().contains("missing field `text`"));
+    assert!(text(&r).contains("missing field `text`"), "{r}");
 }
 
 #[test]
@@ -170,8 +157,7 @@ fn a_handler_error_is_an_error_result() {
 #[test]
 fn progress_is_sent_against_the_callers_token_and_only_increases() {
     let mut h = Harness::new(echo_server());
-    let frame = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"progress","_meta":{"progressToken":"tok"}}}"#;
-    let frames = h.exchange(frame);
+    let frames = h.exchange(&request(1, "tools/call", json!({"name":"progress","_meta":{"progressToken":"tok"}})));
     assert_eq!(frames.len(), 3, "{frames:?}");
     assert_eq!(frames[0]["method"], "notifications/progress");
     assert_eq!(frames[0]["params"], json!({"progressToken":"tok","progress":1.0,"total":2.0,"message":"half"}));
@@ -186,17 +172,24 @@ fn unknown_methods_are_method_not_found() {
     let mut h = Harness::new(echo_server());
     let r = h.one(r#"{"jsonrpc":"2.0","id":1,"method":"resources/teleport"}"#);
     assert_eq!(r["error"]["code"], -32601);
+    // A server without resources or prompts does not answer their methods either.
+    for (id, method) in [(2, "resources/list"), (3, "prompts/get"), (4, "completion/complete")] {
+        assert_eq!(h.request(id, method, json!({}))["error"]["code"], -32601, "{method}");
+    }
 }
 
 #[test]
-fn notifications_never_get_a_response() {
+fn notifications_and_stray_responses_never_get_a_response() {
     let mut h = Harness::new(echo_server());
     for frame in [
         r#"{"jsonrpc":"2.0","method":"notifications/unknown"}"#,
         r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":404}}"#,
         r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":"garbage"}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}"#,
         r#"{"jsonrpc":"1.0","method":"notifications/initialized"}"#,
         r#"{"jsonrpc":"2.0","id":3,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":"x","error":{"code":-1,"message":"no"}}"#,
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#,
     ] {
         assert!(h.exchange(frame).is_empty(), "{frame}");
     }
@@ -212,16 +205,19 @@ fn malformed_frames_get_the_right_error_and_nothing_breaks() {
     let r = h.one(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#);
     assert_eq!(r["error"]["code"], -32600);
     assert!(r.get("id").is_none());
+    assert_eq!(h.request(8, "logging/setLevel", json!({"level": "verbose"}))["error"]["code"], -32602);
     // The session still serves.
-    assert_eq!(h.one(&call(10, "echo", json!({"text":"ok"})))["result"]["content"][0]["text"], "ok");
+    assert_eq!(text(&h.one(&call(10, "echo", json!({"text":"ok"})))), "ok");
 }
 
+type Gates = Rc<RefCell<Vec<oneshot::Sender<()>>>>;
+
 /// A tool that waits until the test releases it, to observe concurrency and cancellation.
-fn gated_server() -> (Server, Rc<RefCell<Vec<futures_channel::oneshot::Sender<()>>>>) {
-    let gates: Rc<RefCell<Vec<futures_channel::oneshot::Sender<()>>>> = Rc::default();
+pub(crate) fn gated_server() -> (Server, Gates) {
+    let gates: Gates = Rc::default();
     let g = gates.clone();
     let server = echo_server().tool(ToolDef::new("wait", move |_: NoArgs| {
-        let (tx, rx) = futures_channel::oneshot::channel();
+        let (tx, rx) = oneshot::channel();
         g.borrow_mut().push(tx);
         async move {
             let _ = rx.await;
@@ -240,9 +236,8 @@ fn a_slow_tool_does_not_block_ping_or_other_calls() {
     assert_eq!(h.one(&call(3, "echo", json!({"text":"x"})))["id"], 3);
     assert_eq!(h.session.in_flight(), 1);
     let _ = gates.borrow_mut().remove(0).send(());
-    h.pool.run_until_stalled();
-    let r: Value = serde_json::from_str(&h.sent.borrow()[0]).unwrap();
-    assert_eq!((r["id"].clone(), r["result"]["content"][0]["text"].clone()), (json!(1), json!("released")));
+    let frames = h.drain();
+    assert_eq!((frames[0]["id"].clone(), text(&frames[0])), (json!(1), "released"));
     assert_eq!(h.session.in_flight(), 0);
 }
 
@@ -269,13 +264,46 @@ fn a_reused_in_flight_id_is_rejected() {
 }
 
 #[test]
-fn invalid_tool_names_and_duplicates_stop_the_server_with_a_clear_error() {
+fn a_server_with_problems_does_not_start_and_says_why() {
     let nothing = |_: NoArgs| async { "" };
-    let noop: Spawner = Rc::new(|_| {});
-    let bad = Server::new("s", "1").tool(ToolDef::new("bad name", nothing));
-    let err = bad.into_session(Env::default(), Rc::new(|_| {}), noop.clone()).unwrap_err();
-    assert!(err.contains("bad name"), "{err}");
-    let dup = Server::new("s", "1").tool(ToolDef::new("x", nothing)).tool(ToolDef::new("x", nothing));
-    let err = dup.into_session(Env::default(), Rc::new(|_| {}), noop).unwrap_err();
-    assert!(err.contains("twice"), "{err}");
+    let start = |server: Server| server.into_session(Env::default(), Rc::new(|_| {}), Rc::new(|_| {})).unwrap_err();
+    let err = start(Server::new("s", "1").tool(ToolDef::new("bad name", nothing))).to_string();
+    assert!(err.contains("bad name") && err.contains("server \"s\""), "{err}");
+    let err = start(Server::new("s", "1").tool(ToolDef::new("x", nothing)).tool(ToolDef::new("x", nothing)));
+    assert!(err.to_string().contains("twice"), "{err}");
+    let read = |_| async { "" };
+    let err =
+        start(Server::new("s", "1").resource_template(mcp_worker_sdk::ResourceTemplateDef::new("t://{a", "t", read)));
+    assert!(err.to_string().contains("unclosed"), "{err}");
+    let err = start(Server::new("s", "1").credential(mcp_worker_sdk::Credential::required("NO SPACES", "")));
+    assert!(err.to_string().contains("credential"), "{err}");
+}
+
+#[test]
+fn every_frame_was_checked_against_the_schema() {
+    let mut h = Harness::new(echo_server());
+    h.initialize(json!({}));
+    h.one(&call(1, "add", json!({"a": 1, "b": 2})));
+    h.one("{not json");
+    let _: Vec<Value> = h.exchange(&request(2, "tools/call", json!({"name":"progress","_meta":{"progressToken":7}})));
+    assert_eq!(h.checked, 6, "initialize, add, the parse error, two progress notifications and a result");
+}
+
+#[test]
+fn the_schema_check_rejects_frames_the_spec_forbids() {
+    use crate::schema::assert_server_frame;
+    let no_method = |_: &Value| None;
+    for bad in [
+        json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "verbose", "data": 1}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progress": 1}}),
+        json!({"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": {"message": "m",
+               "requestedSchema": {"type": "object", "properties": {"nested": {"type": "object"}}}}}),
+        json!({"jsonrpc": "2.0", "id": 1, "error": {"message": "no code"}}),
+    ] {
+        let outcome = std::panic::catch_unwind(|| assert_server_frame(&bad, no_method));
+        assert!(outcome.is_err(), "accepted {bad}");
+    }
+    let tools_call = |_: &Value| Some("tools/call".to_owned());
+    let no_content = json!({"jsonrpc": "2.0", "id": 1, "result": {"isError": true}});
+    assert!(std::panic::catch_unwind(|| assert_server_frame(&no_content, tools_call)).is_err());
 }

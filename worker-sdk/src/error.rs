@@ -1,0 +1,83 @@
+//! The SDK's errors: registering tools, resources and prompts, and requests the server sends to the client.
+
+use mcp_worker_protocol::ErrorObject;
+
+/// What can go wrong in the SDK.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A tool, prompt, resource or credential has a name the spec (or the host) does not accept.
+    #[error("{kind} name {name:?} is not valid: {reason}")]
+    InvalidName {
+        /// `tool`, `prompt`, `resource`, `resource template` or `credential`.
+        kind: &'static str,
+        /// The name as given.
+        name: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Two items of one kind share a name (or URI).
+    #[error("{kind} {name:?} is registered twice")]
+    Duplicate {
+        /// `tool`, `prompt`, `resource`, `resource template` or `credential`.
+        kind: &'static str,
+        /// The shared name.
+        name: String,
+    },
+    /// A server that was built with problems cannot start.
+    #[error("server {server:?} cannot start: {}", problems.join("; "))]
+    InvalidServer {
+        /// The server's name.
+        server: String,
+        /// Every problem found while building it.
+        problems: Vec<String>,
+    },
+    /// The client did not declare the capability a server-to-client request needs.
+    #[error("the client did not declare the `{capability}` capability, so the server cannot send {method}")]
+    CapabilityMissing {
+        /// The request that was not sent.
+        method: String,
+        /// The capability the client would have had to declare in `initialize`.
+        capability: String,
+    },
+    /// The client did not answer a server-to-client request in time (it was told to stop with
+    /// `notifications/cancelled`).
+    #[error("the client did not answer {method} within {ms} ms")]
+    Timeout {
+        /// The request.
+        method: String,
+        /// The timeout.
+        ms: u32,
+    },
+    /// The client answered a server-to-client request with a JSON-RPC error.
+    #[error("the client answered {method} with an error: {error}")]
+    Rpc {
+        /// The request.
+        method: String,
+        /// The client's error.
+        error: ErrorObject,
+    },
+    /// The client's answer does not have the shape the request expects.
+    #[error("the client's answer to {method} is not valid: {reason}")]
+    InvalidResponse {
+        /// The request.
+        method: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The session is over (the worker is shutting down), so nothing can be sent.
+    #[error("the session has ended")]
+    Closed,
+    /// A type cannot be shown as an elicitation form: forms are flat objects of strings, numbers, booleans and
+    /// enums.
+    #[error("{type_name} cannot be an elicitation form: {reason}")]
+    InvalidForm {
+        /// The Rust type.
+        type_name: String,
+        /// What the form cannot hold.
+        reason: String,
+    },
+}
+
+/// `Result` with the SDK's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,46 @@
+//! `completion/complete`: suggestions for a prompt argument or a resource-template variable.
+
+use super::{Session, parse_params};
+use crate::completion::CompletionRequest;
+use mcp_worker_protocol::{CompleteParams, CompleteResult, Completion, CompletionReference, ErrorObject, Request};
+
+impl Session {
+    pub(super) fn complete(&self, request: Request) {
+        let params: CompleteParams = match parse_params(request.params.as_deref()) {
+            Ok(p) => p,
+            Err(error) => return self.state.reply::<()>(&request.id, Err(error)),
+        };
+        let argument = params.argument.name.clone();
+        // Cloned out so that the registry is free while the completer runs.
+        let completer = {
+            let registry = self.state.registry.borrow();
+            match &params.reference {
+                CompletionReference::Prompt { name, .. } => match registry.prompts.get(name) {
+                    Some(prompt) => Ok(prompt.completers.get(&argument).cloned()),
+                    None => Err(ErrorObject::invalid_params(format!("Unknown prompt: {name}"))),
+                },
+                CompletionReference::Resource { uri } => match registry.templates.get(uri) {
+                    Some(template) => Ok(template.completers.get(&argument).cloned()),
+                    // A static resource has no variables to complete.
+                    None if registry.resources.get(uri).is_some() => Ok(None),
+                    None => Err(ErrorObject::invalid_params(format!("Unknown resource template: {uri}"))),
+                },
+                _ => Err(ErrorObject::invalid_params("unsupported completion reference")),
+            }
+        };
+        let completer = match completer {
+            Ok(completer) => completer,
+            Err(error) => return self.state.reply::<()>(&request.id, Err(error)),
+        };
+        let (_ctx, cancel) = self.context(&request);
+        let context = params.context.and_then(|c| c.arguments).unwrap_or_default();
+        let completion_request = CompletionRequest { argument, value: params.argument.value, context };
+        self.spawn_request(request.id, cancel, async move {
+            let values = match completer {
+                Some(complete) => complete(completion_request).await,
+                None => Vec::new(),
+            };
+            Ok::<_, ErrorObject>(CompleteResult { completion: Completion::from_all(values), meta: None })
+        });
+    }
+}

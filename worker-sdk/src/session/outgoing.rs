@@ -1,0 +1,165 @@
+//! What the server sends on its own: notifications (log messages, list changes, resource updates) and requests to
+//! the client (`elicitation/create`, `sampling/createMessage`, `roots/list`) with their pending table.
+//!
+//! A request to the client is sent only when the client declared the capability it needs. Its answer arrives
+//! through [`super::Session::handle`] and is delivered by id. It fails with [`Error::Timeout`] after the timeout
+//! (and the client is told with `notifications/cancelled`); a handler that stops waiting (its own request was
+//! cancelled) also tells the client.
+
+use super::State;
+use crate::error::Error;
+use futures_channel::oneshot;
+use futures_util::future::{Either, select};
+use mcp_worker_protocol::jsonrpc::{Response, encode_notification, encode_request};
+use mcp_worker_protocol::notifications::CancelledParams;
+use mcp_worker_protocol::{ErrorObject, LoggingLevel, LoggingMessageParams, RequestId, ResourceParams, methods};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+type Reply = oneshot::Sender<Result<Box<RawValue>, ErrorObject>>;
+
+/// Requests sent to the client and not yet answered, by id.
+#[derive(Default)]
+pub(crate) struct Outgoing {
+    next_id: Cell<i64>,
+    pending: RefCell<HashMap<i64, Reply>>,
+}
+
+impl Outgoing {
+    /// Hands a response to the request waiting for it. A response nobody waits for (late, or bogus) is dropped.
+    pub(crate) fn deliver(&self, response: Response) {
+        let RequestId::Number(id) = response.id else { return };
+        if let Some(reply) = self.pending.borrow_mut().remove(&id) {
+            let _ = reply.send(response.outcome);
+        }
+    }
+
+    /// How many requests to the client await an answer.
+    pub(crate) fn pending(&self) -> usize {
+        self.pending.borrow().len()
+    }
+}
+
+impl State {
+    /// Sends a notification.
+    pub(crate) fn notify<P: Serialize>(&self, method: &str, params: Option<&P>) {
+        if let Ok(frame) = encode_notification(method, params) {
+            self.send(frame);
+        }
+    }
+
+    /// Whether a log message of `level` passes the level the client set (everything passes before it sets one).
+    pub(crate) fn log_enabled(&self, level: LoggingLevel) -> bool {
+        self.log_level.get().is_none_or(|min| level >= min)
+    }
+
+    /// Sends `notifications/message` when `level` passes the client's level.
+    pub(crate) fn log(&self, level: LoggingLevel, logger: Option<&str>, data: serde_json::Value) {
+        if self.log_enabled(level) {
+            let params = LoggingMessageParams { level, logger: logger.map(str::to_owned), data, meta: None };
+            self.notify(methods::LOG_MESSAGE, Some(&params));
+        }
+    }
+
+    /// Tells an initialized client that a list changed (before `initialized`, the client has not listed yet).
+    pub(crate) fn list_changed(&self, method: &str) {
+        if self.is_initialized() {
+            self.notify::<()>(method, None);
+        }
+    }
+
+    /// Tells the client that a resource it subscribed to changed. Returns whether it was subscribed.
+    pub(crate) fn resource_updated(&self, uri: &str) -> bool {
+        if !self.subscriptions.borrow().contains(uri) {
+            return false;
+        }
+        self.notify(methods::RESOURCES_UPDATED, Some(&ResourceParams::new(uri)));
+        true
+    }
+
+    fn send_cancelled(&self, id: i64, reason: &str) {
+        self.notify(methods::CANCELLED, Some(&CancelledParams::new(RequestId::Number(id), reason)));
+    }
+}
+
+/// The capability a server-to-client method needs, and whether the client declared it.
+fn check_capability(state: &State, method: &str) -> Result<(), Error> {
+    let client = state.client.borrow();
+    let caps = client.as_ref();
+    let (capability, declared) = match method {
+        methods::SAMPLING_CREATE_MESSAGE => ("sampling", caps.is_some_and(|c| c.sampling.is_some())),
+        // `{}` means form mode (the only mode before 2025-11-25); otherwise `form` must be listed.
+        methods::ELICITATION_CREATE => (
+            "elicitation.form",
+            caps.and_then(|c| c.elicitation.as_ref()).is_some_and(|e| e.is_empty() || e.contains_key("form")),
+        ),
+        methods::ROOTS_LIST => ("roots", caps.is_some_and(|c| c.roots.is_some())),
+        _ => return Ok(()),
+    };
+    if declared {
+        Ok(())
+    } else {
+        Err(Error::CapabilityMissing { method: method.to_owned(), capability: capability.to_owned() })
+    }
+}
+
+/// Removes a request from the pending table if it is still there, and tells the client to stop working on it.
+/// Runs when the waiting future is dropped, so that an abandoned request never lingers.
+struct PendingGuard {
+    state: Rc<State>,
+    id: i64,
+    reason: String,
+}
+
+impl Drop for PendingGuard {
+    fn drop(&mut self) {
+        let removed = self.state.outgoing.pending.borrow_mut().remove(&self.id);
+        if removed.is_some() {
+            self.state.send_cancelled(self.id, &self.reason);
+        }
+    }
+}
+
+/// Sends `method` to the client and waits for its result, for at most `timeout_ms` (when the session has a timer).
+pub(crate) async fn request<P: Serialize, R: DeserializeOwned>(
+    state: &Rc<State>,
+    method: &str,
+    params: Option<&P>,
+    timeout_ms: u32,
+) -> Result<R, Error> {
+    check_capability(state, method)?;
+    let outgoing = &state.outgoing;
+    let id = outgoing.next_id.get().wrapping_add(1).max(1);
+    outgoing.next_id.set(id);
+    let frame = encode_request(&RequestId::Number(id), method, params)
+        .map_err(|e| Error::InvalidResponse { method: method.to_owned(), reason: format!("params: {e}") })?;
+    let (reply, answer) = oneshot::channel();
+    outgoing.pending.borrow_mut().insert(id, reply);
+    let mut guard = PendingGuard { state: state.clone(), id, reason: "the server stopped waiting".into() };
+    state.send(frame);
+
+    let outcome = match state.timer(timeout_ms) {
+        Some(timer) => match select(answer, timer).await {
+            Either::Left((outcome, _)) => Some(outcome),
+            Either::Right(((), _)) => None,
+        },
+        None => Some(answer.await),
+    };
+    let raw = match outcome {
+        Some(Ok(Ok(raw))) => raw,
+        Some(Ok(Err(error))) => return Err(Error::Rpc { method: method.to_owned(), error }),
+        // The session dropped the pending table: it is over.
+        Some(Err(oneshot::Canceled)) => return Err(Error::Closed),
+        None => {
+            guard.reason = format!("timed out after {timeout_ms} ms");
+            drop(guard);
+            return Err(Error::Timeout { method: method.to_owned(), ms: timeout_ms });
+        }
+    };
+    serde_json::from_str(raw.get())
+        .map_err(|e| Error::InvalidResponse { method: method.to_owned(), reason: e.to_string() })
+}

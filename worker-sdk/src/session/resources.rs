@@ -1,0 +1,72 @@
+//! `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `unsubscribe`.
+
+use super::{Session, parse_params};
+use crate::pagination;
+use crate::resource::ResourceRequest;
+use mcp_worker_protocol::jsonrpc::EmptyResult;
+use mcp_worker_protocol::{
+    ErrorObject, ListResourceTemplatesResult, ListResourcesResult, PaginatedParams, Request, ResourceParams,
+};
+
+impl Session {
+    pub(super) fn list_resources(&self, params: PaginatedParams) -> Result<ListResourcesResult, ErrorObject> {
+        let registry = self.state.registry.borrow();
+        let all = registry.resources.all();
+        let (range, next) = pagination::page(all.len(), params.cursor.as_deref(), self.state.config.page_size)?;
+        let resources = all[range].iter().map(|r| r.definition.clone()).collect();
+        Ok(ListResourcesResult { resources, next_cursor: next })
+    }
+
+    pub(super) fn list_resource_templates(
+        &self,
+        params: PaginatedParams,
+    ) -> Result<ListResourceTemplatesResult, ErrorObject> {
+        let registry = self.state.registry.borrow();
+        let all = registry.templates.all();
+        let (range, next) = pagination::page(all.len(), params.cursor.as_deref(), self.state.config.page_size)?;
+        let resource_templates = all[range].iter().map(|t| t.definition.clone()).collect();
+        Ok(ListResourceTemplatesResult { resource_templates, next_cursor: next })
+    }
+
+    pub(super) fn read_resource(&self, request: Request) {
+        let params: ResourceParams = match parse_params(request.params.as_deref()) {
+            Ok(p) => p,
+            Err(error) => return self.state.reply::<()>(&request.id, Err(error)),
+        };
+        // A static resource first, then the first template that matches; cloned out so the registry is free.
+        let found = {
+            let registry = self.state.registry.borrow();
+            match registry.resources.get(&params.uri) {
+                Some(r) => Some((r.read.clone(), r.definition.mime_type.clone(), Default::default())),
+                None => registry
+                    .match_template(&params.uri)
+                    .map(|(t, values)| (t.read.clone(), t.definition.mime_type.clone(), values)),
+            }
+        };
+        let Some((read, mime_type, variables)) = found else {
+            return self.state.reply::<()>(&request.id, Err(ErrorObject::resource_not_found(&params.uri)));
+        };
+        let (ctx, cancel) = self.context(&request);
+        let work = read(ResourceRequest::new(params.uri, variables, ctx), mime_type);
+        self.spawn_request(request.id, cancel, work);
+    }
+
+    /// Subscribes to a resource the server has (or a URI one of its templates names), so that
+    /// [`crate::ServerHandle::resource_updated`] reaches the client.
+    pub(super) fn subscribe(&self, params: ResourceParams) -> Result<EmptyResult, ErrorObject> {
+        let known = {
+            let registry = self.state.registry.borrow();
+            registry.resources.get(&params.uri).is_some() || registry.match_template(&params.uri).is_some()
+        };
+        if !known {
+            return Err(ErrorObject::resource_not_found(&params.uri));
+        }
+        self.state.subscriptions.borrow_mut().insert(params.uri);
+        Ok(EmptyResult {})
+    }
+
+    pub(super) fn unsubscribe(&self, params: ResourceParams) -> EmptyResult {
+        self.state.subscriptions.borrow_mut().remove(&params.uri);
+        EmptyResult {}
+    }
+}
