@@ -81,7 +81,9 @@ fn primitive(name: &str, mut property: JsonObject) -> Result<Value, String> {
             return Err(format!("field `{name}` is of type {other}; forms hold strings, numbers, booleans and enums"));
         }
         None => {
-            return Err(format!("field `{name}` has no single type (nested or optional-object fields are not allowed)"));
+            return Err(format!(
+                "field `{name}` has no single type (nested or optional-object fields are not allowed)"
+            ));
         }
     };
     property.retain(|key, _| keep.contains(&key.as_str()));
