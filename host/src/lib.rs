@@ -8,6 +8,9 @@ pub mod error;
 pub mod js_api;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
+pub mod config;
+pub mod listeners;
+pub mod registry;
 
 pub use client::{CallOptions, ClientOptions, McpClient, Transport};
 pub use connection::{Connection, RequestOptions};

@@ -1,0 +1,311 @@
+//! Server configurations: what to start, how, and with which limits.
+//!
+//! A [`ServerConfig`] is built in Rust ([`ServerConfig::wasm`] and its setters), read from this host's own JSON
+//! form ([`ServerConfig::from_json`]), or imported from the `mcpServers` JSON that Claude Desktop and Cursor users
+//! already have ([`import_mcp_servers`]). Every entry is checked field by field; an error names the entry and the
+//! field, and one bad entry never hides the good ones.
+
+mod mcp_servers;
+mod parse;
+
+pub use mcp_servers::{McpServersImport, import_mcp_servers};
+
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// How the host reaches a server.
+#[derive(Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TransportConfig {
+    /// A server compiled to WebAssembly, run in a module Web Worker (`type: "wasm"`).
+    Wasm {
+        /// URL of the bundle's worker script (its `bootstrap.js`).
+        worker_url: String,
+        /// URL of the bundle's `.wasm`, compiled once by the host and shared by every worker of the bundle.
+        /// When absent and `worker_url` ends in `bootstrap.js`, the sibling `server_bg.wasm` is tried.
+        wasm_url: Option<String>,
+    },
+    /// A remote server over Streamable HTTP (`type: "http"`; `"sse"` for the legacy transport). Accepted in
+    /// configuration and kept, but reported as not yet available: this host has no HTTP transport yet.
+    Http {
+        /// The endpoint.
+        url: String,
+        /// Headers sent with each request (may hold secrets: never shown by `Debug`).
+        headers: BTreeMap<String, String>,
+        /// Whether the entry asked for the legacy HTTP+SSE transport.
+        legacy_sse: bool,
+    },
+    /// A local process (`command` and `args`), as desktop clients run servers. Kept in configuration so that an
+    /// imported file loses nothing, but a browser cannot start processes: reported as unsupported.
+    Stdio {
+        /// The program.
+        command: String,
+        /// Its arguments.
+        args: Vec<String>,
+    },
+}
+
+impl TransportConfig {
+    /// The `type` as this host writes it: `wasm`, `http` or `stdio`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Wasm { .. } => "wasm",
+            Self::Http { .. } => "http",
+            Self::Stdio { .. } => "stdio",
+        }
+    }
+
+    /// Why this host cannot run a server over this transport, if it cannot.
+    pub fn unavailable_reason(&self) -> Option<&'static str> {
+        match self {
+            Self::Wasm { .. } => None,
+            Self::Http { .. } => Some("the http transport is not available yet in this host"),
+            Self::Stdio { .. } => Some("stdio servers are local processes, which a browser cannot start"),
+        }
+    }
+}
+
+impl fmt::Debug for TransportConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Wasm { worker_url, wasm_url } => {
+                f.debug_struct("Wasm").field("worker_url", worker_url).field("wasm_url", wasm_url).finish()
+            }
+            Self::Http { url, headers, legacy_sse } => f
+                .debug_struct("Http")
+                .field("url", url)
+                .field("headers", &headers.keys().collect::<Vec<_>>())
+                .field("legacy_sse", legacy_sse)
+                .finish(),
+            Self::Stdio { command, args } => {
+                f.debug_struct("Stdio").field("command", command).field("args", args).finish()
+            }
+        }
+    }
+}
+
+/// One server: its name, transport and the limits the host applies to it.
+#[derive(Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ServerConfig {
+    /// Unique name; tools are registered as `mcp__{name}__{tool}` (sanitized).
+    pub name: String,
+    /// How to reach it.
+    pub transport: TransportConfig,
+    /// Whether the host may start it (default true).
+    pub enabled: bool,
+    /// Names of the credentials it needs; each is handed to the server in its environment under that name.
+    pub credentials: Vec<String>,
+    /// Plain (non-secret) values for its environment; a stdio entry's `env`. Never shown by `Debug`.
+    pub env: BTreeMap<String, String>,
+    /// Default timeout of each tool call (the host's default, 60 s, when absent).
+    pub timeout_ms: Option<u32>,
+    /// Whether tools that may be destructive are shown to agents (default false).
+    pub allow_destructive_tools: bool,
+    /// Start when added (true) or at first use (false, the default).
+    pub auto_start: bool,
+}
+
+impl fmt::Debug for ServerConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ServerConfig")
+            .field("name", &self.name)
+            .field("transport", &self.transport)
+            .field("enabled", &self.enabled)
+            .field("credentials", &self.credentials)
+            .field("env", &self.env.keys().collect::<Vec<_>>())
+            .field("timeout_ms", &self.timeout_ms)
+            .field("allow_destructive_tools", &self.allow_destructive_tools)
+            .field("auto_start", &self.auto_start)
+            .finish()
+    }
+}
+
+impl ServerConfig {
+    /// A server with a transport and the defaults: enabled, lazy, no credentials, destructive tools hidden.
+    pub fn new(name: impl Into<String>, transport: TransportConfig) -> Self {
+        Self {
+            name: name.into(),
+            transport,
+            enabled: true,
+            credentials: Vec::new(),
+            env: BTreeMap::new(),
+            timeout_ms: None,
+            allow_destructive_tools: false,
+            auto_start: false,
+        }
+    }
+
+    /// A wasm server whose worker script (the bundle's `bootstrap.js`) is at `worker_url`.
+    pub fn wasm(name: impl Into<String>, worker_url: impl Into<String>) -> Self {
+        Self::new(name, TransportConfig::Wasm { worker_url: worker_url.into(), wasm_url: None })
+    }
+
+    /// Sets the bundle's `.wasm` URL (wasm servers only; ignored otherwise).
+    #[must_use]
+    pub fn wasm_url(mut self, url: impl Into<String>) -> Self {
+        if let TransportConfig::Wasm { wasm_url, .. } = &mut self.transport {
+            *wasm_url = Some(url.into());
+        }
+        self
+    }
+
+    /// Enables or disables the server.
+    #[must_use]
+    pub fn enabled(mut self, enabled: bool) -> Self {
+        self.enabled = enabled;
+        self
+    }
+
+    /// Declares a credential the server needs.
+    #[must_use]
+    pub fn credential(mut self, name: impl Into<String>) -> Self {
+        self.credentials.push(name.into());
+        self
+    }
+
+    /// Adds a plain environment value.
+    #[must_use]
+    pub fn env(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.env.insert(name.into(), value.into());
+        self
+    }
+
+    /// Sets the default timeout of each tool call.
+    #[must_use]
+    pub fn timeout_ms(mut self, ms: u32) -> Self {
+        self.timeout_ms = Some(ms);
+        self
+    }
+
+    /// Shows (true) or hides (false) tools that may be destructive.
+    #[must_use]
+    pub fn allow_destructive_tools(mut self, allow: bool) -> Self {
+        self.allow_destructive_tools = allow;
+        self
+    }
+
+    /// Starts the server when it is added (true) or at first use (false).
+    #[must_use]
+    pub fn auto_start(mut self, auto_start: bool) -> Self {
+        self.auto_start = auto_start;
+        self
+    }
+
+    /// Reads one server from this host's JSON form (`{"name", "type", "workerUrl", …}`). Every problem is
+    /// reported, each naming the field.
+    pub fn from_json(value: &Value) -> Result<Self, Vec<ConfigError>> {
+        let Some(object) = value.as_object() else {
+            return Err(vec![ConfigError::new("", "", format!("expected an object, found {}", parse::kind(value)))]);
+        };
+        let name = match object.get("name") {
+            Some(Value::String(name)) => name.clone(),
+            Some(other) => {
+                return Err(vec![ConfigError::new(
+                    "",
+                    "name",
+                    format!("expected a string, found {}", parse::kind(other)),
+                )]);
+            }
+            None => return Err(vec![ConfigError::new("", "name", "is required")]),
+        };
+        parse::entry(&name, object)
+    }
+
+    /// This host's JSON form of the server; [`ServerConfig::from_json`] reads it back.
+    pub fn to_json(&self) -> Value {
+        let mut out = Map::new();
+        out.insert("name".into(), json!(self.name));
+        out.insert("type".into(), json!(self.transport.kind()));
+        match &self.transport {
+            TransportConfig::Wasm { worker_url, wasm_url } => {
+                out.insert("workerUrl".into(), json!(worker_url));
+                if let Some(url) = wasm_url {
+                    out.insert("wasmUrl".into(), json!(url));
+                }
+            }
+            TransportConfig::Http { url, headers, legacy_sse } => {
+                if *legacy_sse {
+                    out.insert("type".into(), json!("sse"));
+                }
+                out.insert("url".into(), json!(url));
+                if !headers.is_empty() {
+                    out.insert("headers".into(), json!(headers));
+                }
+            }
+            TransportConfig::Stdio { command, args } => {
+                out.insert("command".into(), json!(command));
+                out.insert("args".into(), json!(args));
+            }
+        }
+        out.insert("enabled".into(), json!(self.enabled));
+        if !self.credentials.is_empty() {
+            out.insert("credentials".into(), json!(self.credentials));
+        }
+        if !self.env.is_empty() {
+            out.insert("env".into(), json!(self.env));
+        }
+        if let Some(ms) = self.timeout_ms {
+            out.insert("timeoutMs".into(), json!(ms));
+        }
+        out.insert("allowDestructiveTools".into(), json!(self.allow_destructive_tools));
+        out.insert("autoStart".into(), json!(self.auto_start));
+        Value::Object(out)
+    }
+
+    /// Checks what the setters cannot: a usable name and transport. [`crate::manager`] refuses configs that fail.
+    pub fn validate(&self) -> Result<(), Vec<ConfigError>> {
+        parse::entry(&self.name, self.to_json().as_object().unwrap_or(&Map::new())).map(|_| ())
+    }
+}
+
+/// A problem with one field of one server entry.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.describe())]
+#[non_exhaustive]
+pub struct ConfigError {
+    /// The entry's name (the key under `mcpServers`), or empty when the problem is outside any entry.
+    pub entry: String,
+    /// The field, e.g. `args[1]` or `headers.Authorization`; empty when the entry itself is wrong.
+    pub field: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl ConfigError {
+    pub(crate) fn new(entry: impl Into<String>, field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self { entry: entry.into(), field: field.into(), message: message.into() }
+    }
+
+    fn describe(&self) -> String {
+        match (self.entry.is_empty(), self.field.is_empty()) {
+            (true, true) => self.message.clone(),
+            (true, false) => format!("{}: {}", self.field, self.message),
+            (false, true) => format!("server {:?}: {}", self.entry, self.message),
+            (false, false) => format!("server {:?}, field {}: {}", self.entry, self.field, self.message),
+        }
+    }
+}
+
+/// Serializes as [`ServerConfig::to_json`], so a config can be stored and read back as it is written by hand.
+impl serde::Serialize for ServerConfig {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_json().serialize(serializer)
+    }
+}
+
+/// Reads [`ServerConfig::from_json`]'s form; every problem is in the error message.
+impl<'de> serde::Deserialize<'de> for ServerConfig {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        Self::from_json(&value).map_err(|errors| {
+            let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            serde::de::Error::custom(shown.join("; "))
+        })
+    }
+}
+
+#[cfg(test)]
+#[path = "config_tests.rs"]
+mod tests;

@@ -1,0 +1,253 @@
+//! Reading one server entry field by field, collecting every problem with the field's name.
+
+use super::{ConfigError, ServerConfig, TransportConfig};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// Reads the entry `name` (its key under `mcpServers`, or its `name` field).
+pub(crate) fn entry(name: &str, object: &Map<String, Value>) -> Result<ServerConfig, Vec<ConfigError>> {
+    let mut fields = Fields { entry: name, object, errors: Vec::new() };
+    fields.check_name();
+    let transport = fields.transport();
+    let enabled = fields.enabled();
+    let credentials = fields.string_list("credentials");
+    for (i, credential) in credentials.iter().enumerate() {
+        if !is_env_name(credential) {
+            fields.error(
+                format!("credentials[{i}]"),
+                format!("{credential:?} is not a usable name (letters, digits, _)"),
+            );
+        }
+    }
+    let env = fields.string_map("env");
+    let timeout_ms = fields.timeout_ms();
+    let allow_destructive_tools = fields.bool("allowDestructiveTools").unwrap_or(false);
+    let auto_start = fields.bool("autoStart").unwrap_or(false);
+    match transport {
+        Some(transport) if fields.errors.is_empty() => Ok(ServerConfig {
+            name: name.to_owned(),
+            transport,
+            enabled,
+            credentials,
+            env,
+            timeout_ms,
+            allow_destructive_tools,
+            auto_start,
+        }),
+        _ => Err(fields.errors),
+    }
+}
+
+/// What a JSON value is, for messages: "a string", "a number", ….
+pub(crate) fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn is_env_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+struct Fields<'a> {
+    entry: &'a str,
+    object: &'a Map<String, Value>,
+    errors: Vec<ConfigError>,
+}
+
+impl Fields<'_> {
+    fn error(&mut self, field: impl Into<String>, message: impl Into<String>) {
+        self.errors.push(ConfigError::new(self.entry, field, message));
+    }
+
+    fn wrong_type(&mut self, field: &str, expected: &str, found: &Value) {
+        self.error(field, format!("expected {expected}, found {}", kind(found)));
+    }
+
+    fn check_name(&mut self) {
+        if self.entry.trim().is_empty() {
+            self.error("name", "must not be empty");
+        } else if self.entry.trim() != self.entry {
+            self.error("name", "must not start or end with whitespace");
+        } else if self.entry.chars().any(char::is_control) {
+            self.error("name", "must not contain control characters");
+        }
+    }
+
+    fn string(&mut self, key: &str) -> Option<String> {
+        match self.object.get(key)? {
+            Value::String(s) => Some(s.clone()),
+            other => {
+                self.wrong_type(key, "a string", other);
+                None
+            }
+        }
+    }
+
+    fn required_string(&mut self, key: &str, why: &str) -> Option<String> {
+        match self.string(key) {
+            Some(s) if s.trim().is_empty() => {
+                self.error(key, "must not be empty");
+                None
+            }
+            Some(s) => Some(s),
+            None if !self.object.contains_key(key) => {
+                self.error(key, format!("is required {why}"));
+                None
+            }
+            None => None,
+        }
+    }
+
+    fn bool(&mut self, key: &str) -> Option<bool> {
+        match self.object.get(key)? {
+            Value::Bool(b) => Some(*b),
+            other => {
+                self.wrong_type(key, "true or false", other);
+                None
+            }
+        }
+    }
+
+    fn string_list(&mut self, key: &str) -> Vec<String> {
+        let Some(value) = self.object.get(key) else { return Vec::new() };
+        let Value::Array(items) = value else {
+            self.wrong_type(key, "an array of strings", value);
+            return Vec::new();
+        };
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            match item {
+                Value::String(s) => out.push(s.clone()),
+                other => self.wrong_type(&format!("{key}[{i}]"), "a string", other),
+            }
+        }
+        out
+    }
+
+    fn string_map(&mut self, key: &str) -> BTreeMap<String, String> {
+        let Some(value) = self.object.get(key) else { return BTreeMap::new() };
+        let Value::Object(entries) = value else {
+            self.wrong_type(key, "an object of strings", value);
+            return BTreeMap::new();
+        };
+        let mut out = BTreeMap::new();
+        for (name, item) in entries {
+            match item {
+                Value::String(s) => {
+                    out.insert(name.clone(), s.clone());
+                }
+                other => self.wrong_type(&format!("{key}.{name}"), "a string", other),
+            }
+        }
+        out
+    }
+
+    fn timeout_ms(&mut self) -> Option<u32> {
+        let value = self.object.get("timeoutMs")?;
+        match value.as_u64() {
+            Some(0) => {
+                self.error("timeoutMs", "must be more than 0");
+                None
+            }
+            Some(ms) => match u32::try_from(ms) {
+                Ok(ms) => Some(ms),
+                Err(_) => {
+                    self.error("timeoutMs", format!("{ms} is too large (at most {})", u32::MAX));
+                    None
+                }
+            },
+            None => {
+                self.wrong_type("timeoutMs", "a whole number of milliseconds", value);
+                None
+            }
+        }
+    }
+
+    /// `enabled: bool`, or `disabled: bool` as Cline and Cursor write it; both present must agree.
+    fn enabled(&mut self) -> bool {
+        let enabled = self.bool("enabled");
+        let disabled = self.bool("disabled");
+        match (enabled, disabled) {
+            (Some(e), Some(d)) if e == d => {
+                self.error("disabled", "contradicts `enabled`");
+                e
+            }
+            (Some(e), _) => e,
+            (None, Some(d)) => !d,
+            (None, None) => true,
+        }
+    }
+
+    fn transport(&mut self) -> Option<TransportConfig> {
+        let kind = match self.object.get("type") {
+            None => self.infer_type()?,
+            Some(Value::String(t)) => t.clone(),
+            Some(other) => {
+                let other = other.clone();
+                self.wrong_type("type", "a string", &other);
+                return None;
+            }
+        };
+        match kind.as_str() {
+            "wasm" | "worker" => {
+                let worker_url = self.required_string("workerUrl", "for a wasm server");
+                let wasm_url = self.string("wasmUrl");
+                if let Some(url) = &wasm_url {
+                    if url.trim().is_empty() {
+                        self.error("wasmUrl", "must not be empty");
+                    }
+                }
+                Some(TransportConfig::Wasm { worker_url: worker_url?, wasm_url })
+            }
+            "http" | "streamable-http" | "streamableHttp" | "sse" => {
+                let url = self.string("url").or_else(|| self.string("serverUrl"));
+                let url = match url {
+                    Some(url) if url.starts_with("https://") || url.starts_with("http://") => Some(url),
+                    Some(url) => {
+                        self.error("url", format!("{url:?} is not an http(s) URL"));
+                        None
+                    }
+                    None => {
+                        if !self.object.contains_key("url") && !self.object.contains_key("serverUrl") {
+                            self.error("url", "is required for an http server");
+                        }
+                        None
+                    }
+                };
+                let headers = self.string_map("headers");
+                Some(TransportConfig::Http { url: url?, headers, legacy_sse: kind == "sse" })
+            }
+            "stdio" => {
+                let command = self.required_string("command", "for a stdio server");
+                let args = self.string_list("args");
+                Some(TransportConfig::Stdio { command: command?, args })
+            }
+            other => {
+                self.error("type", format!("unknown transport {other:?} (expected wasm, http or stdio)"));
+                None
+            }
+        }
+    }
+
+    /// Entries from desktop clients often have no `type`: it follows from the fields present.
+    fn infer_type(&mut self) -> Option<String> {
+        let object = self.object;
+        let has = |key: &str| object.contains_key(key);
+        if has("workerUrl") {
+            Some("wasm".into())
+        } else if has("url") || has("serverUrl") {
+            Some("http".into())
+        } else if has("command") {
+            Some("stdio".into())
+        } else {
+            self.error("type", "cannot tell the transport: give `workerUrl` (wasm), `url` (http) or `command` (stdio)");
+            None
+        }
+    }
+}

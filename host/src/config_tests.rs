@@ -1,0 +1,156 @@
+use super::*;
+use serde_json::json;
+
+const CLAUDE_DESKTOP: &str = r#"{
+  "mcpServers": {
+    "filesystem": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem", "/Users/me/Desktop"],
+      "env": { "DEBUG": "1" }
+    },
+    "remote": { "url": "https://example.com/mcp", "headers": { "Authorization": "Bearer sk-123" } },
+    "echo": { "type": "wasm", "workerUrl": "/bundles/echo/bootstrap.js", "timeoutMs": 5000,
+              "credentials": ["ECHO_KEY"], "autoStart": true, "autoApprove": ["echo"] },
+    "old": { "type": "sse", "url": "http://localhost:3000/sse", "disabled": true }
+  }
+}"#;
+
+fn find<'a>(import: &'a McpServersImport, name: &str) -> &'a ServerConfig {
+    import.servers.iter().find(|s| s.name == name).unwrap()
+}
+
+#[test]
+fn a_claude_desktop_file_imports_every_entry() {
+    let import = import_mcp_servers(CLAUDE_DESKTOP).unwrap();
+    assert!(import.errors.is_empty(), "{:?}", import.errors);
+    assert_eq!(import.servers.len(), 4);
+
+    let fs = find(&import, "filesystem");
+    assert_eq!(
+        fs.transport,
+        TransportConfig::Stdio {
+            command: "npx".into(),
+            args: vec!["-y".into(), "@modelcontextprotocol/server-filesystem".into(), "/Users/me/Desktop".into()],
+        }
+    );
+    assert_eq!(fs.env.get("DEBUG").map(String::as_str), Some("1"));
+    assert!(fs.transport.unavailable_reason().unwrap().contains("browser"));
+
+    let remote = find(&import, "remote");
+    assert!(
+        matches!(&remote.transport, TransportConfig::Http { url, legacy_sse: false, .. } if url == "https://example.com/mcp")
+    );
+    assert!(remote.transport.unavailable_reason().unwrap().contains("not available yet"));
+
+    let echo = find(&import, "echo");
+    assert_eq!(
+        echo.transport,
+        TransportConfig::Wasm { worker_url: "/bundles/echo/bootstrap.js".into(), wasm_url: None }
+    );
+    assert_eq!(echo.timeout_ms, Some(5000));
+    assert_eq!(echo.credentials, vec!["ECHO_KEY".to_owned()]);
+    assert!(echo.auto_start && echo.enabled && !echo.allow_destructive_tools);
+    assert!(echo.transport.unavailable_reason().is_none());
+
+    let old = find(&import, "old");
+    assert!(!old.enabled, "`disabled: true` as Cline and Cursor write it");
+    assert!(matches!(old.transport, TransportConfig::Http { legacy_sse: true, .. }));
+}
+
+#[test]
+fn each_bad_entry_is_reported_with_its_name_and_field_and_the_good_ones_still_import() {
+    let text = r#"{"mcpServers": {
+        "good": { "workerUrl": "/a.js" },
+        "badArgs": { "command": "node", "args": ["x", 3] },
+        "badTimeout": { "workerUrl": "/b.js", "timeoutMs": "soon" },
+        "noTransport": { "enabled": true },
+        "badUrl": { "type": "http", "url": "ftp://x" },
+        "badType": { "type": "grpc" },
+        "notAnObject": 5,
+        "emptyUrl": { "type": "wasm", "workerUrl": "  " },
+        "badHeader": { "url": "https://x", "headers": { "Authorization": 1 } },
+        "badCredential": { "workerUrl": "/c.js", "credentials": ["API KEY"] }
+    }}"#;
+    let import = import_mcp_servers(text).unwrap();
+    assert_eq!(import.servers.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["good"]);
+    let problems: Vec<(String, String)> = import.errors.iter().map(|e| (e.entry.clone(), e.field.clone())).collect();
+    for expected in [
+        ("badArgs", "args[1]"),
+        ("badTimeout", "timeoutMs"),
+        ("noTransport", "type"),
+        ("badUrl", "url"),
+        ("badType", "type"),
+        ("notAnObject", ""),
+        ("emptyUrl", "workerUrl"),
+        ("badHeader", "headers.Authorization"),
+        ("badCredential", "credentials[0]"),
+    ] {
+        assert!(problems.contains(&(expected.0.into(), expected.1.into())), "missing {expected:?} in {problems:?}");
+    }
+    assert_eq!(import.errors.len(), 9, "{:?}", import.errors);
+    let shown = import.errors.iter().find(|e| e.entry == "badArgs").unwrap().to_string();
+    assert_eq!(shown, r#"server "badArgs", field args[1]: expected a string, found a number"#);
+}
+
+#[test]
+fn a_document_without_mcp_servers_fails_as_a_whole() {
+    assert_eq!(import_mcp_servers("{}").unwrap_err().field, "mcpServers");
+    assert!(import_mcp_servers("not json").unwrap_err().message.contains("not valid JSON"));
+    assert!(import_mcp_servers(r#"{"mcpServers": []}"#).unwrap_err().message.contains("an array"));
+}
+
+#[test]
+fn contradicting_enabled_and_disabled_is_an_error() {
+    let import =
+        import_mcp_servers(r#"{"mcpServers": {"x": {"workerUrl": "/x.js", "enabled": true, "disabled": true}}}"#)
+            .unwrap();
+    assert_eq!(import.errors[0].field, "disabled");
+}
+
+#[test]
+fn the_hosts_own_form_round_trips() {
+    let config = ServerConfig::wasm("echo", "/bundles/echo/bootstrap.js")
+        .wasm_url("/bundles/echo/server_bg.wasm")
+        .credential("TOKEN")
+        .env("MODE", "fast")
+        .timeout_ms(1_000)
+        .allow_destructive_tools(true)
+        .auto_start(true)
+        .enabled(false);
+    let json = config.to_json();
+    assert_eq!(json["type"], "wasm");
+    assert_eq!(json["wasmUrl"], "/bundles/echo/server_bg.wasm");
+    assert_eq!(ServerConfig::from_json(&json).unwrap(), config);
+    assert!(config.validate().is_ok());
+
+    let http = import_mcp_servers(CLAUDE_DESKTOP).unwrap().servers.into_iter().find(|s| s.name == "old").unwrap();
+    assert_eq!(ServerConfig::from_json(&http.to_json()).unwrap(), http);
+}
+
+#[test]
+fn serde_uses_the_hosts_own_form() {
+    let config = ServerConfig::wasm("echo", "/e.js").timeout_ms(5);
+    let text = serde_json::to_string(&config).unwrap();
+    assert_eq!(serde_json::from_str::<ServerConfig>(&text).unwrap(), config);
+    let err = serde_json::from_str::<ServerConfig>(r#"{"name":"x","type":"wasm"}"#).unwrap_err();
+    assert!(err.to_string().contains("workerUrl"), "{err}");
+}
+
+#[test]
+fn the_hosts_own_form_needs_a_name() {
+    let errors = ServerConfig::from_json(&json!({"type": "wasm", "workerUrl": "/x.js"})).unwrap_err();
+    assert_eq!(errors[0].field, "name");
+    let errors = ServerConfig::from_json(&json!({"name": " ", "workerUrl": "/x.js"})).unwrap_err();
+    assert_eq!(errors[0].field, "name");
+    assert!(ServerConfig::wasm("", "/x.js").validate().is_err());
+}
+
+#[test]
+fn debug_never_shows_secret_values() {
+    let import = import_mcp_servers(CLAUDE_DESKTOP).unwrap();
+    let shown = format!("{:?}", import.servers);
+    assert!(!shown.contains("sk-123"), "{shown}");
+    assert!(shown.contains("Authorization"), "names are shown: {shown}");
+    let with_env = ServerConfig::wasm("e", "/e.js").env("TOKEN", "hunter2");
+    assert!(!format!("{with_env:?}").contains("hunter2"));
+}

@@ -1,0 +1,95 @@
+//! Which tools may be destructive, and so are hidden from agents unless their server's config allows them.
+//!
+//! **Annotations are untrusted hints.** `readOnlyHint` and `destructiveHint` come from the server, and a server
+//! can say anything: a malicious or buggy one can mark a tool that deletes data as read-only. The host uses them
+//! only to hide *more*: a tool counts as destructive when its hints say so (with the spec's defaults, so a tool
+//! without annotations is destructive unless it says `readOnlyHint: true`) **or** its name looks like a
+//! destructive verb. Hiding a tool is a convenience for the agent, not a security boundary: a server the user
+//! does not trust should not be configured at all.
+
+use mcp_worker_protocol::Tool;
+
+/// Verbs whose presence as a word of a tool's name marks it destructive, whatever its annotations say.
+pub const DESTRUCTIVE_VERBS: &[&str] = &["delete", "remove", "destroy", "drop", "purge", "erase", "wipe", "truncate"];
+
+/// Whether `tool` counts as destructive: by its annotations (spec defaults applied) or by its name.
+pub fn is_destructive(tool: &Tool) -> bool {
+    let hinted = tool.annotations.as_ref().is_none_or(|a| a.is_destructive());
+    hinted || name_is_destructive(&tool.name)
+}
+
+/// Whether a word of `name` is a destructive verb (`delete_file`, `removeItem`, `drop-table`, `Purge`, `deletes`),
+/// without flagging words that merely contain one (`dropdown`, `undeleted`).
+pub fn name_is_destructive(name: &str) -> bool {
+    words(name).any(|word| {
+        DESTRUCTIVE_VERBS.iter().any(|verb| {
+            word == *verb || word.strip_prefix(verb).is_some_and(|rest| matches!(rest, "s" | "d" | "r" | "all"))
+        })
+    })
+}
+
+/// The lowercase words of an identifier: split at non-alphanumerics and at lower→upper case changes.
+fn words(name: &str) -> impl Iterator<Item = String> + '_ {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut previous_lower = false;
+    for c in name.chars() {
+        if !c.is_alphanumeric() {
+            if !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+            previous_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && previous_lower && !current.is_empty() {
+            words.push(std::mem::take(&mut current));
+        }
+        previous_lower = c.is_lowercase() || c.is_ascii_digit();
+        current.extend(c.to_lowercase());
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    words.into_iter()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcp_worker_protocol::{JsonObject, ToolAnnotations};
+
+    fn tool(name: &str, annotations: Option<ToolAnnotations>) -> Tool {
+        let mut tool = Tool::new(name, JsonObject::new());
+        tool.annotations = annotations;
+        tool
+    }
+
+    fn read_only() -> Option<ToolAnnotations> {
+        Some(ToolAnnotations { read_only_hint: Some(true), ..Default::default() })
+    }
+
+    #[test]
+    fn the_spec_defaults_make_an_unannotated_tool_destructive() {
+        assert!(is_destructive(&tool("search", None)));
+        assert!(is_destructive(&tool("search", Some(ToolAnnotations::default()))));
+        assert!(!is_destructive(&tool("search", read_only())));
+        let not_destructive = ToolAnnotations { destructive_hint: Some(false), ..Default::default() };
+        assert!(!is_destructive(&tool("update", Some(not_destructive))));
+    }
+
+    #[test]
+    fn a_destructive_name_wins_over_hints_that_say_otherwise() {
+        for name in
+            ["delete_file", "removeItem", "drop-table", "DestroyVM", "purge", "repo.delete", "deletes", "deleteAll"]
+        {
+            assert!(is_destructive(&tool(name, read_only())), "{name}");
+        }
+    }
+
+    #[test]
+    fn words_that_only_contain_a_verb_are_not_flagged() {
+        for name in ["dropdown_options", "list_undeleted", "get_dropbox_file", "removal_policy_info", "search"] {
+            assert!(!name_is_destructive(name), "{name}");
+        }
+    }
+}

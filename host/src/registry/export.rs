@@ -1,0 +1,96 @@
+//! The registry's tools in the formats LLM APIs and agent frameworks take.
+
+use super::ToolEntry;
+use super::schema_prep::{SchemaError, SchemaTarget, prepare_input_schema, prepare_output_schema};
+use serde_json::{Map, Value, json};
+
+/// A tool-list format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ExportFormat {
+    /// OpenAI Chat Completions function tools: `{type: "function", function: {name, description, parameters}}`.
+    OpenAi,
+    /// Anthropic Messages tools: `{name, description, input_schema}`.
+    Anthropic,
+    /// ART `ToolSchema`: `{name, description, inputSchema, outputSchema?}`.
+    Art,
+    /// MCP `Tool` as the server listed it, renamed to its registry name.
+    Mcp,
+}
+
+impl ExportFormat {
+    fn target(self) -> SchemaTarget {
+        match self {
+            Self::OpenAi => SchemaTarget::OpenAi,
+            Self::Anthropic => SchemaTarget::Anthropic,
+            Self::Art => SchemaTarget::Art,
+            Self::Mcp => SchemaTarget::Mcp,
+        }
+    }
+}
+
+/// An exported tool list.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct Export {
+    /// The tools, in registry-name order.
+    pub tools: Vec<Value>,
+    /// Tools left out because their schema cannot be made acceptable to the target, with why.
+    pub skipped: Vec<(String, SchemaError)>,
+}
+
+pub(super) fn export(entries: &[ToolEntry], format: ExportFormat) -> Export {
+    let mut out = Export::default();
+    for entry in entries {
+        match export_one(entry, format) {
+            Ok(tool) => out.tools.push(tool),
+            Err(error) => out.skipped.push((entry.name.clone(), error)),
+        }
+    }
+    out
+}
+
+fn export_one(entry: &ToolEntry, format: ExportFormat) -> Result<Value, SchemaError> {
+    let definition = &entry.definition;
+    if format == ExportFormat::Mcp {
+        let mut tool = serde_json::to_value(definition.as_ref()).unwrap_or_else(|_| json!({}));
+        if let Value::Object(fields) = &mut tool {
+            fields.insert("name".into(), Value::String(entry.name.clone()));
+        }
+        return Ok(tool);
+    }
+    let target = format.target();
+    let parameters = Value::Object(prepare_input_schema(&definition.input_schema, target)?.schema);
+    let description = Value::String(description(entry));
+    let name = Value::String(entry.name.clone());
+    Ok(match format {
+        ExportFormat::OpenAi => {
+            json!({"type": "function", "function": {"name": name, "description": description, "parameters": parameters}})
+        }
+        ExportFormat::Anthropic => json!({"name": name, "description": description, "input_schema": parameters}),
+        _ => {
+            let mut schema = Map::new();
+            schema.insert("name".into(), name);
+            schema.insert("description".into(), description);
+            schema.insert("inputSchema".into(), parameters);
+            let output = definition.output_schema.as_ref().and_then(|s| prepare_output_schema(s, target));
+            if let Some(output) = output {
+                schema.insert("outputSchema".into(), Value::Object(output));
+            }
+            Value::Object(schema)
+        }
+    })
+}
+
+/// The tool's description; ART requires one and the models do better with one, so a tool without gets its title
+/// or a sentence naming it and its server.
+fn description(entry: &ToolEntry) -> String {
+    let definition = &entry.definition;
+    let title = definition.title.as_ref().or_else(|| definition.annotations.as_ref().and_then(|a| a.title.as_ref()));
+    match (&definition.description, title, entry.server()) {
+        (Some(description), _, _) if !description.trim().is_empty() => description.clone(),
+        (_, Some(title), _) if !title.trim().is_empty() => title.clone(),
+        (_, _, Some(server)) => format!("Tool {} of MCP server {server}", definition.name),
+        (_, _, None) => format!("Tool {}", definition.name),
+    }
+}

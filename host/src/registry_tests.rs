@@ -1,0 +1,149 @@
+use super::*;
+use mcp_worker_protocol::{JsonObject, ToolAnnotations};
+use serde_json::json;
+
+fn schema(value: Value) -> JsonObject {
+    value.as_object().cloned().unwrap()
+}
+
+fn read_only(name: &str) -> Tool {
+    let mut tool = Tool::new(name, schema(json!({"type": "object", "properties": {"q": {"type": "string"}}})));
+    tool.annotations = Some(ToolAnnotations { read_only_hint: Some(true), ..Default::default() });
+    tool
+}
+
+fn native_echo() -> Rc<dyn NativeTool> {
+    Rc::new(|args: Value, _ctx: ExecutionContext| async move { Ok(args) })
+}
+
+#[test]
+fn duplicates_are_errors_never_overwrites() {
+    let registry = ToolRegistry::new();
+    registry.register_native(read_only("search"), native_echo()).unwrap();
+    let err = registry.register_native(read_only("search"), native_echo()).unwrap_err();
+    assert_eq!(err, RegistryError::Duplicate { name: "search".into(), existing: "a native tool".into() });
+    assert_eq!(registry.len(), 1);
+
+    let outcome = registry.replace_server_tools("srv", vec![read_only("a"), read_only("a")], false);
+    assert_eq!(outcome.registered, vec!["mcp__srv__a".to_owned()]);
+    assert!(matches!(&outcome.rejected[..], [RegistryError::Duplicate { name, existing }]
+        if name == "mcp__srv__a" && existing.contains("server \"srv\"")));
+}
+
+#[test]
+fn native_names_must_be_valid_and_not_look_like_mcp_names() {
+    let registry = ToolRegistry::new();
+    assert!(matches!(
+        registry.register_native(read_only("bad name"), native_echo()),
+        Err(RegistryError::InvalidName { .. })
+    ));
+    assert!(matches!(
+        registry.register_native(read_only("mcp__x__y"), native_echo()),
+        Err(RegistryError::InvalidName { .. })
+    ));
+}
+
+#[test]
+fn server_tools_are_replaced_as_a_whole_and_keep_their_original_names() {
+    let registry = ToolRegistry::new();
+    let changes = Rc::new(RefCell::new(Vec::new()));
+    let log = changes.clone();
+    registry.subscribe(Rc::new(move |c: &RegistryChange| log.borrow_mut().push(c.clone())));
+
+    registry.replace_server_tools("My Server", vec![read_only("get.user"), read_only("list")], false);
+    let names: Vec<String> = registry.list(&ToolFilter::everything()).into_iter().map(|e| e.name).collect();
+    assert_eq!(names.len(), 2);
+    assert!(names.contains(&naming::mcp_tool_name("My Server", "get.user")));
+    let entry = registry.get(&naming::mcp_tool_name("My Server", "get.user")).unwrap();
+    assert_eq!((entry.server(), entry.original_name()), (Some("My Server"), "get.user"));
+
+    registry.replace_server_tools("My Server", vec![read_only("list")], false);
+    assert_eq!(registry.len(), 1);
+    assert_eq!(registry.unregister_server("My Server"), 1);
+    assert!(registry.is_empty());
+    let changes = changes.borrow();
+    assert_eq!(changes.len(), 3);
+    assert_eq!(changes[1].removed.len(), 2);
+    assert_eq!(changes[1].added.len(), 1);
+}
+
+#[test]
+fn destructive_tools_are_hidden_unless_the_server_allows_them() {
+    let registry = ToolRegistry::new();
+    let unannotated = Tool::new("search", schema(json!({"type": "object"})));
+    registry.replace_server_tools(
+        "strict",
+        vec![unannotated.clone(), read_only("delete_file"), read_only("list")],
+        false,
+    );
+    registry.replace_server_tools("trusted", vec![unannotated, read_only("list")], true);
+    registry.set_thread_tools("t", ["mcp__strict__*", "mcp__trusted__*"]);
+
+    let visible: Vec<String> = registry.list(&ToolFilter::for_thread("t")).into_iter().map(|e| e.name).collect();
+    assert_eq!(visible, ["mcp__strict__list", "mcp__trusted__list", "mcp__trusted__search"]);
+    assert!(!registry.is_callable("t", "mcp__strict__search"), "no annotations: destructive by the spec's defaults");
+    assert!(!registry.is_callable("t", "mcp__strict__delete_file"), "a destructive name beats a read-only hint");
+    assert!(registry.is_callable("t", "mcp__trusted__search"));
+    assert_eq!(registry.list(&ToolFilter::everything()).len(), 5, "hidden tools are still listed for settings");
+    assert!(registry.get("mcp__strict__search").unwrap().destructive);
+}
+
+#[test]
+fn threads_see_only_what_is_enabled_for_them() {
+    let registry = ToolRegistry::new();
+    registry.register_native(read_only("search"), native_echo()).unwrap();
+    registry.register_native(read_only("fetch"), native_echo()).unwrap();
+    assert!(registry.list(&ToolFilter::for_thread("new-thread")).is_empty(), "fails closed");
+    registry.enable_for_thread("t", ["search"]);
+    let names: Vec<String> = registry.list(&ToolFilter::for_thread("t")).into_iter().map(|e| e.name).collect();
+    assert_eq!(names, ["search"]);
+    registry.disable_for_thread("t", ["search"]);
+    assert!(!registry.is_callable("t", "search"));
+}
+
+#[test]
+fn exports_have_each_apis_shape() {
+    let registry = ToolRegistry::new();
+    let mut tool = read_only("get.user");
+    tool.description = Some("Gets a user".into());
+    tool.input_schema = schema(json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object", "properties": {"id": {"type": "integer", "exclusiveMinimum": 0}}, "required": ["id"]
+    }));
+    tool.output_schema = Some(schema(json!({"$schema": "x", "type": "object"})));
+    registry.replace_server_tools("users", vec![tool, read_only("plain")], false);
+    let name = naming::mcp_tool_name("users", "get.user");
+    let parameters =
+        json!({"type": "object", "properties": {"id": {"type": "integer", "minimum": 1}}, "required": ["id"]});
+    let all = ToolFilter::everything();
+
+    let openai = registry.export(ExportFormat::OpenAi, &all);
+    assert_eq!(
+        openai.tools[0],
+        json!({"type": "function", "function": {"name": name, "description": "Gets a user", "parameters": parameters}})
+    );
+    let anthropic = registry.export(ExportFormat::Anthropic, &all);
+    assert_eq!(anthropic.tools[0], json!({"name": name, "description": "Gets a user", "input_schema": parameters}));
+    let art = registry.export(ExportFormat::Art, &all);
+    assert_eq!(
+        art.tools[0],
+        json!({"name": name, "description": "Gets a user", "inputSchema": parameters, "outputSchema": {"type": "object"}})
+    );
+    assert_eq!(art.tools[1]["description"], "Tool plain of MCP server users", "a description is always given");
+    let mcp = registry.export(ExportFormat::Mcp, &all);
+    assert_eq!(mcp.tools[0]["name"], name);
+    assert_eq!(mcp.tools[0]["inputSchema"]["$schema"], "https://json-schema.org/draft/2020-12/schema", "raw");
+    assert_eq!(mcp.tools[0]["annotations"]["readOnlyHint"], true);
+}
+
+#[test]
+fn a_tool_whose_schema_cannot_be_prepared_is_skipped_and_reported() {
+    let registry = ToolRegistry::new();
+    let mut bad = read_only("bad");
+    bad.input_schema = schema(json!({"type": "string"}));
+    registry.replace_server_tools("s", vec![bad, read_only("good")], false);
+    let export = registry.export(ExportFormat::OpenAi, &ToolFilter::everything());
+    assert_eq!(export.tools.len(), 1);
+    assert_eq!(export.skipped[0].0, "mcp__s__bad");
+    assert!(matches!(export.skipped[0].1, schema_prep::SchemaError::RootNotObject { .. }));
+}
