@@ -103,18 +103,29 @@ fn examples_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schema/examples")
 }
 
-/// Every example of a folder, as (file name, text, JSON).
+/// The entries of a directory, sorted.
+fn entries(dir: &Path) -> Vec<PathBuf> {
+    let read = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let mut paths: Vec<PathBuf> =
+        read.map(|entry| entry.map(|e| e.path())).collect::<Result<_, _>>().unwrap_or_else(|e| panic!("{e}"));
+    paths.sort();
+    paths
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// Every example of a folder, as (name, text, JSON).
 fn examples(folder: &str) -> Vec<(String, String, Value)> {
-    let mut files: Vec<PathBuf> =
-        std::fs::read_dir(examples_dir().join(folder)).unwrap().map(|entry| entry.unwrap().path()).collect();
-    files.sort();
+    let files = entries(&examples_dir().join(folder));
     assert!(!files.is_empty(), "no examples in {folder}");
     files
         .into_iter()
         .map(|path| {
-            let text = std::fs::read_to_string(&path).unwrap();
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            (format!("{folder}/{}", path.file_name().unwrap().to_string_lossy()), text, value)
+            (format!("{folder}/{}", file_name(&path)), text, value)
         })
         .collect()
 }
@@ -172,10 +183,6 @@ fn official_frame_examples_parse_and_their_payloads_round_trip() {
 fn every_vendored_example_is_checked() {
     let mut checked: Vec<&str> = PAYLOADS.iter().chain(FRAMES).map(|c| c.folder).collect();
     checked.sort_unstable();
-    let mut vendored: Vec<String> = std::fs::read_dir(examples_dir())
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    vendored.sort_unstable();
+    let vendored: Vec<String> = entries(&examples_dir()).iter().map(|path| file_name(path)).collect();
     assert_eq!(vendored, checked);
 }

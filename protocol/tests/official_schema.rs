@@ -11,11 +11,10 @@ use mcp_worker_protocol::version::LATEST_PROTOCOL_VERSION;
 use mcp_worker_protocol::{
     Annotations, CallToolParams, CallToolResult, ClientCapabilities, ContentBlock, EmbeddedResource, ErrorObject, Icon,
     Implementation, InitializeParams, InitializeResult, JsonObject, ListToolsResult, Message, PaginatedParams,
-    RequestId, Resource, Role, ServerCapabilities, Tool, ToolAnnotations, methods,
+    RequestId, Resource, ResourceContents, Role, ServerCapabilities, TextContent, Tool, ToolAnnotations, methods,
 };
 use schema::assert_valid;
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 fn object(value: Value) -> JsonObject {
@@ -25,15 +24,10 @@ fn object(value: Value) -> JsonObject {
     }
 }
 
-/// Builds one of our types from JSON, for the ones that have no public constructor.
-fn from_json<T: DeserializeOwned>(value: Value) -> T {
-    serde_json::from_value(value).unwrap()
-}
-
 /// A frame we wrote is valid as a JSON-RPC message, as each of `defs`, and reads back through [`Message::parse`].
 #[track_caller]
 fn assert_frame(frame: &str, defs: &[&str]) {
-    let value: Value = serde_json::from_str(frame).unwrap();
+    let value: Value = serde_json::from_str(frame).unwrap_or_else(|e| panic!("we wrote {frame}, not JSON: {e}"));
     assert_valid("JSONRPCMessage", &value);
     for def in defs {
         assert_valid(def, &value);
@@ -46,37 +40,41 @@ fn assert_frame(frame: &str, defs: &[&str]) {
 #[track_caller]
 fn assert_request<P: Serialize>(method: &str, params: Option<&P>, def: &str) {
     for id in [RequestId::Number(1), RequestId::from("req-1")] {
-        let frame = jsonrpc::encode_request(&id, method, params).unwrap();
+        let frame = jsonrpc::encode_request(&id, method, params).unwrap_or_else(|e| panic!("{method}: {e}"));
         assert_frame(&frame, &["JSONRPCRequest", def]);
     }
 }
 
 #[track_caller]
 fn assert_notification<P: Serialize>(method: &str, params: Option<&P>, def: &str) {
-    let frame = jsonrpc::encode_notification(method, params).unwrap();
+    let frame = jsonrpc::encode_notification(method, params).unwrap_or_else(|e| panic!("{method}: {e}"));
     assert_frame(&frame, &["JSONRPCNotification", def]);
 }
 
 /// A result we send is valid inside a response frame, and on its own as `def`.
 #[track_caller]
 fn assert_result<R: Serialize>(result: &R, def: &str) {
-    let frame = jsonrpc::encode_result(&RequestId::from(42), result).unwrap();
+    let frame = jsonrpc::encode_result(&RequestId::from(42), result).unwrap_or_else(|e| panic!("{def}: {e}"));
     assert_frame(&frame, &["JSONRPCResultResponse"]);
-    assert_valid(def, &serde_json::from_str::<Value>(&frame).unwrap()["result"]);
+    let value: Value = serde_json::from_str(&frame).unwrap_or_else(|e| panic!("{frame}: {e}"));
+    assert_valid(def, &value["result"]);
 }
 
 fn icon() -> Icon {
-    from_json(
-        json!({"src": "https://example.com/icon.png", "mimeType": "image/png", "sizes": ["48x48"], "theme": "dark"}),
-    )
+    Icon {
+        src: "https://example.com/icon.png".into(),
+        mime_type: Some("image/png".into()),
+        sizes: Some(vec!["48x48".into()]),
+        theme: Some("dark".into()),
+    }
 }
 
 fn annotations() -> Annotations {
-    let mut a = Annotations::default();
-    a.audience = Some(vec![Role::User, Role::Assistant]);
-    a.priority = Some(0.25);
-    a.last_modified = Some("2025-05-03T14:30:00Z".into());
-    a
+    Annotations {
+        audience: Some(vec![Role::User, Role::Assistant]),
+        priority: Some(0.25),
+        last_modified: Some("2025-05-03T14:30:00Z".into()),
+    }
 }
 
 #[test]
@@ -87,16 +85,20 @@ fn initialize_with_default_capabilities_is_a_valid_initialize_request() {
 
 #[test]
 fn initialize_with_sampling_elicitation_and_roots_is_a_valid_initialize_request() {
-    let mut caps = ClientCapabilities::default();
-    caps.roots = Some(ListChangedCapability::new(true));
-    caps.sampling = Some(object(json!({"tools": {}})));
-    caps.elicitation = Some(object(json!({"form": {}, "url": {}})));
-    caps.experimental = Some(object(json!({"com.example/feature": {"on": true}})));
-    let mut client = Implementation::new("mcp-worker-host", "0.1.0");
-    client.title = Some("MCP in a Worker".into());
-    client.description = Some("Runs MCP servers in Web Workers".into());
-    client.icons = Some(vec![icon()]);
-    client.website_url = Some("https://example.com/mcp-worker".into());
+    let caps = ClientCapabilities {
+        roots: Some(ListChangedCapability::new(true)),
+        sampling: Some(object(json!({"tools": {}}))),
+        elicitation: Some(object(json!({"form": {}, "url": {}}))),
+        experimental: Some(object(json!({"com.example/feature": {"on": true}}))),
+        ..Default::default()
+    };
+    let client = Implementation {
+        title: Some("MCP in a Worker".into()),
+        description: Some("Runs MCP servers in Web Workers".into()),
+        icons: Some(vec![icon()]),
+        website_url: Some("https://example.com/mcp-worker".into()),
+        ..Implementation::new("mcp-worker-host", "0.1.0")
+    };
     assert_request(methods::INITIALIZE, Some(&InitializeParams::new(client, caps)), "InitializeRequest");
 }
 
@@ -113,8 +115,7 @@ fn tools_call_with_arguments_and_a_progress_token_is_a_valid_call_tool_request()
     assert_request(methods::TOOLS_CALL, Some(&call), "CallToolRequest");
     assert_request(methods::TOOLS_CALL, Some(&CallToolParams::new("now", None)), "CallToolRequest");
     for token in [json!("progress-1"), json!(7)] {
-        let mut call = call.clone();
-        call.meta = Some(object(json!({"progressToken": token})));
+        let call = CallToolParams { meta: Some(object(json!({"progressToken": token}))), ..call.clone() };
         assert_request(methods::TOOLS_CALL, Some(&call), "CallToolRequest");
     }
 }
@@ -134,8 +135,7 @@ fn cancellation_is_a_valid_cancelled_notification() {
     for id in [RequestId::from(7), RequestId::from("req-7")] {
         let params = CancelledParams::new(id, "the user pressed stop");
         assert_notification(methods::CANCELLED, Some(&params), "CancelledNotification");
-        let mut without_reason = params.clone();
-        without_reason.reason = None;
+        let without_reason = CancelledParams { reason: None, ..params };
         assert_notification(methods::CANCELLED, Some(&without_reason), "CancelledNotification");
     }
 }
@@ -144,32 +144,33 @@ fn cancellation_is_a_valid_cancelled_notification() {
 fn progress_is_a_valid_progress_notification() {
     let bare = ProgressParams::new(RequestId::from(3), 0.0);
     assert_notification(methods::PROGRESS, Some(&bare), "ProgressNotification");
-    let mut full = ProgressParams::new(RequestId::from("progress-1"), 2.5);
-    full.total = Some(10.0);
-    full.message = Some("Reticulating splines".into());
+    let full = ProgressParams {
+        total: Some(10.0),
+        message: Some("Reticulating splines".into()),
+        ..ProgressParams::new(RequestId::from("progress-1"), 2.5)
+    };
     assert_notification(methods::PROGRESS, Some(&full), "ProgressNotification");
 }
 
 #[test]
 fn our_initialize_result_is_a_valid_initialize_result() {
-    let mut caps = ServerCapabilities::default();
-    assert_result(
-        &InitializeResult::new(LATEST_PROTOCOL_VERSION, caps.clone(), Implementation::new("echo", "1")),
-        "InitializeResult",
-    );
+    let bare =
+        InitializeResult::new(LATEST_PROTOCOL_VERSION, ServerCapabilities::default(), Implementation::new("e", "1"));
+    assert_result(&bare, "InitializeResult");
 
-    caps.tools = Some(ListChangedCapability::new(true));
-    caps.prompts = Some(ListChangedCapability::default());
-    let mut resources = ResourcesCapability::default();
-    resources.subscribe = Some(true);
-    resources.list_changed = Some(false);
-    caps.resources = Some(resources);
-    caps.logging = Some(JsonObject::new());
-    caps.completions = Some(JsonObject::new());
-    let mut server = Implementation::new("echo", "1.0.0");
-    server.icons = Some(vec![icon()]);
-    let mut result = InitializeResult::new(LATEST_PROTOCOL_VERSION, caps, server);
-    result.instructions = Some("Call echo with a text.".into());
+    let caps = ServerCapabilities {
+        tools: Some(ListChangedCapability::new(true)),
+        prompts: Some(ListChangedCapability::default()),
+        resources: Some(ResourcesCapability { subscribe: Some(true), list_changed: Some(false) }),
+        logging: Some(JsonObject::new()),
+        completions: Some(JsonObject::new()),
+        ..Default::default()
+    };
+    let server = Implementation { icons: Some(vec![icon()]), ..Implementation::new("echo", "1.0.0") };
+    let result = InitializeResult {
+        instructions: Some("Call echo with a text.".into()),
+        ..InitializeResult::new(LATEST_PROTOCOL_VERSION, caps, server)
+    };
     assert_result(&result, "InitializeResult");
 }
 
@@ -182,44 +183,66 @@ fn a_tools_page_with_every_tool_member_is_a_valid_list_tools_result() {
         "properties": {"text": {"type": "string", "description": "What to echo"}},
         "required": ["text"],
     }));
-    let mut full = Tool::new("echo", input.clone()).with_description("Echoes its input");
-    full.title = Some("Echo".into());
-    full.output_schema = Some(object(json!({"type": "object", "properties": {"echoed": {"type": "string"}}})));
-    let mut hints = ToolAnnotations::default();
-    hints.title = Some("Echo".into());
-    hints.read_only_hint = Some(true);
-    hints.destructive_hint = Some(false);
-    hints.idempotent_hint = Some(true);
-    hints.open_world_hint = Some(false);
-    full.annotations = Some(hints);
-    full.execution = Some(object(json!({"taskSupport": "forbidden"})));
-    full.icons = Some(vec![icon()]);
-    full.meta = Some(object(json!({"com.example/origin": "test"})));
+    let full = Tool {
+        title: Some("Echo".into()),
+        output_schema: Some(object(json!({"type": "object", "properties": {"echoed": {"type": "string"}}}))),
+        annotations: Some(ToolAnnotations {
+            title: Some("Echo".into()),
+            read_only_hint: Some(true),
+            destructive_hint: Some(false),
+            idempotent_hint: Some(true),
+            open_world_hint: Some(false),
+        }),
+        execution: Some(object(json!({"taskSupport": "forbidden"}))),
+        icons: Some(vec![icon()]),
+        meta: Some(object(json!({"com.example/origin": "test"}))),
+        ..Tool::new("echo", input).with_description("Echoes its input")
+    };
     let bare = Tool::new("now", object(json!({"type": "object", "additionalProperties": false})));
     assert_result(&ListToolsResult::new(vec![full, bare], Some("page-2".into())), "ListToolsResult");
 }
 
 #[test]
 fn every_content_kind_is_a_valid_call_tool_result() {
-    let mut text = ContentBlock::text("plain text");
-    if let ContentBlock::Text(t) = &mut text {
-        t.annotations = Some(annotations());
-        t.meta = Some(object(json!({"com.example/lang": "en"})));
-    }
-    let link: Resource = from_json(json!({
-        "uri": "file:///project/src/main.rs", "name": "main.rs", "title": "Entry point", "description": "main",
-        "mimeType": "text/x-rust", "size": 42, "annotations": annotations(), "icons": [icon()],
-    }));
-    let embedded_text: EmbeddedResource = from_json(json!({
-        "resource": {"uri": "file:///notes.txt", "mimeType": "text/plain", "text": "notes"},
-        "annotations": annotations(),
-    }));
-    let embedded_blob: EmbeddedResource = from_json(
-        json!({"resource": {"uri": "file:///a.bin", "mimeType": "application/octet-stream", "blob": "AAEC"}}),
-    );
+    let text = TextContent {
+        text: "annotated text".into(),
+        annotations: Some(annotations()),
+        meta: Some(object(json!({"com.example/lang": "en"}))),
+    };
+    let link = Resource {
+        uri: "file:///project/src/main.rs".into(),
+        name: "main.rs".into(),
+        title: Some("Entry point".into()),
+        description: Some("The binary's main".into()),
+        mime_type: Some("text/x-rust".into()),
+        size: Some(42),
+        annotations: Some(annotations()),
+        icons: Some(vec![icon()]),
+        meta: Some(JsonObject::new()),
+    };
+    let embedded_text = EmbeddedResource {
+        resource: ResourceContents::Text {
+            uri: "file:///notes.txt".into(),
+            mime_type: Some("text/plain".into()),
+            text: "notes".into(),
+            meta: None,
+        },
+        annotations: Some(annotations()),
+        meta: None,
+    };
+    let embedded_blob = EmbeddedResource {
+        resource: ResourceContents::Blob {
+            uri: "file:///a.bin".into(),
+            mime_type: Some("application/octet-stream".into()),
+            blob: "AAEC".into(),
+            meta: None,
+        },
+        annotations: None,
+        meta: None,
+    };
     let blocks = vec![
-        text,
-        ContentBlock::text("no annotations"),
+        ContentBlock::Text(text),
+        ContentBlock::text("plain text"),
         ContentBlock::image("iVBORw0KGgo=", "image/png"),
         ContentBlock::audio("UklGRiQAAABXQVZF", "audio/wav"),
         ContentBlock::ResourceLink(link),
@@ -227,14 +250,17 @@ fn every_content_kind_is_a_valid_call_tool_result() {
         ContentBlock::Resource(embedded_blob),
     ];
     for block in &blocks {
-        assert_valid("ContentBlock", &serde_json::to_value(block).unwrap());
+        assert_valid("ContentBlock", &serde_json::to_value(block).unwrap_or_else(|e| panic!("{block:?}: {e}")));
     }
-    let mut result = CallToolResult::success(blocks);
+    let result = CallToolResult::success(blocks);
     assert_result(&result, "CallToolResult");
-    result.structured_content = Some(json!({"temperature": 22.5, "conditions": "Partly cloudy"}));
-    result.is_error = Some(false);
-    result.meta = Some(object(json!({"com.example/elapsedMs": 12})));
-    assert_result(&result, "CallToolResult");
+    let full = CallToolResult {
+        structured_content: Some(json!({"temperature": 22.5, "conditions": "Partly cloudy"})),
+        is_error: Some(false),
+        meta: Some(object(json!({"com.example/elapsedMs": 12}))),
+        ..result
+    };
+    assert_result(&full, "CallToolResult");
 }
 
 #[test]

@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 fn document() -> &'static Value {
     static DOCUMENT: OnceLock<Value> = OnceLock::new();
     DOCUMENT.get_or_init(|| {
-        serde_json::from_str(include_str!("../schema/2025-11-25.json")).expect("the vendored schema is JSON")
+        serde_json::from_str(include_str!("../schema/2025-11-25.json"))
+            .unwrap_or_else(|e| panic!("the vendored schema is not JSON: {e}"))
     })
 }
 
