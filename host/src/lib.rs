@@ -11,6 +11,7 @@ pub mod worker;
 pub mod config;
 pub mod listeners;
 pub mod registry;
+pub mod json_schema;
 
 pub use client::{CallOptions, ClientOptions, McpClient, Transport};
 pub use connection::{Connection, RequestOptions};

@@ -1,0 +1,116 @@
+//! Keywords that look at one value: `type`, `enum`, `const`, numeric bounds, string length and `pattern`.
+
+use super::{ValidationError, equality, pattern, push};
+use serde_json::{Map, Value};
+
+pub(super) fn generic(schema: &Map<String, Value>, instance: &Value, path: &str, errors: &mut Vec<ValidationError>) {
+    match schema.get("type") {
+        Some(Value::String(expected)) if !has_type(instance, expected) => {
+            push(errors, path, format!("expected {expected}, got {}", describe(instance)));
+        }
+        Some(Value::Array(expected)) if !expected.iter().any(|t| t.as_str().is_some_and(|t| has_type(instance, t))) => {
+            let names: Vec<&str> = expected.iter().filter_map(Value::as_str).collect();
+            push(errors, path, format!("expected {}, got {}", names.join(" or "), describe(instance)));
+        }
+        _ => {}
+    }
+    if let Some(Value::Array(allowed)) = schema.get("enum") {
+        if !allowed.iter().any(|v| equality::equal(v, instance)) {
+            push(errors, path, format!("must be one of {}, got {}", Value::Array(allowed.clone()), describe(instance)));
+        }
+    }
+    if let Some(constant) = schema.get("const") {
+        if !equality::equal(constant, instance) {
+            push(errors, path, format!("must be {constant}, got {}", describe(instance)));
+        }
+    }
+}
+
+pub(super) fn number(schema: &Map<String, Value>, instance: &Value, path: &str, errors: &mut Vec<ValidationError>) {
+    let Some(x) = instance.as_f64() else { return };
+    let bound = |key: &str| schema.get(key).and_then(Value::as_f64);
+    // Draft-04 wrote exclusive bounds as booleans next to `minimum`/`maximum`.
+    let old_exclusive = |key: &str| schema.get(key).and_then(Value::as_bool).unwrap_or(false);
+    if let Some(min) = bound("minimum") {
+        if old_exclusive("exclusiveMinimum") && x <= min {
+            push(errors, path, format!("must be greater than {}, got {}", show(min), instance));
+        } else if x < min {
+            push(errors, path, format!("must be at least {}, got {}", show(min), instance));
+        }
+    }
+    if let Some(max) = bound("maximum") {
+        if old_exclusive("exclusiveMaximum") && x >= max {
+            push(errors, path, format!("must be less than {}, got {}", show(max), instance));
+        } else if x > max {
+            push(errors, path, format!("must be at most {}, got {}", show(max), instance));
+        }
+    }
+    if let Some(min) = bound("exclusiveMinimum") {
+        if x <= min {
+            push(errors, path, format!("must be greater than {}, got {}", show(min), instance));
+        }
+    }
+    if let Some(max) = bound("exclusiveMaximum") {
+        if x >= max {
+            push(errors, path, format!("must be less than {}, got {}", show(max), instance));
+        }
+    }
+    if let Some(step) = bound("multipleOf").filter(|s| *s > 0.0) {
+        let quotient = x / step;
+        let tolerance = 1e-9 * quotient.abs().max(1.0);
+        if (quotient - quotient.round()).abs() > tolerance {
+            push(errors, path, format!("must be a multiple of {}, got {}", show(step), instance));
+        }
+    }
+}
+
+pub(super) fn string(schema: &Map<String, Value>, text: &str, path: &str, errors: &mut Vec<ValidationError>) {
+    let length = || text.chars().count() as u64;
+    if let Some(min) = schema.get("minLength").and_then(Value::as_u64) {
+        if length() < min {
+            push(errors, path, format!("must be at least {min} characters long, got {}", length()));
+        }
+    }
+    if let Some(max) = schema.get("maxLength").and_then(Value::as_u64) {
+        if length() > max {
+            push(errors, path, format!("must be at most {max} characters long, got {}", length()));
+        }
+    }
+    if let Some(regex) = schema.get("pattern").and_then(Value::as_str) {
+        if !pattern::matches(regex, text) {
+            push(errors, path, format!("must match the pattern {regex:?}"));
+        }
+    }
+}
+
+pub(super) fn has_type(instance: &Value, expected: &str) -> bool {
+    match expected {
+        "null" => instance.is_null(),
+        "boolean" => instance.is_boolean(),
+        "object" => instance.is_object(),
+        "array" => instance.is_array(),
+        "string" => instance.is_string(),
+        "number" => instance.is_number(),
+        // 2020-12: a number with a zero fractional part is an integer (1.0 is).
+        "integer" => instance.is_i64() || instance.is_u64() || instance.as_f64().is_some_and(|x| x.fract() == 0.0),
+        _ => true,
+    }
+}
+
+/// A short description of a value for messages: its type, and the value itself when short.
+pub(super) fn describe(value: &Value) -> String {
+    let kind = match value {
+        Value::Null => return "null".into(),
+        Value::Bool(b) => return format!("boolean {b}"),
+        Value::Number(n) => return format!("number {n}"),
+        Value::String(_) => "string",
+        Value::Array(_) => return "an array".into(),
+        Value::Object(_) => return "an object".into(),
+    };
+    let shown = value.to_string();
+    if shown.chars().count() <= 40 { format!("{kind} {shown}") } else { kind.into() }
+}
+
+fn show(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 9.0e15 { format!("{}", x as i64) } else { format!("{x}") }
+}
