@@ -1,5 +1,8 @@
 //! `cargo xtask build [--release]`: the sample-server bundles (`target/bundles/<dir>/`) and the host package
-//! (`target/pkg/host/`), each through wasm-bindgen `--target web`, and wasm-opt -Os in release.
+//! (`target/pkg/host/`), each through wasm-bindgen `--target web`, and wasm-opt -Os in release. Each bundle also
+//! gets the server's `manifest.json` (see `manifest`).
+
+mod manifest;
 
 use std::fmt;
 use std::fs;
@@ -118,6 +121,7 @@ pub(crate) fn build(profile: Profile) -> Result<Outputs> {
         if profile == Profile::Release {
             wasm_opt(&out_dir.join("server_bg.wasm"))?;
         }
+        manifest::write_manifest(&out_dir)?;
         outputs.bundles.push(out_dir);
     }
     if let Some(host) = &host {

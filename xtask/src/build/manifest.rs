@@ -1,0 +1,149 @@
+//! `manifest.json` next to each server bundle: what a host reads before it starts the server (name, version,
+//! title, declared credentials; format in docs/wire-protocol.md).
+//!
+//! The SDK's `export_server!` exports `mcp_worker_manifest()`, which builds the server with an empty environment
+//! and returns its manifest. The build loads the bundle's wasm-bindgen glue and wasm in node, calls it, checks the
+//! result and writes it.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::{Result, cmd, display};
+
+/// Loads `<bundle>/server.js` and `server_bg.wasm` in node and prints `mcp_worker_manifest()`. The glue is an ES
+/// module; a copy named `.mjs` loads as one wherever the bundle lives.
+const PROBE: &str = r#"
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+const bundle = process.argv[1];
+const dir = mkdtempSync(join(tmpdir(), "mcp-worker-manifest-"));
+try {
+  copyFileSync(join(bundle, "server.js"), join(dir, "server.mjs"));
+  const glue = await import(pathToFileURL(join(dir, "server.mjs")).href);
+  if (typeof glue.mcp_worker_manifest !== "function") {
+    throw new Error("server.js exports no mcp_worker_manifest(): export the server with mcp_worker_sdk::export_server!");
+  }
+  glue.initSync({ module: readFileSync(join(bundle, "server_bg.wasm")) });
+  process.stdout.write(glue.mcp_worker_manifest());
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+"#;
+
+/// Writes `<bundle>/manifest.json` from the bundle's own `mcp_worker_manifest()`.
+pub(crate) fn write_manifest(bundle: &Path) -> Result<PathBuf> {
+    let mut node = cmd::new("node");
+    node.args(["--input-type=module", "-e", PROBE]).arg(bundle);
+    println!("$ node (read the manifest of {})", display(bundle));
+    let output = node.output().map_err(|e| format!("node could not start: {e} (run `cargo xtask setup`)"))?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        return Err(format!(
+            "reading the manifest of {} failed ({}):\n{}",
+            display(bundle),
+            output.status,
+            stderr.trim()
+        ));
+    }
+    let text = String::from_utf8_lossy(&output.stdout);
+    let manifest =
+        check_manifest(&text).map_err(|e| format!("{}: the server's manifest is not valid: {e}", display(bundle)))?;
+    let path = bundle.join("manifest.json");
+    fs::write(&path, manifest).map_err(|e| format!("cannot write {}: {e}", display(&path)))?;
+    Ok(path)
+}
+
+/// Checks a manifest against the documented format and returns it as the server wrote it (its members in the
+/// documented order), ending in a newline.
+pub(crate) fn check_manifest(text: &str) -> Result<String> {
+    let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let object = value.as_object().ok_or("not a JSON object")?;
+    let string = |key: &str| object.get(key).and_then(Value::as_str).filter(|s| !s.is_empty());
+    string("name").ok_or("`name` must be a non-empty string")?;
+    string("version").ok_or("`version` must be a non-empty string")?;
+    if object.get("title").is_some_and(|t| !t.is_string()) {
+        return Err("`title`, when present, must be a string".into());
+    }
+    let credentials = object.get("credentials").and_then(Value::as_array).ok_or("`credentials` must be an array")?;
+    let mut names = Vec::new();
+    for (i, credential) in credentials.iter().enumerate() {
+        let name = credential.get("name").and_then(Value::as_str).filter(|n| !n.is_empty());
+        let name = name.ok_or_else(|| format!("credentials[{i}].name must be a non-empty string"))?;
+        if credential.get("description").and_then(Value::as_str).is_none() {
+            return Err(format!("credentials[{i}] ({name}) needs a `description` string"));
+        }
+        if credential.get("required").and_then(Value::as_bool).is_none() {
+            return Err(format!("credentials[{i}] ({name}) needs `required`: true or false"));
+        }
+        if names.contains(&name) {
+            return Err(format!("credential {name} is declared twice"));
+        }
+        names.push(name);
+    }
+    Ok(format!("{}\n", text.trim_end()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn valid_manifests_pass_unchanged() {
+        let text = r#"{"name":"everything","version":"0.1.0","title":"Everything",
+            "credentials":[{"name":"API_KEY","description":"A key","required":false}]}"#;
+        assert_eq!(check_manifest(text).unwrap(), format!("{text}\n"));
+        assert!(check_manifest(r#"{"name":"echo","version":"1","credentials":[]}"#).is_ok());
+    }
+
+    #[test]
+    fn invalid_manifests_say_what_is_wrong() {
+        let cases = [
+            ("[]", "object"),
+            (r#"{"version":"1","credentials":[]}"#, "`name`"),
+            (r#"{"name":"x","credentials":[]}"#, "`version`"),
+            (r#"{"name":"x","version":"1"}"#, "`credentials`"),
+            (r#"{"name":"x","version":"1","title":3,"credentials":[]}"#, "`title`"),
+            (r#"{"name":"x","version":"1","credentials":[{"description":"d","required":true}]}"#, "name"),
+            (r#"{"name":"x","version":"1","credentials":[{"name":"K","required":true}]}"#, "description"),
+            (r#"{"name":"x","version":"1","credentials":[{"name":"K","description":"d"}]}"#, "required"),
+            (
+                r#"{"name":"x","version":"1","credentials":[{"name":"K","description":"d","required":true},
+                   {"name":"K","description":"d","required":false}]}"#,
+                "twice",
+            ),
+        ];
+        for (text, expected) in cases {
+            let err = check_manifest(text).unwrap_err();
+            assert!(err.contains(expected), "{text}: {err}");
+        }
+    }
+
+    /// The probe end to end on a stand-in bundle whose glue exports what wasm-bindgen's does.
+    #[test]
+    fn the_manifest_is_read_from_the_bundle_in_node() {
+        let bundle = std::env::temp_dir().join(format!("xtask-manifest-test-{}", std::process::id()));
+        fs::create_dir_all(&bundle).unwrap();
+        let glue = r#"let ready = false;
+            export function initSync({ module }) { ready = module.length === 4; }
+            export function mcp_worker_manifest() {
+                if (!ready) throw new Error("initSync was not called with the wasm");
+                return JSON.stringify({ name: "stand-in", version: "1.0.0",
+                    credentials: [{ name: "TOKEN", description: "A token", required: true }] });
+            }"#;
+        fs::write(bundle.join("server.js"), glue).unwrap();
+        fs::write(bundle.join("server_bg.wasm"), b"\0asm").unwrap();
+        let written = write_manifest(&bundle).map(|path| fs::read_to_string(path).unwrap());
+        let without_export = fs::write(bundle.join("server.js"), "export function initSync() {}")
+            .map_err(|e| e.to_string())
+            .and_then(|()| write_manifest(&bundle));
+        let _ = fs::remove_dir_all(&bundle);
+        let manifest: Value = serde_json::from_str(&written.unwrap()).unwrap();
+        assert_eq!(manifest["credentials"][0]["name"], "TOKEN");
+        let err = without_export.unwrap_err();
+        assert!(err.contains("export_server!"), "{err}");
+    }
+}
