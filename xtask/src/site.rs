@@ -2,17 +2,22 @@
 //! file server for it (used by `demo`, the end-to-end tests and the bench).
 
 use std::fs;
-use std::net::SocketAddr;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
-
-use tiny_http::{Header, Method, Request, Response, Server, StatusCode};
+use std::time::Duration;
 
 use crate::build::{self, Profile, copy_dir, remove_dir};
 use crate::{Result, display, root, setup, target_dir};
 
-const SERVER_THREADS: usize = 4;
+/// How long an idle keep-alive connection is kept.
+const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The longest request head accepted.
+const MAX_HEAD_BYTES: usize = 64 * 1024;
 
 /// `cargo xtask demo`: setup, release build, assemble, serve until interrupted.
 pub(crate) fn demo(port: u16) -> Result {
@@ -52,8 +57,8 @@ pub(crate) fn assemble() -> Result<PathBuf> {
 /// A running static file server. Dropping it stops the server.
 pub(crate) struct ServerHandle {
     addr: SocketAddr,
-    server: Arc<Server>,
-    threads: Vec<JoinHandle<()>>,
+    stop: Arc<AtomicBool>,
+    acceptor: Option<JoinHandle<()>>,
 }
 
 impl ServerHandle {
@@ -66,48 +71,122 @@ impl ServerHandle {
         format!("http://{}/", self.addr())
     }
 
-    /// Blocks while the server runs (forever, unless a thread dies).
+    /// Blocks while the server runs (forever, unless the accept loop dies).
     pub(crate) fn wait(mut self) {
-        for thread in self.threads.drain(..) {
-            let _ = thread.join();
+        if let Some(acceptor) = self.acceptor.take() {
+            let _ = acceptor.join();
         }
     }
 }
 
 impl std::fmt::Debug for ServerHandle {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ServerHandle").field("addr", &self.addr).field("threads", &self.threads.len()).finish()
+        f.debug_struct("ServerHandle").field("addr", &self.addr).finish()
     }
 }
 
 impl Drop for ServerHandle {
     fn drop(&mut self) {
-        for _ in &self.threads {
-            self.server.unblock();
-        }
-        for thread in self.threads.drain(..) {
-            let _ = thread.join();
+        self.stop.store(true, Ordering::SeqCst);
+        // Wake the blocking accept so the loop sees the flag.
+        let _ = TcpStream::connect(self.addr);
+        if let Some(acceptor) = self.acceptor.take() {
+            let _ = acceptor.join();
         }
     }
 }
 
-/// Serves the files under `root` on `addr` (port 0 picks a free port) from a few background threads.
+/// Serves the files under `root` on `addr` (port 0 picks a free port). One thread per connection: a browser
+/// opens several keep-alive connections at once, and a pooled server that queues a connection behind an idle
+/// keep-alive one stalls the page load.
 pub(crate) fn serve(root: &Path, addr: SocketAddr) -> Result<ServerHandle> {
     let root = root.canonicalize().map_err(|e| format!("cannot serve {}: {e}", root.display()))?;
-    let server = Server::http(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let addr = server.server_addr().to_ip().ok_or_else(|| format!("listening on {addr}, but not on an IP address"))?;
-    let server = Arc::new(server);
-    let threads = (0..SERVER_THREADS)
-        .map(|_| {
-            let (server, root) = (Arc::clone(&server), root.clone());
-            std::thread::spawn(move || {
-                while let Ok(request) = server.recv() {
-                    respond(&root, request);
-                }
-            })
-        })
-        .collect();
-    Ok(ServerHandle { addr, server, threads })
+    let listener = TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let addr = listener.local_addr().map_err(|e| format!("cannot read the listening address: {e}"))?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let stop_flag = Arc::clone(&stop);
+    let acceptor = std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            if stop_flag.load(Ordering::SeqCst) {
+                break;
+            }
+            let Ok(stream) = stream else { continue };
+            let root = root.clone();
+            std::thread::spawn(move || serve_connection(&root, stream));
+        }
+    });
+    Ok(ServerHandle { addr, stop, acceptor: Some(acceptor) })
+}
+
+/// Answers requests on one keep-alive connection until the client closes it or goes idle.
+fn serve_connection(root: &Path, stream: TcpStream) {
+    let _ = stream.set_read_timeout(Some(IDLE_TIMEOUT));
+    let Ok(write_half) = stream.try_clone() else { return };
+    let mut reader = BufReader::new(stream);
+    let mut writer = write_half;
+    loop {
+        let Some(head) = read_head(&mut reader) else { return };
+        let keep_alive = !head.to_ascii_lowercase().contains("connection: close");
+        let mut parts = head.lines().next().unwrap_or_default().split_whitespace();
+        let (method, url) = (parts.next().unwrap_or_default(), parts.next().unwrap_or_default());
+        let response = match method {
+            "GET" | "HEAD" => respond(root, url),
+            _ => text(405, "method not allowed\n"),
+        };
+        if response.write_to(&mut writer, method == "HEAD", keep_alive).is_err()
+            || !keep_alive
+            || method != "GET" && method != "HEAD"
+        {
+            return;
+        }
+    }
+}
+
+/// Reads a request head (request line and headers) up to the blank line; `None` at end of stream or on error.
+fn read_head(reader: &mut impl BufRead) -> Option<String> {
+    let mut head = String::new();
+    loop {
+        let mut line = String::new();
+        match reader.read_line(&mut line) {
+            Ok(0) | Err(_) => return None,
+            Ok(_) if line == "\r\n" || line == "\n" => return (!head.is_empty()).then_some(head),
+            Ok(_) if head.len() > MAX_HEAD_BYTES => return None,
+            Ok(_) => head.push_str(&line),
+        }
+    }
+}
+
+/// An HTTP response with a full body (always a Content-Length, never chunked).
+struct HttpResponse {
+    status: u16,
+    headers: Vec<(&'static str, String)>,
+    body: Vec<u8>,
+}
+
+impl HttpResponse {
+    fn write_to(&self, out: &mut impl Write, head_only: bool, keep_alive: bool) -> std::io::Result<()> {
+        let reason = match self.status {
+            200 => "OK",
+            301 => "Moved Permanently",
+            400 => "Bad Request",
+            404 => "Not Found",
+            405 => "Method Not Allowed",
+            _ => "",
+        };
+        let mut head = format!("HTTP/1.1 {} {reason}\r\nContent-Length: {}\r\n", self.status, self.body.len());
+        for (name, value) in &self.headers {
+            head.push_str(&format!("{name}: {value}\r\n"));
+        }
+        // Cross-origin isolation gives pages precise timers (the bench) and is harmless for the console.
+        head.push_str("Cache-Control: no-store\r\nCross-Origin-Opener-Policy: same-origin\r\n");
+        head.push_str("Cross-Origin-Embedder-Policy: require-corp\r\nCross-Origin-Resource-Policy: same-origin\r\n");
+        head.push_str(if keep_alive { "Connection: keep-alive\r\n\r\n" } else { "Connection: close\r\n\r\n" });
+        out.write_all(head.as_bytes())?;
+        if !head_only {
+            out.write_all(&self.body)?;
+        }
+        out.flush()
+    }
 }
 
 /// What a request maps to.
@@ -191,60 +270,34 @@ pub(crate) fn mime_type(path: &Path) -> &'static str {
     }
 }
 
-fn header(name: &str, value: &str) -> Option<Header> {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).ok()
-}
-
-fn respond(root: &Path, request: Request) {
-    // tiny_http leaves the body out of responses to HEAD and keeps their Content-Length.
-    if !matches!(request.method(), Method::Get | Method::Head) {
-        let _ = request.respond(text(405, "method not allowed\n"));
-        return;
-    }
-    let mut response = match resolve(root, request.url()) {
+fn respond(root: &Path, url: &str) -> HttpResponse {
+    match resolve(root, url) {
         Target::File(path) => match fs::read(&path) {
-            Ok(bytes) => {
-                // A Content-Length instead of chunked encoding (tiny_http chunks bodies over 32 KB by default).
-                let mut response = Response::from_data(bytes).with_chunked_threshold(usize::MAX);
-                response.add_header_opt(header("Content-Type", mime_type(&path)));
-                response
-            }
+            Ok(body) => HttpResponse { status: 200, headers: vec![("Content-Type", mime_type(&path).into())], body },
             Err(_) => text(404, "not found\n"),
         },
         Target::Redirect(location) => {
             let mut response = text(301, "moved\n");
-            response.add_header_opt(header("Location", &location));
+            response.headers.push(("Location", location));
             response
         }
         Target::NotFound => text(404, "not found\n"),
         Target::BadRequest => text(400, "bad request\n"),
-    };
-    response.add_header_opt(header("Cache-Control", "no-store"));
-    let _ = request.respond(response);
+    }
 }
 
-fn text(status: u16, body: &str) -> Response<std::io::Cursor<Vec<u8>>> {
-    let mut response = Response::from_data(body.as_bytes().to_vec()).with_status_code(StatusCode(status));
-    response.add_header_opt(header("Content-Type", "text/plain; charset=utf-8"));
-    response
-}
-
-trait AddHeaderOpt {
-    fn add_header_opt(&mut self, header: Option<Header>);
-}
-
-impl<R: std::io::Read> AddHeaderOpt for Response<R> {
-    fn add_header_opt(&mut self, header: Option<Header>) {
-        if let Some(header) = header {
-            self.add_header(header);
-        }
+fn text(status: u16, body: &str) -> HttpResponse {
+    HttpResponse {
+        status,
+        headers: vec![("Content-Type", "text/plain; charset=utf-8".into())],
+        body: body.as_bytes().to_vec(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::{Read as _, Write as _};
+    use std::io::Read as _;
     use std::net::TcpStream;
 
     #[test]
@@ -327,6 +380,34 @@ mod tests {
         assert!(index.contains("<h1>hi</h1>"), "{index}");
         assert!(get(handle.addr(), "/missing").starts_with("HTTP/1.1 404"));
         assert!(get(handle.addr(), "/../index.html").starts_with("HTTP/1.1 400"));
+        assert!(wasm.contains("cross-origin-embedder-policy: require-corp"), "{wasm}");
+        drop(handle);
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn idle_keep_alive_connections_never_block_a_new_one() {
+        let root = temp_site("keepalive");
+        let handle = serve(&root, SocketAddr::from(([127, 0, 0, 1], 0))).unwrap();
+        // A browser holds several keep-alive connections open; a new one must still be answered at once.
+        let idle: Vec<TcpStream> = (0..8)
+            .map(|_| {
+                let mut stream = TcpStream::connect(handle.addr()).unwrap();
+                write!(stream, "GET / HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+                let mut first = [0u8; 12];
+                stream.read_exact(&mut first).unwrap();
+                assert_eq!(&first, b"HTTP/1.1 200");
+                stream
+            })
+            .collect();
+        let fresh = TcpStream::connect(handle.addr()).unwrap();
+        fresh.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let mut fresh = fresh;
+        write!(fresh, "GET /sub/m.wasm HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+        let mut response = String::new();
+        fresh.read_to_string(&mut response).unwrap();
+        assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+        drop(idle);
         drop(handle);
         fs::remove_dir_all(&root).unwrap();
     }
