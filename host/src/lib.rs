@@ -12,6 +12,10 @@ pub mod config;
 pub mod listeners;
 pub mod registry;
 pub mod json_schema;
+pub mod observation;
+pub mod tool_system;
+#[cfg(test)]
+mod test_support;
 
 pub use client::{CallOptions, ClientOptions, McpClient, Transport};
 pub use connection::{Connection, RequestOptions};

@@ -1,0 +1,182 @@
+//! Native test rig: host connections wired to SDK sessions over in-memory queues (as a MessagePort is), a manual
+//! clock, and timers the test fires by advancing it.
+
+#![allow(dead_code, reason = "parts are used by later tests only")]
+
+use crate::client::{CallOptions, ClientOptions, McpClient, Transport};
+use crate::connection::{Clock, Connection};
+use crate::error::{Error, Result};
+use crate::tool_system::McpCaller;
+use futures_channel::{mpsc, oneshot};
+use futures_executor::{LocalPool, LocalSpawner};
+use futures_util::StreamExt;
+use futures_util::future::LocalBoxFuture;
+use futures_util::task::LocalSpawnExt;
+use mcp_worker_sdk::{Env, Server, Session};
+use serde_json::value::RawValue;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Timers: when each is due, and how to fire it.
+type Timers = Rc<RefCell<Vec<(f64, oneshot::Sender<()>)>>>;
+
+/// A manual clock and the timers waiting on it.
+#[derive(Clone, Default)]
+pub(crate) struct ManualTime {
+    now: Rc<Cell<f64>>,
+    timers: Timers,
+}
+
+impl ManualTime {
+    pub(crate) fn clock(&self) -> Clock {
+        let now = self.now.clone();
+        Rc::new(move || now.get())
+    }
+
+    pub(crate) fn now(&self) -> f64 {
+        self.now.get()
+    }
+
+    /// A future that resolves once the clock has advanced by `ms`.
+    pub(crate) fn sleep(&self, ms: u32) -> LocalBoxFuture<'static, ()> {
+        let (tx, rx) = oneshot::channel();
+        self.timers.borrow_mut().push((self.now.get() + f64::from(ms), tx));
+        Box::pin(async move {
+            let _ = rx.await;
+        })
+    }
+
+    /// Moves the clock and fires the timers that are due.
+    pub(crate) fn advance(&self, ms: f64) {
+        self.now.set(self.now.get() + ms);
+        let now = self.now.get();
+        let due: Vec<oneshot::Sender<()>> = {
+            let mut timers = self.timers.borrow_mut();
+            let (due, later): (Vec<_>, Vec<_>) = timers.drain(..).partition(|(at, _)| *at <= now);
+            *timers = later;
+            due.into_iter().map(|(_, tx)| tx).collect()
+        };
+        for tx in due {
+            let _ = tx.send(());
+        }
+    }
+}
+
+/// The in-memory "worker": closing it stops both directions, as terminating a worker does.
+pub(crate) struct PipeTransport {
+    pub(crate) alive: Rc<Cell<bool>>,
+    pub(crate) connection: Connection,
+}
+
+impl Transport for PipeTransport {
+    fn close(&self) {
+        self.alive.set(false);
+        self.connection.close(Error::Closed { server: self.connection.server().into(), reason: "closed".into() });
+    }
+}
+
+impl PipeTransport {
+    /// What a crashing worker does: the connection fails with `WorkerCrashed` and nothing more flows.
+    pub(crate) fn crash(&self, cause: &str) {
+        self.alive.set(false);
+        let server = self.connection.server().to_owned();
+        self.connection.close(Error::WorkerCrashed { server, cause: cause.into() });
+    }
+}
+
+/// Wires a new host `Connection` named `name` to `server`'s session; `configure` runs on the connection before
+/// any frame flows (as the launcher's hook does in the browser).
+pub(crate) fn wire(
+    spawner: &LocalSpawner,
+    name: &str,
+    server: Server,
+    env: Env,
+    clock: Clock,
+    configure: impl FnOnce(&Connection),
+) -> (Connection, Session, Rc<PipeTransport>) {
+    let alive = Rc::new(Cell::new(true));
+    let (to_server, mut server_inbox) = mpsc::unbounded::<String>();
+    let (to_host, mut host_inbox) = mpsc::unbounded::<String>();
+    let task_spawner = spawner.clone();
+    let session = server
+        .into_session(
+            env,
+            Rc::new(move |frame| {
+                let _ = to_host.unbounded_send(frame);
+            }),
+            Rc::new(move |fut| {
+                let _ = task_spawner.spawn_local(fut);
+            }),
+        )
+        .unwrap_or_else(|e| panic!("the test server does not start: {e}"));
+    let sink_alive = alive.clone();
+    let connection = Connection::new(
+        name,
+        Box::new(move |frame| {
+            if !sink_alive.get() {
+                return Err("the worker is gone".into());
+            }
+            to_server.unbounded_send(frame.to_owned()).map_err(|e| e.to_string())
+        }),
+        clock,
+    );
+    configure(&connection);
+    let (s, a) = (session.clone(), alive.clone());
+    let _ = spawner.spawn_local(async move {
+        while let Some(frame) = server_inbox.next().await {
+            if a.get() {
+                s.handle(&frame);
+            }
+        }
+    });
+    let (c, a) = (connection.clone(), alive.clone());
+    let _ = spawner.spawn_local(async move {
+        while let Some(frame) = host_inbox.next().await {
+            if a.get() {
+                c.receive(&frame);
+            }
+        }
+    });
+    let transport = Rc::new(PipeTransport { alive, connection: connection.clone() });
+    (connection, session, transport)
+}
+
+/// Initialized clients of several servers, callable by name: the tool system's view of a manager.
+#[derive(Default)]
+pub(crate) struct Clients {
+    pub(crate) clients: RefCell<HashMap<String, Rc<McpClient>>>,
+    pub(crate) calls: Cell<usize>,
+}
+
+impl Clients {
+    pub(crate) fn start(&self, pool: &mut LocalPool, name: &str, server: Server) -> Rc<McpClient> {
+        let (connection, _session, transport) =
+            wire(&pool.spawner(), name, server, Env::default(), Rc::new(|| 0.0), |_| {});
+        let options = ClientOptions::default();
+        let transport: Rc<dyn Transport> = transport;
+        let init = McpClient::initialize(connection, &options, Some(transport));
+        let client = Rc::new(pool.run_until(init).unwrap_or_else(|e| panic!("initialize: {e}")));
+        self.clients.borrow_mut().insert(name.to_owned(), client.clone());
+        client
+    }
+}
+
+impl McpCaller for Clients {
+    fn call_tool(
+        &self,
+        server: &str,
+        tool: &str,
+        arguments: Box<RawValue>,
+        options: CallOptions,
+    ) -> LocalBoxFuture<'static, Result<Box<RawValue>>> {
+        self.calls.set(self.calls.get() + 1);
+        let client = self.clients.borrow().get(server).cloned();
+        let tool = tool.to_owned();
+        let server = server.to_owned();
+        Box::pin(async move {
+            let client = client.ok_or(Error::Closed { server, reason: "not started".into() })?;
+            client.call_tool_raw(&tool, Some(&arguments), options).await
+        })
+    }
+}

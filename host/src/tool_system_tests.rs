@@ -1,0 +1,289 @@
+use super::*;
+use crate::test_support::Clients;
+use futures_executor::LocalPool;
+use mcp_worker_protocol::{CallToolResult, ContentBlock, JsonObject, ResourceContents, Tool, ToolAnnotations};
+use mcp_worker_sdk::{Json, NoArgs, Server, ToolDef};
+use serde::Deserialize;
+use std::cell::RefCell;
+
+#[derive(Deserialize, schemars::JsonSchema)]
+struct Text {
+    text: String,
+}
+
+/// A server with the shapes of result a tool system must handle.
+fn server() -> Server {
+    let gate: Rc<RefCell<Option<futures_channel::oneshot::Sender<()>>>> = Rc::new(RefCell::new(None));
+    let (opener, waiter) = (gate.clone(), gate);
+    Server::new("kit", "1")
+        .tool(ToolDef::new("echo", |a: Text| async move { a.text }).read_only())
+        .tool(ToolDef::new("fail", |_: NoArgs| async { CallToolResult::error("disk is full") }).read_only())
+        .tool(
+            ToolDef::new("media", |_: NoArgs| async {
+                vec![
+                    ContentBlock::text("a picture"),
+                    ContentBlock::image("iVBORw0KGgo=", "image/png"),
+                    ContentBlock::audio("UklGRg==", "audio/wav"),
+                    ContentBlock::embedded(ResourceContents::text("file:///a.txt", Some("text/plain"), "hello")),
+                ]
+            })
+            .read_only(),
+        )
+        .tool(ToolDef::new("sum", |_: NoArgs| async { Json(Sum { sum: 3.0 }) }).read_only())
+        // `wait` finishes only after `open` ran: a batch with both completes only if calls run concurrently.
+        .tool(
+            ToolDef::new("wait", move |_: NoArgs| {
+                let (tx, rx) = futures_channel::oneshot::channel();
+                *waiter.borrow_mut() = Some(tx);
+                async move {
+                    let _ = rx.await;
+                    "waited"
+                }
+            })
+            .read_only(),
+        )
+        .tool(
+            ToolDef::new("open", move |_: NoArgs| {
+                let tx = opener.borrow_mut().take();
+                async move {
+                    if let Some(tx) = tx {
+                        let _ = tx.send(());
+                    }
+                    "opened"
+                }
+            })
+            .read_only(),
+        )
+}
+
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Sum {
+    sum: f64,
+}
+
+struct Rig {
+    pool: LocalPool,
+    clients: Rc<Clients>,
+    registry: Rc<ToolRegistry>,
+    system: ToolSystem,
+    observed: Rc<RefCell<Vec<Observation>>>,
+}
+
+fn rig() -> Rig {
+    let mut pool = LocalPool::new();
+    let clients = Rc::new(Clients::default());
+    let client = clients.start(&mut pool, "kit", server());
+    let tools = pool.run_until(client.list_tools()).unwrap();
+    let registry = Rc::new(ToolRegistry::new());
+    let outcome = registry.replace_server_tools("kit", tools, false);
+    assert!(outcome.rejected.is_empty());
+    registry.set_thread_tools("t", ["mcp__kit__*"]);
+    let system = ToolSystem::new(registry.clone(), clients.clone(), Rc::new(|| 0.0));
+    let observed = Rc::new(RefCell::new(Vec::new()));
+    let log = observed.clone();
+    system.observations().subscribe(Rc::new(move |o: &Observation| log.borrow_mut().push(o.clone())));
+    Rig { pool, clients, registry, system, observed }
+}
+
+impl Rig {
+    fn run(&mut self, calls: Vec<ParsedToolCall>) -> Vec<ToolResult> {
+        self.pool.run_until(self.system.execute_tools(calls, "t", Some("trace-1")))
+    }
+
+    fn one(&mut self, tool: &str, arguments: Value) -> ToolResult {
+        self.run(vec![ParsedToolCall::new("c1", tool, arguments)]).remove(0)
+    }
+}
+
+#[test]
+fn results_keep_the_llms_call_ids_and_the_call_order() {
+    let mut rig = rig();
+    let calls =
+        (0..20).map(|i| ParsedToolCall::new(format!("call_{i}"), "mcp__kit__echo", json!({"text": format!("m{i}")})));
+    let results = rig.run(calls.collect());
+    for (i, result) in results.iter().enumerate() {
+        assert_eq!(result.call_id, format!("call_{i}"));
+        assert_eq!(result.tool_name, "mcp__kit__echo");
+        assert_eq!(result.status, ToolStatus::Success);
+        assert_eq!(result.output.as_ref().unwrap()["content"][0]["text"], format!("m{i}"));
+        assert_eq!(result.metadata["server"], "kit");
+        assert_eq!(result.metadata["tool"], "echo");
+    }
+}
+
+#[test]
+fn independent_calls_run_concurrently() {
+    let mut rig = rig();
+    let batch = vec![
+        ParsedToolCall::new("a", "mcp__kit__wait", json!({})),
+        ParsedToolCall::new("b", "mcp__kit__open", json!({})),
+    ];
+    let results = rig.run(batch);
+    assert_eq!(results[0].output.as_ref().unwrap()["content"][0]["text"], "waited");
+    assert_eq!(results[1].output.as_ref().unwrap()["content"][0]["text"], "opened");
+}
+
+#[test]
+fn calls_that_fail_a_check_get_an_error_the_model_can_act_on_and_reach_no_server() {
+    let mut rig = rig();
+    let unknown = rig.one("mcp__kit__nope", json!({}));
+    assert_eq!(unknown.error.as_deref(), Some("Unknown tool mcp__kit__nope. Use one of the tools you were given."));
+
+    let invalid = rig.one("mcp__kit__echo", json!({"text": 5, "extra": true}));
+    assert_eq!(invalid.status, ToolStatus::Error);
+    let message = invalid.error.unwrap();
+    assert!(
+        message.starts_with("Invalid arguments for mcp__kit__echo: /text: expected string, got number 5"),
+        "{message}"
+    );
+    assert!(message.ends_with("Fix the arguments and call the tool again."), "{message}");
+
+    let not_json = rig.one("mcp__kit__echo", json!("{oops"));
+    assert!(not_json.error.unwrap().contains("not valid JSON"));
+
+    let other_thread = rig.pool.run_until(rig.system.execute_tools(
+        vec![ParsedToolCall::new("x", "mcp__kit__echo", json!({"text": "hi"}))],
+        "unconfigured-thread",
+        None,
+    ));
+    assert_eq!(other_thread[0].error.as_deref(), Some("Tool mcp__kit__echo is not enabled for this conversation."));
+    assert_eq!(rig.clients.calls.get(), 0, "no server was called");
+}
+
+#[test]
+fn hidden_destructive_tools_cannot_be_called_even_when_enabled() {
+    let mut rig = rig();
+    let mut tool = Tool::new("wipe", JsonObject::new());
+    tool.annotations = Some(ToolAnnotations { read_only_hint: Some(true), ..Default::default() });
+    rig.registry.replace_server_tools("other", vec![tool], false);
+    rig.registry.enable_for_thread("t", ["mcp__other__wipe"]);
+    let result = rig.one("mcp__other__wipe", json!({}));
+    assert!(result.error.unwrap().contains("may be destructive"));
+    assert_eq!(rig.clients.calls.get(), 0);
+}
+
+#[test]
+fn arguments_as_json_text_and_null_are_accepted() {
+    let mut rig = rig();
+    let result = rig.one("mcp__kit__echo", json!("{\"text\": \"from a string\"}"));
+    assert_eq!(result.output.unwrap()["content"][0]["text"], "from a string");
+    assert!(rig.one("mcp__kit__fail", Value::Null).output.is_some(), "null means no arguments");
+}
+
+#[test]
+fn an_is_error_result_is_an_error_with_the_tools_text() {
+    let mut rig = rig();
+    let result = rig.one("mcp__kit__fail", json!({}));
+    assert_eq!(result.status, ToolStatus::Error);
+    assert_eq!(result.error.as_deref(), Some("disk is full"));
+    assert_eq!(result.output.unwrap()["content"][0]["text"], "disk is full", "the content is kept");
+}
+
+#[test]
+fn images_audio_and_resources_are_kept_in_the_output() {
+    let mut rig = rig();
+    let output = rig.one("mcp__kit__media", json!({})).output.unwrap();
+    let kinds: Vec<&str> = output["content"].as_array().unwrap().iter().map(|b| b["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["text", "image", "audio", "resource"]);
+    assert_eq!(output["content"][1]["data"], "iVBORw0KGgo=");
+    assert_eq!(output["content"][3]["resource"]["text"], "hello");
+}
+
+#[test]
+fn structured_content_is_checked_against_the_output_schema() {
+    let mut rig = rig();
+    let ok = rig.one("mcp__kit__sum", json!({}));
+    assert_eq!(ok.status, ToolStatus::Success);
+    assert_eq!(ok.output.unwrap()["structuredContent"], json!({"sum": 3.0}));
+
+    // The same tool, registered with an output schema its results do not match.
+    let mut liar = (*rig.registry.get("mcp__kit__sum").unwrap().definition).clone();
+    liar.output_schema = Some(json!({"type": "object", "required": ["total"]}).as_object().cloned().unwrap());
+    rig.registry.unregister("mcp__kit__sum");
+    rig.registry.replace_server_tools("kit", vec![liar], false);
+    let bad = rig.one("mcp__kit__sum", json!({}));
+    assert_eq!(bad.status, ToolStatus::Error);
+    assert!(bad.error.unwrap().contains("missing required property \"total\""));
+}
+
+#[test]
+fn host_errors_name_the_server_and_carry_a_code() {
+    let mut rig = rig();
+    rig.clients.clients.borrow().get("kit").unwrap().close();
+    let result = rig.one("mcp__kit__echo", json!({"text": "x"}));
+    assert_eq!(result.status, ToolStatus::Error);
+    assert_eq!(result.metadata["errorCode"], "CLOSED");
+    assert!(result.error.unwrap().starts_with("server kit:"));
+}
+
+#[test]
+fn native_tools_run_in_the_page_with_the_same_checks() {
+    let mut rig = rig();
+    let mut weather = Tool::new(
+        "weather",
+        json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]})
+            .as_object()
+            .cloned()
+            .unwrap(),
+    );
+    weather.output_schema = json!({"type": "object", "required": ["celsius"]}).as_object().cloned();
+    let executor: Rc<dyn crate::registry::NativeTool> = Rc::new(|args: Value, ctx: ExecutionContext| async move {
+        match args["city"].as_str() {
+            Some("Nowhere") => Err("no such city".to_owned()),
+            Some("Bad") => Ok(json!({"fahrenheit": 1})),
+            _ => Ok(json!({"celsius": 21, "thread": ctx.thread_id, "call": ctx.call_id})),
+        }
+    });
+    rig.registry.register_native(weather, executor).unwrap();
+    rig.registry.enable_for_thread("t", ["weather"]);
+    let ok = rig.one("weather", json!({"city": "Paris"}));
+    assert_eq!(ok.output.unwrap(), json!({"celsius": 21, "thread": "t", "call": "c1"}));
+    assert_eq!(ok.metadata["source"], "native");
+    assert_eq!(rig.one("weather", json!({"city": "Nowhere"})).error.as_deref(), Some("no such city"));
+    assert!(rig.one("weather", json!({"city": "Bad"})).error.unwrap().contains("output schema"));
+    assert!(rig.one("weather", json!({})).error.unwrap().contains("missing required property \"city\""));
+}
+
+#[test]
+fn every_execution_is_observed() {
+    let mut rig = rig();
+    rig.run(vec![
+        ParsedToolCall::new("a", "mcp__kit__echo", json!({"text": "x"})),
+        ParsedToolCall::new("b", "mcp__kit__nope", json!({})),
+    ]);
+    let observed = rig.observed.borrow();
+    assert_eq!(observed.len(), 2);
+    // Recorded as each call finishes: the refused call first.
+    assert_eq!(observed[0].metadata["callId"], "b");
+    assert_eq!(observed[0].metadata["status"], "error");
+    let first = serde_json::to_value(&observed[1]).unwrap();
+    assert_eq!(first["type"], "TOOL_EXECUTION");
+    assert_eq!(first["threadId"], "t");
+    assert_eq!(first["traceId"], "trace-1");
+    assert_eq!(first["metadata"]["server"], "kit");
+    assert_eq!(first["metadata"]["tool"], "echo");
+    assert_eq!(first["metadata"]["status"], "success");
+    assert!(first["metadata"]["durationMs"].is_number());
+    assert_eq!(first["content"]["callId"], "a");
+}
+
+#[test]
+fn the_raw_result_is_included_when_asked() {
+    let mut rig = rig();
+    let options = ExecuteOptions { include_raw_result: true, ..ExecuteOptions::default() };
+    let calls = vec![ParsedToolCall::new("a", "mcp__kit__fail", json!({}))];
+    let results = rig.pool.run_until(rig.system.execute_tools_with(calls, "t", None, &options));
+    assert_eq!(results[0].metadata["rawResult"]["isError"], true);
+}
+
+#[test]
+fn results_serialize_in_arts_shape() {
+    let mut rig = rig();
+    let result = serde_json::to_value(rig.one("mcp__kit__fail", json!({}))).unwrap();
+    assert_eq!(result["callId"], "c1");
+    assert_eq!(result["toolName"], "mcp__kit__fail");
+    assert_eq!(result["status"], "error");
+    assert_eq!(result["error"], "disk is full");
+    let call: ParsedToolCall = serde_json::from_value(json!({"callId": "x", "toolName": "y"})).unwrap();
+    assert_eq!(call.arguments, Value::Null);
+}
