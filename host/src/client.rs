@@ -75,6 +75,10 @@ pub struct CallOptions {
     pub timeout_ms: Option<u32>,
     /// Receives the server's progress notifications for this call.
     pub on_progress: Option<crate::connection::ProgressHandler>,
+    /// Each progress notification restarts the timeout (the call then asks the server for progress).
+    pub reset_timeout_on_progress: bool,
+    /// With `reset_timeout_on_progress`: the call fails after this many milliseconds in total.
+    pub max_total_timeout_ms: Option<u32>,
 }
 
 impl std::fmt::Debug for CallOptions {
@@ -82,6 +86,8 @@ impl std::fmt::Debug for CallOptions {
         f.debug_struct("CallOptions")
             .field("timeout_ms", &self.timeout_ms)
             .field("on_progress", &self.on_progress.is_some())
+            .field("reset_timeout_on_progress", &self.reset_timeout_on_progress)
+            .field("max_total_timeout_ms", &self.max_total_timeout_ms)
             .finish()
     }
 }
@@ -194,11 +200,14 @@ impl McpClient {
             }
         }
         let id = self.connection.next_request_id();
-        let meta = options.on_progress.is_some().then_some(ProgressMeta { progress_token: id });
+        let wants_progress = options.on_progress.is_some() || options.reset_timeout_on_progress;
+        let meta = wants_progress.then_some(ProgressMeta { progress_token: id });
         let params = CallParamsRef { name, arguments, meta };
         let request_options = RequestOptions {
             timeout_ms: Some(options.timeout_ms.unwrap_or(self.request_timeout_ms)),
             on_progress: options.on_progress,
+            reset_on_progress: options.reset_timeout_on_progress,
+            max_total_ms: options.max_total_timeout_ms,
         };
         let raw = self.connection.request_with_id(id, methods::TOOLS_CALL, Some(&params), request_options).await?;
         check_call_result(&self.connection, &raw)?;
@@ -207,8 +216,15 @@ impl McpClient {
 
     /// Closes the session and its transport. Pending requests fail at once with [`Error::Closed`].
     pub fn close(&self) {
-        self.connection
-            .close(Error::Closed { server: self.connection.server().to_owned(), reason: "closed by the host".into() });
+        self.close_with(Error::Closed {
+            server: self.connection.server().to_owned(),
+            reason: "closed by the host".into(),
+        });
+    }
+
+    /// Closes the session and its transport (terminating the worker); pending requests fail at once with `cause`.
+    pub fn close_with(&self, cause: Error) {
+        self.connection.close(cause);
         if let Some(transport) = &self.transport {
             transport.close();
         }

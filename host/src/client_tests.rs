@@ -147,10 +147,10 @@ fn progress_is_delivered_during_a_call() {
     let seen = Rc::new(RefCell::new(Vec::new()));
     let log = seen.clone();
     let options = CallOptions {
-        timeout_ms: None,
         on_progress: Some(Rc::new(move |p: &mcp_worker_protocol::notifications::ProgressParams| {
             log.borrow_mut().push(p.progress)
         })),
+        ..CallOptions::default()
     };
     let raw = pipe.pool.run_until(client.call_tool_raw("work", None, options)).unwrap();
     assert!(raw.get().contains("done"));

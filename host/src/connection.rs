@@ -5,13 +5,28 @@
 //! MessagePort in the page and over an in-memory pipe in native tests.
 //!
 //! Timeouts cost nothing per request: each pending request records its deadline, and one periodic
-//! [`Connection::sweep`] per connection fails the overdue ones (the browser glue calls it on a timer).
+//! [`Connection::sweep`] per connection fails the overdue ones (the browser glue calls it on a timer). A deadline
+//! can move with each progress notification, up to a hard maximum ([`RequestOptions::reset_on_progress`]).
+//!
+//! Hooks let an owner (the manager) follow the connection: [`Connection::set_close_handler`] (it closed, and why),
+//! [`Connection::set_cancel_handler`] (the host cancelled a request; the server kept reporting progress on it), and
+//! [`Connection::set_server_request_handlers`] (requests from the server: elicitation, sampling, roots).
+
+mod deadline;
+mod incoming;
+mod watch;
+
+use deadline::Deadline;
+
+pub use watch::{CancelEvent, CancelHandler};
 
 use crate::error::{Error, Result};
+use crate::server_requests::ServerRequestHandlers;
 use futures_channel::oneshot;
-use mcp_worker_protocol::jsonrpc::{EmptyResult, encode_error, encode_notification, encode_request, encode_result};
+use futures_util::future::AbortHandle;
+use mcp_worker_protocol::jsonrpc::{encode_error, encode_notification, encode_request};
 use mcp_worker_protocol::notifications::{CancelledParams, ProgressParams};
-use mcp_worker_protocol::{ErrorObject, Message, Notification, Request, RequestId, methods};
+use mcp_worker_protocol::{Message, Notification, RequestId, methods};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use std::cell::{Cell, RefCell};
@@ -33,6 +48,9 @@ pub type ProgressHandler = Rc<dyn Fn(&ProgressParams)>;
 /// Called with every notification that is not progress (list changes, log messages, …).
 pub type NotificationHandler = Rc<dyn Fn(&Notification)>;
 
+/// Called once when the connection closes, with the cause.
+pub type CloseHandler = Rc<dyn Fn(&Error)>;
+
 /// Per-request options.
 #[derive(Clone, Default)]
 #[non_exhaustive]
@@ -41,6 +59,10 @@ pub struct RequestOptions {
     pub timeout_ms: Option<u32>,
     /// Receives `notifications/progress` for this request; its progress token is the request id.
     pub on_progress: Option<ProgressHandler>,
+    /// Each progress notification restarts the timeout (the request must carry a progress token to get any).
+    pub reset_on_progress: bool,
+    /// With `reset_on_progress`: the request fails after this many milliseconds in total, whatever progress comes.
+    pub max_total_ms: Option<u32>,
 }
 
 impl std::fmt::Debug for RequestOptions {
@@ -48,6 +70,8 @@ impl std::fmt::Debug for RequestOptions {
         f.debug_struct("RequestOptions")
             .field("timeout_ms", &self.timeout_ms)
             .field("on_progress", &self.on_progress.is_some())
+            .field("reset_on_progress", &self.reset_on_progress)
+            .field("max_total_ms", &self.max_total_ms)
             .finish()
     }
 }
@@ -55,13 +79,13 @@ impl std::fmt::Debug for RequestOptions {
 impl RequestOptions {
     /// Options with a timeout.
     pub fn timeout(ms: u32) -> Self {
-        Self { timeout_ms: Some(ms), on_progress: None }
+        Self { timeout_ms: Some(ms), ..Self::default() }
     }
 }
 
 struct Pending {
     method: Box<str>,
-    deadline: Option<(f64, u32)>,
+    deadline: Option<Deadline>,
     on_progress: Option<ProgressHandler>,
     reply: oneshot::Sender<Result<Box<RawValue>>>,
 }
@@ -74,6 +98,13 @@ struct Inner {
     pending: RefCell<HashMap<i64, Pending>>,
     closed: RefCell<Option<Error>>,
     on_notification: RefCell<Option<NotificationHandler>>,
+    on_close: RefCell<Option<CloseHandler>>,
+    on_cancel: RefCell<Option<CancelHandler>>,
+    /// Requests the host cancelled, and when (only while a cancel handler is set).
+    cancelled: RefCell<HashMap<i64, f64>>,
+    server_requests: RefCell<Option<ServerRequestHandlers>>,
+    /// Requests from the server being handled, to drop them if the server cancels or the connection closes.
+    incoming: RefCell<HashMap<RequestId, AbortHandle>>,
 }
 
 /// A connection to one server. Cheap to clone; all clones are the same connection.
@@ -103,6 +134,11 @@ impl Connection {
             pending: RefCell::new(HashMap::new()),
             closed: RefCell::new(None),
             on_notification: RefCell::new(None),
+            on_close: RefCell::new(None),
+            on_cancel: RefCell::new(None),
+            cancelled: RefCell::new(HashMap::new()),
+            server_requests: RefCell::new(None),
+            incoming: RefCell::new(HashMap::new()),
         };
         Self { inner: Rc::new(inner) }
     }
@@ -130,6 +166,21 @@ impl Connection {
     /// Receives every notification other than progress.
     pub fn set_notification_handler(&self, handler: Option<NotificationHandler>) {
         *self.inner.on_notification.borrow_mut() = handler;
+    }
+
+    /// Called once when the connection closes (at once if it already has).
+    pub fn set_close_handler(&self, handler: Option<CloseHandler>) {
+        *self.inner.on_close.borrow_mut() = handler.clone();
+        let closed = self.closed_reason();
+        if let (Some(handler), Some(cause)) = (handler, closed) {
+            handler(&cause);
+        }
+    }
+
+    /// Answers requests from the server (elicitation, sampling, roots) with these handlers; `ping` is always
+    /// answered. Without handlers, every other request is answered `-32601`.
+    pub fn set_server_request_handlers(&self, handlers: Option<ServerRequestHandlers>) {
+        *self.inner.server_requests.borrow_mut() = handlers;
     }
 
     /// Reserves the id of the next request (for params that must carry it, e.g. as a progress token).
@@ -166,7 +217,7 @@ impl Connection {
                 return future;
             }
         };
-        let deadline = options.timeout_ms.map(|ms| ((self.inner.clock)() + f64::from(ms), ms));
+        let deadline = Deadline::new((self.inner.clock)(), &options);
         let pending = Pending { method: method.into(), deadline, on_progress: options.on_progress, reply };
         self.inner.pending.borrow_mut().insert(id, pending);
         if let Err(cause) = (self.inner.sink)(&frame) {
@@ -191,7 +242,10 @@ impl Connection {
             Ok(Message::Response(response)) => {
                 let RequestId::Number(id) = response.id else { return };
                 // A response for an unknown id is late (timed out, cancelled) or bogus: ignored, as the spec says.
-                let Some(pending) = self.inner.pending.borrow_mut().remove(&id) else { return };
+                let Some(pending) = self.inner.pending.borrow_mut().remove(&id) else {
+                    self.inner.cancelled.borrow_mut().remove(&id);
+                    return;
+                };
                 let outcome = response.outcome.map_err(|error| Error::Rpc {
                     server: self.inner.server.clone(),
                     method: pending.method.into(),
@@ -212,24 +266,32 @@ impl Connection {
             let Some(params) = notification.params.as_deref() else { return };
             let Ok(progress) = serde_json::from_str::<ProgressParams>(params.get()) else { return };
             let RequestId::Number(id) = progress.progress_token else { return };
-            let handler = self.inner.pending.borrow().get(&id).and_then(|p| p.on_progress.clone());
+            let now = (self.inner.clock)();
+            let handler = {
+                let mut pending = self.inner.pending.borrow_mut();
+                let Some(entry) = pending.get_mut(&id) else {
+                    drop(pending);
+                    self.progress_after_cancel(id, now);
+                    return;
+                };
+                if let Some(deadline) = &mut entry.deadline {
+                    deadline.progressed(now);
+                }
+                entry.on_progress.clone()
+            };
             if let Some(handler) = handler {
                 handler(&progress);
             }
+            return;
+        }
+        if notification.method == methods::CANCELLED {
+            self.on_server_cancelled(notification);
             return;
         }
         let handler = self.inner.on_notification.borrow().clone();
         if let Some(handler) = handler {
             handler(notification);
         }
-    }
-
-    fn on_server_request(&self, request: Request) {
-        let frame = match request.method.as_str() {
-            methods::PING => encode_result(&request.id, &EmptyResult {}).unwrap_or_default(),
-            other => encode_error(Some(&request.id), &ErrorObject::method_not_found(other)),
-        };
-        self.send_quietly(frame);
     }
 
     fn send_quietly(&self, frame: String) {
@@ -247,16 +309,17 @@ impl Connection {
             .pending
             .borrow()
             .iter()
-            .filter(|(_, p)| p.deadline.is_some_and(|(at, _)| at <= now))
+            .filter(|(_, p)| p.deadline.is_some_and(|d| d.at <= now))
             .map(|(id, _)| *id)
             .collect();
         for id in &overdue {
             let Some(pending) = self.inner.pending.borrow_mut().remove(id) else { continue };
-            let ms = pending.deadline.map_or(0, |(_, ms)| ms);
+            let ms = pending.deadline.map_or(0, |d| d.expired_ms());
             self.send_cancelled(*id, &pending.method, &format!("timed out after {ms} ms"));
             let error = Error::Timeout { server: self.inner.server.clone(), method: pending.method.into(), ms };
             let _ = pending.reply.send(Err(error));
         }
+        self.forget_old_cancellations(now);
         overdue.len()
     }
 
@@ -270,6 +333,14 @@ impl Connection {
         let pending: Vec<Pending> = self.inner.pending.borrow_mut().drain().map(|(_, p)| p).collect();
         for p in pending {
             let _ = p.reply.send(Err(cause.clone()));
+        }
+        let incoming: Vec<AbortHandle> = self.inner.incoming.borrow_mut().drain().map(|(_, a)| a).collect();
+        for handle in incoming {
+            handle.abort();
+        }
+        let handler = self.inner.on_close.borrow_mut().take();
+        if let Some(handler) = handler {
+            handler(&cause);
         }
     }
 
@@ -288,6 +359,7 @@ impl Connection {
         if let Ok(frame) = encode_notification(methods::CANCELLED, Some(&params)) {
             self.send_quietly(frame);
         }
+        self.cancellation_sent(id);
     }
 }
 

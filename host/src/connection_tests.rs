@@ -125,8 +125,8 @@ fn progress_reaches_the_handler_of_its_request() {
     let seen = Rc::new(RefCell::new(Vec::new()));
     let log = seen.clone();
     let options = RequestOptions {
-        timeout_ms: None,
         on_progress: Some(Rc::new(move |p: &ProgressParams| log.borrow_mut().push((p.progress, p.total)))),
+        ..RequestOptions::default()
     };
     let call = rig.connection.request("tools/call", Some(&json!({})), options);
     rig.connection.receive(
@@ -205,4 +205,169 @@ fn initialize_is_never_cancelled() {
     rig.frames();
     drop(dropped);
     assert!(rig.frames().is_empty(), "no notifications/cancelled for initialize");
+}
+
+#[test]
+fn progress_moves_the_deadline_up_to_the_hard_maximum() {
+    let rig = rig();
+    let options = RequestOptions {
+        timeout_ms: Some(100),
+        reset_on_progress: true,
+        max_total_ms: Some(250),
+        ..RequestOptions::default()
+    };
+    let call = rig.connection.request("tools/call", Some(&json!({})), options);
+    let progress = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}"#;
+    rig.now.set(90.0);
+    rig.connection.receive(progress);
+    rig.now.set(150.0);
+    assert_eq!(rig.connection.sweep(), 0, "progress at 90 ms moved the deadline to 190 ms");
+    rig.connection.receive(progress);
+    rig.now.set(249.0);
+    assert_eq!(rig.connection.sweep(), 0);
+    rig.connection.receive(progress);
+    rig.now.set(250.0);
+    assert_eq!(rig.connection.sweep(), 1, "the hard maximum binds whatever progress comes");
+    let err = call.now_or_never().expect("resolved").unwrap_err();
+    assert_eq!(err.to_string(), "server srv: tools/call timed out after 250 ms");
+}
+
+#[test]
+fn without_reset_progress_does_not_move_the_deadline() {
+    let rig = rig();
+    let _call = rig.connection.request("tools/call", Some(&json!({})), RequestOptions::timeout(100));
+    rig.now.set(90.0);
+    rig.connection
+        .receive(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}"#);
+    rig.now.set(100.0);
+    assert_eq!(rig.connection.sweep(), 1);
+}
+
+#[test]
+fn the_close_handler_hears_the_cause_once() {
+    let rig = rig();
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let log = seen.clone();
+    rig.connection.set_close_handler(Some(Rc::new(move |e: &Error| log.borrow_mut().push(e.to_string()))));
+    rig.connection.close(Error::WorkerCrashed { server: "srv".into(), cause: "boom".into() });
+    rig.connection.close(Error::Closed { server: "srv".into(), reason: "again".into() });
+    assert_eq!(*seen.borrow(), vec!["server srv: worker crashed: boom".to_owned()]);
+    // Set after the fact: told at once.
+    let late = Rc::new(Cell::new(false));
+    let flag = late.clone();
+    rig.connection.set_close_handler(Some(Rc::new(move |_: &Error| flag.set(true))));
+    assert!(late.get());
+}
+
+#[test]
+fn cancellations_and_progress_after_them_are_reported() {
+    let rig = rig();
+    let events = Rc::new(RefCell::new(Vec::new()));
+    let log = events.clone();
+    rig.connection.set_cancel_handler(Some(Rc::new(move |e: &CancelEvent| log.borrow_mut().push(*e))));
+    let call = rig.connection.request("tools/call", Some(&json!({})), RequestOptions::timeout(100));
+    rig.now.set(100.0);
+    rig.connection.sweep();
+    drop(call);
+    rig.now.set(400.0);
+    rig.connection
+        .receive(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":2}}"#);
+    assert_eq!(
+        *events.borrow(),
+        vec![CancelEvent::Sent { id: 1 }, CancelEvent::ProgressAfterCancel { id: 1, since_ms: 300.0 }]
+    );
+    // A late answer means the server stopped: later progress for it is no longer reported.
+    rig.connection.receive(r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#);
+    rig.connection
+        .receive(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":3}}"#);
+    assert_eq!(events.borrow().len(), 2);
+}
+
+mod server_requests {
+    use super::*;
+    use crate::server_requests::{ServerRequest, ServerRequestHandlers};
+    use futures_executor::LocalPool;
+    use futures_util::task::LocalSpawnExt;
+    use mcp_worker_protocol::ErrorObject;
+
+    fn handlers(pool: &LocalPool) -> ServerRequestHandlers {
+        let spawner = pool.spawner();
+        ServerRequestHandlers::new(Rc::new(move |f| {
+            let _ = spawner.spawn_local(f);
+        }))
+    }
+
+    #[test]
+    fn a_registered_handler_answers_and_others_are_refused() {
+        let mut pool = LocalPool::new();
+        let rig = rig();
+        let seen = Rc::new(RefCell::new(None));
+        let log = seen.clone();
+        let h = handlers(&pool).on_elicitation(Rc::new(move |request: ServerRequest| {
+            *log.borrow_mut() = Some(request.clone());
+            Box::pin(async move { Ok(json!({"action": "accept", "content": {"ok": true}})) })
+        }));
+        rig.connection.set_server_request_handlers(Some(h));
+        rig.connection
+            .receive(r#"{"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":{"message":"Sure?"}}"#);
+        rig.connection.receive(r#"{"jsonrpc":"2.0","id":8,"method":"sampling/createMessage","params":{}}"#);
+        pool.run_until_stalled();
+        let frames = rig.frames();
+        assert_eq!(frames[0]["id"], 8);
+        assert_eq!(frames[0]["error"]["code"], -32601, "no sampling handler");
+        assert_eq!(frames[1], json!({"jsonrpc":"2.0","id":7,"result":{"action":"accept","content":{"ok":true}}}));
+        let request = seen.borrow().clone().unwrap();
+        assert_eq!((request.server.as_str(), request.method.as_str()), ("srv", "elicitation/create"));
+        assert_eq!(request.params, json!({"message": "Sure?"}));
+    }
+
+    #[test]
+    fn a_handler_error_is_sent_as_a_json_rpc_error() {
+        let mut pool = LocalPool::new();
+        let rig = rig();
+        let h = handlers(&pool)
+            .on_roots(Rc::new(|_| Box::pin(async { Err(ErrorObject::invalid_params("no roots for you")) })));
+        rig.connection.set_server_request_handlers(Some(h));
+        rig.connection.receive(r#"{"jsonrpc":"2.0","id":"r","method":"roots/list"}"#);
+        pool.run_until_stalled();
+        let frames = rig.frames();
+        assert_eq!(frames[0]["error"]["code"], -32602);
+        assert_eq!(frames[0]["error"]["message"], "no roots for you");
+    }
+
+    #[test]
+    fn a_request_the_server_cancels_is_dropped_and_never_answered() {
+        let mut pool = LocalPool::new();
+        let rig = rig();
+        let (tx, rx) = futures_channel::oneshot::channel::<()>();
+        let rx = Rc::new(RefCell::new(Some(rx)));
+        let dropped = Rc::new(Cell::new(false));
+        let flag = dropped.clone();
+        let h = handlers(&pool).on_sampling(Rc::new(move |_| {
+            let rx = rx.borrow_mut().take();
+            let guard = DropFlag(flag.clone());
+            Box::pin(async move {
+                let _guard = guard;
+                if let Some(rx) = rx {
+                    let _ = rx.await;
+                }
+                Ok(json!({}))
+            })
+        }));
+        rig.connection.set_server_request_handlers(Some(h));
+        rig.connection.receive(r#"{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{}}"#);
+        pool.run_until_stalled();
+        rig.connection.receive(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#);
+        let _ = tx.send(());
+        pool.run_until_stalled();
+        assert!(dropped.get(), "the handler's future was dropped");
+        assert!(rig.frames().is_empty(), "no answer to a cancelled request");
+    }
+
+    struct DropFlag(Rc<Cell<bool>>);
+    impl Drop for DropFlag {
+        fn drop(&mut self) {
+            self.0.set(true);
+        }
+    }
 }

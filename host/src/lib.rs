@@ -14,6 +14,7 @@ pub mod registry;
 pub mod json_schema;
 pub mod observation;
 pub mod tool_system;
+pub mod server_requests;
 #[cfg(test)]
 mod test_support;
 
