@@ -91,6 +91,11 @@ fn content_tools_return_what_the_suite_expects() {
         r["result"]["content"].as_array().unwrap().iter().map(|c| c["type"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["text", "image", "resource"]);
     assert_eq!(r["result"]["content"][2]["resource"]["text"], r#"{"test":"data","value":123}"#);
+    let r = h.one(&call(7, "resource_link_content", json!({})));
+    assert_eq!(
+        r["result"]["content"][1],
+        json!({"type": "resource_link", "uri": "test://static-text", "name": "Static Text Resource", "mimeType": "text/plain"})
+    );
     let r = h.one(&call(6, "test_error_handling", json!({})));
     assert_eq!(
         r["result"],

@@ -2,7 +2,8 @@
 //! credentials, and a crash.
 
 use crate::{API_KEY, Shared};
-use mcp_worker_sdk::{Ctx, Json, NoArgs, Server, ToolDef};
+use mcp_worker_sdk::protocol::Resource;
+use mcp_worker_sdk::{ContentBlock, Ctx, Json, NoArgs, Server, ToolDef};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
@@ -64,6 +65,15 @@ pub(crate) fn register(server: Server, shared: &Rc<Shared>) -> Server {
             .read_only()
             .idempotent()
             .open_world(false),
+        )
+        .tool(
+            ToolDef::new("resource_link_content", |_: NoArgs| async {
+                let mut link = Resource::new("test://static-text", "Static Text Resource");
+                link.mime_type = Some("text/plain".into());
+                vec![ContentBlock::text("The static text resource:"), ContentBlock::resource_link(link)]
+            })
+            .description("Returns a link to test://static-text, which the client can read with resources/read")
+            .read_only(),
         )
         .tool(
             ToolDef::new("slow_operation", move |ctx: Ctx, args: SlowArgs| {
