@@ -20,6 +20,27 @@ pub struct CompletionRequest {
 /// A function that suggests values for one argument.
 pub(crate) type Completer = Rc<dyn Fn(CompletionRequest) -> LocalBoxFuture<'static, Vec<String>>>;
 
+/// The completers of one prompt or template, by argument name. A short list: a map would add code to every
+/// server's wasm for a handful of entries.
+#[derive(Default)]
+pub(crate) struct Completers(Vec<(String, Completer)>);
+
+impl Completers {
+    /// Sets the completer of `name`, replacing any earlier one.
+    pub(crate) fn set(&mut self, name: String, completer: Completer) {
+        self.0.retain(|(n, _)| *n != name);
+        self.0.push((name, completer));
+    }
+
+    pub(crate) fn get(&self, name: &str) -> Option<Completer> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, c)| c.clone())
+    }
+
+    pub(crate) fn names(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(n, _)| n.as_str())
+    }
+}
+
 /// A completer from an async function.
 pub(crate) fn completer<F, Fut>(f: F) -> Completer
 where

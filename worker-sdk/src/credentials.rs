@@ -66,10 +66,10 @@ pub struct Manifest {
 }
 
 impl Manifest {
-    /// The manifest as JSON text (the format of `manifest.json`).
+    /// The manifest as compact JSON text (the format of `manifest.json`, which the build pretty-prints).
     pub fn to_json(&self) -> String {
         // Only strings and booleans: serialization cannot fail.
-        serde_json::to_string_pretty(self).unwrap_or_default()
+        serde_json::to_string(self).unwrap_or_default()
     }
 }
 

@@ -127,7 +127,7 @@ impl ServerHandle {
 
     /// Whether the client subscribed to the resource at `uri`.
     pub fn is_subscribed(&self, uri: &str) -> bool {
-        self.state().is_ok_and(|state| state.subscriptions.borrow().contains(uri))
+        self.state().is_ok_and(|state| state.subscriptions.borrow().iter().any(|s| s == uri))
     }
 
     /// Sends a log message outside any request; see [`crate::Ctx::log`].

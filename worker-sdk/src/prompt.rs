@@ -1,6 +1,6 @@
 //! Prompts: a plain async function whose argument type lists the prompt's arguments.
 
-use crate::completion::{self, Completer, CompletionRequest};
+use crate::completion::{self, Completers, CompletionRequest};
 use crate::context::Ctx;
 use crate::tool::{ArgsOnly, WithCtx};
 use futures_util::future::{FutureExt, LocalBoxFuture};
@@ -108,7 +108,7 @@ pub(crate) type GetFn =
 pub struct PromptDef {
     pub(crate) definition: Prompt,
     pub(crate) get: GetFn,
-    pub(crate) completers: BTreeMap<String, Completer>,
+    pub(crate) completers: Completers,
 }
 
 impl std::fmt::Debug for PromptDef {
@@ -165,7 +165,7 @@ impl PromptDef {
                 }
             }
         });
-        Self { definition, get, completers: BTreeMap::new() }
+        Self { definition, get, completers: Completers::default() }
     }
 
     /// The definition `prompts/list` shows.
@@ -197,7 +197,7 @@ impl PromptDef {
         F: Fn(CompletionRequest) -> Fut + 'static,
         Fut: Future<Output = Vec<String>> + 'static,
     {
-        self.completers.insert(name.into(), completion::completer(complete));
+        self.completers.set(name.into(), completion::completer(complete));
         self
     }
 
@@ -207,7 +207,7 @@ impl PromptDef {
         name: impl Into<String>,
         values: impl IntoIterator<Item = S>,
     ) -> Self {
-        self.completers.insert(name.into(), completion::from_values(values.into_iter().map(Into::into).collect()));
+        self.completers.set(name.into(), completion::from_values(values.into_iter().map(Into::into).collect()));
         self
     }
 }

@@ -45,7 +45,7 @@ impl Item for ResourceTemplateDef {
         check_uri(Self::KIND, self.key())?;
         let template = self.template.as_ref().map_err(|reason| invalid(Self::KIND, self.key(), reason.clone()))?;
         let variables: Vec<&str> = template.variables().collect();
-        match self.completers.keys().find(|name| !variables.contains(&name.as_str())) {
+        match self.completers.names().find(|name| !variables.contains(name)) {
             Some(name) => {
                 Err(invalid(Self::KIND, self.key(), format!("it completes `{name}`, which it does not have")))
             }
@@ -65,7 +65,7 @@ impl Item for PromptDef {
             return Err(invalid(Self::KIND, name, "use 1-128 characters, without spaces".into()));
         }
         let arguments = self.definition.arguments.as_deref().unwrap_or_default();
-        match self.completers.keys().find(|c| !arguments.iter().any(|a| &a.name == *c)) {
+        match self.completers.names().find(|c| !arguments.iter().any(|a| a.name == *c)) {
             Some(c) => Err(invalid(Self::KIND, name, format!("it completes `{c}`, which is not one of its arguments"))),
             None => Ok(()),
         }

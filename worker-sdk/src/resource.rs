@@ -1,6 +1,6 @@
 //! Resources: static ones with a fixed URI, and families named by a URI template, each read by an async function.
 
-use crate::completion::{self, Completer, CompletionRequest};
+use crate::completion::{self, Completers, CompletionRequest};
 use crate::context::Ctx;
 use crate::uri_template::UriTemplate;
 use futures_util::future::{FutureExt, LocalBoxFuture};
@@ -209,7 +209,7 @@ pub struct ResourceTemplateDef {
     pub(crate) definition: ResourceTemplate,
     pub(crate) template: Result<UriTemplate, String>,
     pub(crate) read: ReadFn,
-    pub(crate) completers: BTreeMap<String, Completer>,
+    pub(crate) completers: Completers,
 }
 
 impl std::fmt::Debug for ResourceTemplateDef {
@@ -240,7 +240,7 @@ impl ResourceTemplateDef {
         let uri_template = uri_template.into();
         let template = UriTemplate::parse(&uri_template);
         let definition = ResourceTemplate::new(uri_template, name);
-        Self { definition, template, read: read_fn(read), completers: BTreeMap::new() }
+        Self { definition, template, read: read_fn(read), completers: Completers::default() }
     }
 
     /// The definition `resources/templates/list` shows.
@@ -284,7 +284,7 @@ impl ResourceTemplateDef {
         F: Fn(CompletionRequest) -> Fut + 'static,
         Fut: Future<Output = Vec<String>> + 'static,
     {
-        self.completers.insert(name.into(), completion::completer(complete));
+        self.completers.set(name.into(), completion::completer(complete));
         self
     }
 
@@ -294,7 +294,7 @@ impl ResourceTemplateDef {
         name: impl Into<String>,
         values: impl IntoIterator<Item = S>,
     ) -> Self {
-        self.completers.insert(name.into(), completion::from_values(values.into_iter().map(Into::into).collect()));
+        self.completers.set(name.into(), completion::from_values(values.into_iter().map(Into::into).collect()));
         self
     }
 }

@@ -30,7 +30,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::future::Future;
 use std::rc::Rc;
 
@@ -72,7 +72,8 @@ pub(crate) struct State {
     initialized: Cell<bool>,
     pub(crate) client: RefCell<Option<ClientCapabilities>>,
     pub(crate) log_level: Cell<Option<LoggingLevel>>,
-    pub(crate) subscriptions: RefCell<BTreeSet<String>>,
+    /// The URIs the client subscribed to (a handful: a list is smaller code than a set).
+    pub(crate) subscriptions: RefCell<Vec<String>>,
     pub(crate) outgoing: Outgoing,
 }
 
@@ -148,7 +149,7 @@ impl Session {
             initialized: Cell::new(false),
             client: RefCell::new(None),
             log_level: Cell::new(None),
-            subscriptions: RefCell::new(BTreeSet::new()),
+            subscriptions: RefCell::new(Vec::new()),
             outgoing: Outgoing::default(),
         };
         Self { state: Rc::new(state) }

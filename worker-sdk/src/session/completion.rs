@@ -16,11 +16,11 @@ impl Session {
             let registry = self.state.registry.borrow();
             match &params.reference {
                 CompletionReference::Prompt { name, .. } => match registry.prompts.get(name) {
-                    Some(prompt) => Ok(prompt.completers.get(&argument).cloned()),
+                    Some(prompt) => Ok(prompt.completers.get(&argument)),
                     None => Err(ErrorObject::invalid_params(format!("Unknown prompt: {name}"))),
                 },
                 CompletionReference::Resource { uri } => match registry.templates.get(uri) {
-                    Some(template) => Ok(template.completers.get(&argument).cloned()),
+                    Some(template) => Ok(template.completers.get(&argument)),
                     // A static resource has no variables to complete.
                     None if registry.resources.get(uri).is_some() => Ok(None),
                     None => Err(ErrorObject::invalid_params(format!("Unknown resource template: {uri}"))),

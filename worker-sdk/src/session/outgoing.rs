@@ -74,7 +74,7 @@ impl State {
 
     /// Tells the client that a resource it subscribed to changed. Returns whether it was subscribed.
     pub(crate) fn resource_updated(&self, uri: &str) -> bool {
-        if !self.subscriptions.borrow().contains(uri) {
+        if !self.subscriptions.borrow().iter().any(|s| s == uri) {
             return false;
         }
         self.notify(methods::RESOURCES_UPDATED, Some(&ResourceParams::new(uri)));

@@ -61,12 +61,15 @@ impl Session {
         if !known {
             return Err(ErrorObject::resource_not_found(&params.uri));
         }
-        self.state.subscriptions.borrow_mut().insert(params.uri);
+        let mut subscriptions = self.state.subscriptions.borrow_mut();
+        if !subscriptions.contains(&params.uri) {
+            subscriptions.push(params.uri);
+        }
         Ok(EmptyResult {})
     }
 
     pub(super) fn unsubscribe(&self, params: ResourceParams) -> EmptyResult {
-        self.state.subscriptions.borrow_mut().remove(&params.uri);
+        self.state.subscriptions.borrow_mut().retain(|uri| *uri != params.uri);
         EmptyResult {}
     }
 }

@@ -28,7 +28,8 @@ try {
     throw new Error("server.js exports no mcp_worker_manifest(): export the server with mcp_worker_sdk::export_server!");
   }
   glue.initSync({ module: readFileSync(join(bundle, "server_bg.wasm")) });
-  process.stdout.write(glue.mcp_worker_manifest());
+  // Pretty-printed here rather than in the wasm, where a pretty printer would cost every server.
+  process.stdout.write(JSON.stringify(JSON.parse(glue.mcp_worker_manifest()), null, 2));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
