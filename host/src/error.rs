@@ -69,6 +69,40 @@ pub enum Error {
         /// What was wrong.
         message: String,
     },
+    /// The host terminated the worker: it kept working on a cancelled request, or stopped answering, past the grace
+    /// period. The manager restarts it.
+    #[error("server {server}: terminated by the host: {reason}")]
+    Terminated {
+        /// The server.
+        server: String,
+        /// Why.
+        reason: String,
+    },
+    /// No server of this name is configured.
+    #[error("no server named {server:?}")]
+    UnknownServer {
+        /// The name asked for.
+        server: String,
+    },
+    /// The server is configured but cannot take calls now: disabled, down after repeated failures, waiting to
+    /// restart, or over a transport this host does not have.
+    #[error("server {server} is unavailable ({status}): {reason}")]
+    Unavailable {
+        /// The server.
+        server: String,
+        /// Its status (`disabled`, `error`, `connecting`, …).
+        status: String,
+        /// Why, and what would help.
+        reason: String,
+    },
+    /// The server needs credentials the host does not have (or cannot read: the vault is locked).
+    #[error("server {server} needs credentials: {reason}")]
+    NeedsCredentials {
+        /// The server.
+        server: String,
+        /// Which are missing, or why they cannot be read.
+        reason: String,
+    },
     /// The caller's input was not usable (arguments that are not a JSON object, a bad option).
     #[error("{0}")]
     InvalidInput(String),
@@ -85,13 +119,20 @@ impl Error {
             Self::Timeout { .. } => "TIMEOUT",
             Self::Rpc { .. } => "RPC_ERROR",
             Self::Protocol { .. } => "PROTOCOL",
+            Self::Terminated { .. } => "TERMINATED",
+            Self::UnknownServer { .. } => "UNKNOWN_SERVER",
+            Self::Unavailable { .. } => "UNAVAILABLE",
+            Self::NeedsCredentials { .. } => "NEEDS_CREDENTIALS",
             Self::InvalidInput(_) => "INVALID_INPUT",
         }
     }
 
     /// Whether the error means the connection to the server is gone.
     pub fn is_fatal(&self) -> bool {
-        matches!(self, Self::WorkerLoad { .. } | Self::WorkerCrashed { .. } | Self::Closed { .. })
+        matches!(
+            self,
+            Self::WorkerLoad { .. } | Self::WorkerCrashed { .. } | Self::Closed { .. } | Self::Terminated { .. }
+        )
     }
 }
 

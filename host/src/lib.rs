@@ -15,6 +15,7 @@ pub mod json_schema;
 pub mod observation;
 pub mod tool_system;
 pub mod server_requests;
+pub mod manager;
 #[cfg(test)]
 mod test_support;
 

@@ -1,11 +1,10 @@
 //! Native test rig: host connections wired to SDK sessions over in-memory queues (as a MessagePort is), a manual
 //! clock, and timers the test fires by advancing it.
 
-#![allow(dead_code, reason = "parts are used by later tests only")]
-
 use crate::client::{CallOptions, ClientOptions, McpClient, Transport};
 use crate::connection::{Clock, Connection};
 use crate::error::{Error, Result};
+use crate::manager::{LaunchRequest, Launcher, Runtime};
 use crate::tool_system::McpCaller;
 use futures_channel::{mpsc, oneshot};
 use futures_executor::{LocalPool, LocalSpawner};
@@ -66,11 +65,16 @@ impl ManualTime {
 /// The in-memory "worker": closing it stops both directions, as terminating a worker does.
 pub(crate) struct PipeTransport {
     pub(crate) alive: Rc<Cell<bool>>,
+    /// False while the "worker" is wedged: frames are accepted and never delivered.
+    pub(crate) delivering: Rc<Cell<bool>>,
     pub(crate) connection: Connection,
+    /// Whether the host terminated it.
+    pub(crate) terminated: Cell<bool>,
 }
 
 impl Transport for PipeTransport {
     fn close(&self) {
+        self.terminated.set(true);
         self.alive.set(false);
         self.connection.close(Error::Closed { server: self.connection.server().into(), reason: "closed".into() });
     }
@@ -82,6 +86,11 @@ impl PipeTransport {
         self.alive.set(false);
         let server = self.connection.server().to_owned();
         self.connection.close(Error::WorkerCrashed { server, cause: cause.into() });
+    }
+
+    /// What a wedged worker does: nothing. Frames are accepted and dropped both ways; the connection stays open.
+    pub(crate) fn freeze(&self) {
+        self.delivering.set(false);
     }
 }
 
@@ -96,6 +105,7 @@ pub(crate) fn wire(
     configure: impl FnOnce(&Connection),
 ) -> (Connection, Session, Rc<PipeTransport>) {
     let alive = Rc::new(Cell::new(true));
+    let delivering = Rc::new(Cell::new(true));
     let (to_server, mut server_inbox) = mpsc::unbounded::<String>();
     let (to_host, mut host_inbox) = mpsc::unbounded::<String>();
     let task_spawner = spawner.clone();
@@ -122,23 +132,24 @@ pub(crate) fn wire(
         clock,
     );
     configure(&connection);
-    let (s, a) = (session.clone(), alive.clone());
+    let (s, a, d) = (session.clone(), alive.clone(), delivering.clone());
     let _ = spawner.spawn_local(async move {
         while let Some(frame) = server_inbox.next().await {
-            if a.get() {
+            if a.get() && d.get() {
                 s.handle(&frame);
             }
         }
     });
-    let (c, a) = (connection.clone(), alive.clone());
+    let (c, a, d) = (connection.clone(), alive.clone(), delivering.clone());
     let _ = spawner.spawn_local(async move {
         while let Some(frame) = host_inbox.next().await {
-            if a.get() {
+            if a.get() && d.get() {
                 c.receive(&frame);
             }
         }
     });
-    let transport = Rc::new(PipeTransport { alive, connection: connection.clone() });
+    let transport =
+        Rc::new(PipeTransport { alive, delivering, connection: connection.clone(), terminated: Cell::new(false) });
     (connection, session, transport)
 }
 
@@ -178,5 +189,116 @@ impl McpCaller for Clients {
             let client = client.ok_or(Error::Closed { server, reason: "not started".into() })?;
             client.call_tool_raw(&tool, Some(&arguments), options).await
         })
+    }
+}
+
+/// Time and tasks for the manager: the manual clock and the test's pool.
+pub(crate) struct TestRuntime {
+    pub(crate) time: ManualTime,
+    pub(crate) spawner: LocalSpawner,
+}
+
+impl Runtime for TestRuntime {
+    fn now_ms(&self) -> f64 {
+        self.time.now()
+    }
+
+    fn sleep(&self, ms: u32) -> LocalBoxFuture<'static, ()> {
+        self.time.sleep(ms)
+    }
+
+    fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
+        let _ = self.spawner.spawn_local(task);
+    }
+}
+
+/// The environment a server was launched with.
+type LaunchEnv = (String, Vec<(String, String)>);
+
+/// How a test server behaves when launched.
+#[derive(Clone)]
+pub(crate) enum Behaviour {
+    /// Serves this SDK server (built anew at each launch).
+    Serve(Rc<dyn Fn() -> Server>),
+    /// Fails to load, as a bundle that 404s.
+    FailLoad,
+    /// Never finishes starting.
+    Hang,
+}
+
+/// A launcher of in-memory servers, recording what it was asked.
+pub(crate) struct TestLauncher {
+    pub(crate) spawner: LocalSpawner,
+    pub(crate) time: ManualTime,
+    pub(crate) behaviours: RefCell<HashMap<String, Behaviour>>,
+    /// Launches, in order, by server name.
+    pub(crate) launches: RefCell<Vec<String>>,
+    /// The environment of each launch.
+    pub(crate) envs: RefCell<Vec<LaunchEnv>>,
+    /// Live "workers" by server name (latest last).
+    pub(crate) live: RefCell<Vec<(String, Rc<PipeTransport>)>>,
+}
+
+impl TestLauncher {
+    pub(crate) fn new(spawner: LocalSpawner, time: ManualTime) -> Self {
+        Self {
+            spawner,
+            time,
+            behaviours: RefCell::new(HashMap::new()),
+            launches: RefCell::new(Vec::new()),
+            envs: RefCell::new(Vec::new()),
+            live: RefCell::new(Vec::new()),
+        }
+    }
+
+    pub(crate) fn set(&self, name: &str, behaviour: Behaviour) {
+        self.behaviours.borrow_mut().insert(name.to_owned(), behaviour);
+    }
+
+    pub(crate) fn launch_count(&self, name: &str) -> usize {
+        self.launches.borrow().iter().filter(|n| *n == name).count()
+    }
+
+    /// The latest worker of `name`.
+    pub(crate) fn worker(&self, name: &str) -> Rc<PipeTransport> {
+        let live = self.live.borrow();
+        let found = live.iter().rev().find(|(n, _)| n == name).map(|(_, t)| t.clone());
+        found.unwrap_or_else(|| panic!("no worker for {name}"))
+    }
+
+    /// What the browser glue's sweeper does every 100 ms.
+    pub(crate) fn sweep(&self) {
+        for (_, transport) in self.live.borrow().iter() {
+            transport.connection.sweep();
+        }
+    }
+}
+
+impl Launcher for TestLauncher {
+    fn launch(&self, request: LaunchRequest) -> LocalBoxFuture<'static, Result<McpClient>> {
+        let name = request.server.clone();
+        self.launches.borrow_mut().push(name.clone());
+        self.envs.borrow_mut().push((name.clone(), request.env.clone()));
+        let behaviour = self.behaviours.borrow().get(&name).cloned();
+        match behaviour {
+            None | Some(Behaviour::FailLoad) => {
+                Box::pin(async move { Err(Error::WorkerLoad { server: name, cause: "HTTP 404 (test)".into() }) })
+            }
+            Some(Behaviour::Hang) => Box::pin(futures_util::future::pending()),
+            Some(Behaviour::Serve(build)) => {
+                let env = Env::from_pairs(request.env.clone());
+                let hook = request.on_connection.clone();
+                let (connection, session, transport) =
+                    wire(&self.spawner, &name, build(), env, self.time.clock(), |c| hook(c));
+                let time = self.time.clone();
+                session.set_sleeper(Rc::new(move |ms| time.sleep(ms)));
+                self.live.borrow_mut().push((name, transport.clone()));
+                let options = request.client;
+                Box::pin(async move {
+                    let transport: Rc<dyn Transport> = transport;
+                    McpClient::initialize(connection, &options, Some(transport)).await
+                })
+            }
+        }
     }
 }

@@ -20,6 +20,16 @@ const SWEEP_INTERVAL_MS: u32 = 100;
 /// The default time a worker has to post `boot`.
 pub const DEFAULT_BOOT_TIMEOUT_MS: u32 = 10_000;
 
+/// Runs on a new connection before any frame flows (see [`WorkerSpec::on_connection`]).
+#[derive(Clone)]
+struct ConnectionHook(Rc<dyn Fn(&Connection)>);
+
+impl std::fmt::Debug for ConnectionHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ConnectionHook")
+    }
+}
+
 /// What to start: a server bundle's worker script, and how.
 #[derive(Debug, Clone)]
 #[must_use]
@@ -30,6 +40,7 @@ pub struct WorkerSpec {
     env: Vec<(String, String)>,
     boot_timeout_ms: u32,
     client: ClientOptions,
+    on_connection: Option<ConnectionHook>,
 }
 
 impl WorkerSpec {
@@ -42,7 +53,15 @@ impl WorkerSpec {
             env: Vec::new(),
             boot_timeout_ms: DEFAULT_BOOT_TIMEOUT_MS,
             client: ClientOptions::default(),
+            on_connection: None,
         }
+    }
+
+    /// Runs `hook` on the connection as soon as it exists, before `initialize`: to install handlers for what
+    /// the server may send first (notifications, requests, the cancellation watch).
+    pub fn on_connection(mut self, hook: Rc<dyn Fn(&Connection)>) -> Self {
+        self.on_connection = Some(ConnectionHook(hook));
+        self
     }
 
     /// Hands the worker a compiled module (see [`compile_module`]) so it skips its own fetch and compile.
@@ -84,7 +103,7 @@ impl McpClient {
     /// reports `fatal` ([`Error::WorkerCrashed`]), or it does not boot or initialize in time
     /// ([`Error::HandshakeTimeout`]). The worker is terminated on failure, and when the client is closed or dropped.
     pub async fn spawn(spec: WorkerSpec) -> Result<McpClient> {
-        let WorkerSpec { name, url, module, env, boot_timeout_ms, client } = spec;
+        let WorkerSpec { name, url, module, env, boot_timeout_ms, client, on_connection } = spec;
         let load_error = |cause: String| Error::WorkerLoad { server: name.clone(), cause };
 
         let options = WorkerOptions::new();
@@ -95,6 +114,9 @@ impl McpClient {
         let port = channel.port1();
 
         let connection = connection_over(&name, &port);
+        if let Some(ConnectionHook(hook)) = &on_connection {
+            hook(&connection);
+        }
         let (booted, boot_signal) = oneshot::channel::<Result<()>>();
         let transport = Rc::new(WorkerTransport::attach(worker, port, connection.clone(), booted));
 
