@@ -3,9 +3,11 @@
 
 pub mod client;
 pub mod connection;
+pub mod credentials;
 pub mod error;
 #[cfg(target_arch = "wasm32")]
 pub mod js_api;
+pub mod state;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
 pub mod config;
