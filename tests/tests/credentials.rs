@@ -6,13 +6,17 @@
 use futures_util::future::join_all;
 use gloo_timers::future::TimeoutFuture;
 use mcp_worker_host::McpClient;
+use mcp_worker_host::config::ServerConfig;
 use mcp_worker_host::credentials::{
     AppKey, CredentialDecl, CredentialError, CredentialsRepository, KeyMode, KeySource, Secret,
 };
+use mcp_worker_host::manager::{ManagerOptions, McpTransportManager, ServerStatus};
+use mcp_worker_host::registry::ToolRegistry;
 use mcp_worker_host::state::Database;
 use mcp_worker_host::worker::WorkerSpec;
 use serde_json::{Value, json};
 use std::future::Future;
+use std::rc::Rc;
 use std::task::Poll;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
@@ -632,5 +636,44 @@ async fn measured_unlock_and_latency() {
         (t3 - t2) / f64::from(n),
         (t4 - t3) / f64::from(n),
     ));
+    Database::delete(db.name()).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn the_manager_waits_for_credentials_then_starts_the_server_with_exactly_those() {
+    let (db, repo) = fresh("manager").await;
+    repo.setup(app_key(6)).await.unwrap();
+    repo.set("mail", "API_KEY", &Secret::new("mail-key")).await.unwrap();
+    repo.lock();
+    let (manager, _launcher) =
+        McpTransportManager::for_browser(Rc::new(ToolRegistry::new()), ManagerOptions::default());
+    manager.set_credential_source(Some(Rc::new(repo.clone())));
+    manager.add(ServerConfig::wasm("weather", "/fixtures/env-reporter.js").credential("API_KEY")).unwrap();
+    let health = |manager: &McpTransportManager| manager.health("weather").unwrap();
+
+    // Locked: the server waits, and says why.
+    assert!(manager.connect("weather").await.is_err());
+    assert_eq!(health(&manager).status, ServerStatus::NeedsCredentials);
+    assert_eq!(health(&manager).last_error.as_deref(), Some("the credentials are locked: unlock them first"));
+
+    // Unlocked but not stored: it names what is missing.
+    repo.unlock(app_key(6)).await.unwrap();
+    assert!(manager.connect("weather").await.is_err());
+    assert_eq!(health(&manager).status, ServerStatus::NeedsCredentials);
+    assert_eq!(health(&manager).last_error.as_deref(), Some("server \"weather\" needs credentials: API_KEY"));
+
+    // Provided: the manager is told, and the server starts with exactly its credential.
+    repo.set("weather", "API_KEY", &Secret::new("weather-key")).await.unwrap();
+    repo.set("weather", "UNDECLARED", &Secret::new("weather-undeclared")).await.unwrap();
+    manager.credentials_changed("weather");
+    let started = performance_now();
+    while health(&manager).status != ServerStatus::Connected && performance_now() - started < 5_000.0 {
+        TimeoutFuture::new(20).await;
+    }
+    assert_eq!(health(&manager).status, ServerStatus::Connected);
+    let client = manager.client("weather").unwrap();
+    let received: Value = serde_json::from_str(&client.call_tool("env", None).await.unwrap().joined_text()).unwrap();
+    assert_eq!(received, json!({"API_KEY": "weather-key"}));
+    manager.remove("weather").unwrap();
     Database::delete(db.name()).await.unwrap();
 }

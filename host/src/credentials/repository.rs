@@ -4,6 +4,7 @@
 //! awaiting anything but IndexedDB inside a transaction ends the transaction. AES-GCM itself is synchronous (the
 //! `aes-gcm` crate), so encryption and decryption can happen inside one.
 
+mod source;
 mod stored;
 mod unlock;
 
