@@ -255,13 +255,18 @@ impl McpTransportManager {
         Ok(())
     }
 
-    /// Enables a server (and starts it if its config says `autoStart`).
+    /// Enables a disabled server (and starts it if its config says `autoStart`). Enabling an enabled server
+    /// changes nothing.
     pub fn enable(&self, name: &str) -> Result<()> {
         let auto_start = self.inner.with_slot(name, |slot| {
+            if slot.config.enabled {
+                return None;
+            }
             slot.config.enabled = true;
             slot.health.reset(&slot.config);
-            slot.config.auto_start
+            Some(slot.config.auto_start)
         })?;
+        let Some(auto_start) = auto_start else { return Ok(()) };
         self.inner.emit_status(name);
         if auto_start {
             self.inner.start_in_background(name);

@@ -271,6 +271,8 @@ fn add_remove_enable_disable_at_run_time() {
     assert_eq!(w.text("b", "echo", json!({"text": "2"})), "2");
     assert!(matches!(w.manager.add(ServerConfig::wasm("a", "/x.js")), Err(Error::InvalidInput(_))), "names are unique");
 
+    w.manager.enable("a").unwrap();
+    assert_eq!(w.status("a"), ServerStatus::Connected, "enabling an enabled server changes nothing");
     w.manager.disable("a").unwrap();
     assert_eq!(w.status("a"), ServerStatus::Disabled);
     assert!(w.launcher.worker("a").terminated.get(), "its worker was terminated");
