@@ -92,8 +92,8 @@ async fn several_servers_start_at_once_and_workers_of_one_bundle_share_one_compi
         let result = call(&manager, &name, "echo", json!({"text": name}), CallOptions::default()).await.unwrap();
         assert_eq!(text(&result), name);
     }
-    assert_eq!(manager.health("js").unwrap().tool_count, 6);
-    assert_eq!(manager.registry().len(), 4 * 3 + 6);
+    assert_eq!(manager.health("js").unwrap().tool_count, 7);
+    assert_eq!(manager.registry().len(), 4 * 3 + 7);
     console_log!("5 servers started in {:.0} ms", now_ms() - started);
 }
 
@@ -172,6 +172,29 @@ async fn hanging_calls_time_out_per_call_and_per_server_and_the_server_is_told()
 }
 
 #[wasm_bindgen_test]
+async fn progress_keeps_a_call_alive_up_to_its_hard_maximum() {
+    let (manager, _) = manager_with(1_000, 5_000);
+    manager.add(misbehaving("js", "")).unwrap();
+    let resetting = |max_ms: u32| {
+        let mut options = timeout(300);
+        options.reset_timeout_on_progress = true;
+        options.max_total_timeout_ms = Some(max_ms);
+        options
+    };
+    // 1 s of work with progress every 100 ms: a 300 ms timeout that progress resets lets it finish.
+    let done = call(&manager, "js", "steady", json!({"ms": 1_000}), resetting(5_000)).await.unwrap();
+    assert_eq!(text(&done), "steady done");
+    // Without the reset, the same call times out.
+    let err = call(&manager, "js", "steady", json!({"ms": 1_000}), timeout(300)).await.unwrap_err();
+    assert!(matches!(err, Error::Timeout { ms: 300, .. }), "{err}");
+    // The hard maximum binds whatever progress comes.
+    let started = now_ms();
+    let err = call(&manager, "js", "steady", json!({"ms": 5_000}), resetting(700)).await.unwrap_err();
+    assert!(matches!(err, Error::Timeout { ms: 700, .. }), "{err}");
+    assert!(now_ms() - started < 1_500.0);
+}
+
+#[wasm_bindgen_test]
 async fn a_server_that_keeps_working_after_a_cancellation_is_terminated_and_restarted() {
     let (manager, _) = manager_with(200, 400);
     manager.add(misbehaving("stubborn", "ignore-cancel")).unwrap();
@@ -222,11 +245,11 @@ async fn list_changed_leads_to_rediscovery_and_an_updated_registry() {
     manager.connect("js").await.unwrap();
     assert!(manager.registry().get("mcp__js__extra_1").is_none());
     let grown = call(&manager, "js", "grow", json!({}), CallOptions::default()).await.unwrap();
-    assert_eq!(text(&grown), "now 7 tools");
+    assert_eq!(text(&grown), "now 8 tools");
     assert!(wait_until(2_000.0, || changes.borrow().len() == 2).await, "a second ToolsChanged after list_changed");
     assert!(changes.borrow()[1].contains(&"mcp__js__extra_1".to_owned()));
     assert!(manager.registry().get("mcp__js__extra_1").is_some());
-    assert_eq!(manager.health("js").unwrap().tool_count, 7);
+    assert_eq!(manager.health("js").unwrap().tool_count, 8);
 }
 
 #[wasm_bindgen_test]

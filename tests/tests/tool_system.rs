@@ -76,7 +76,7 @@ async fn the_registry_exports_every_format_from_live_servers() {
     let all = ToolFilter::everything();
     for format in [ExportFormat::OpenAi, ExportFormat::Anthropic, ExportFormat::Art, ExportFormat::Mcp] {
         let export = registry.export(format, &all);
-        assert_eq!(export.tools.len(), 9, "{format:?}");
+        assert_eq!(export.tools.len(), 10, "{format:?}");
         assert!(export.skipped.is_empty(), "{format:?}: {:?}", export.skipped);
     }
     let openai = registry.export(ExportFormat::OpenAi, &ToolFilter::for_thread("thread-1"));
