@@ -105,14 +105,18 @@ pub(crate) async fn abort(transaction: Transaction) {
     let _ = transaction.abort().await;
 }
 
-/// A JSON value as a plain JavaScript value (objects, not `Map`s), for storing.
+/// A value as a plain JavaScript object, for storing. It goes through JSON text: the host already carries a JSON
+/// parser, and a second (serde) bridge for JavaScript values would add its code to every user's download.
 pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, String> {
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| e.to_string())
+    let text = serde_json::to_string(value).map_err(|e| e.to_string())?;
+    js_sys::JSON::parse(&text).map_err(|_| "JSON.parse refused the text".to_owned())
 }
 
-/// A stored JavaScript value as JSON; an error for values JSON cannot hold.
+/// A stored JavaScript value as JSON; an error for values JSON cannot hold (`undefined`, functions, `BigInt`).
 pub(crate) fn from_js(value: JsValue) -> Result<serde_json::Value, String> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| format!("not JSON-like: {e}"))
+    let text = js_sys::JSON::stringify(&value).map_err(|_| "not JSON-like: cannot be written as JSON".to_owned())?;
+    let text = text.as_string().ok_or_else(|| format!("not JSON-like: {}", describe(&value)))?;
+    serde_json::from_str(&text).map_err(|e| format!("not JSON-like: {e}"))
 }
 
 /// A record's key as text, or a description of it when it is not a string.
