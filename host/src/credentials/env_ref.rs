@@ -56,22 +56,18 @@ impl EnvTemplate {
     /// The value with each reference replaced by `lookup(name)`, or its fallback; `None` if a reference without
     /// fallback has no value (the caller reports it as missing before rendering).
     pub(crate) fn render<'a>(&self, lookup: impl Fn(&str) -> Option<&'a Secret>) -> Option<Secret> {
-        let mut out = String::new();
-        for part in &self.parts {
-            match part {
-                Part::Text(text) => out.push_str(text),
-                Part::Ref { name, fallback } => match (lookup(name), fallback) {
-                    (Some(value), _) => out.push_str(value.expose()),
-                    (None, Some(fallback)) => out.push_str(fallback),
-                    (None, None) => {
-                        // Wipe what was assembled so far; it may hold another credential.
-                        drop(Secret::new(out));
-                        return None;
-                    }
-                },
-            }
-        }
-        Some(Secret::new(out))
+        let pieces: Vec<&str> = self
+            .parts
+            .iter()
+            .map(|part| match part {
+                Part::Text(text) => Some(text.as_str()),
+                Part::Ref { name, fallback } => lookup(name).map(Secret::expose).or(fallback.as_deref()),
+            })
+            .collect::<Option<_>>()?;
+        // Allocated once at its final size: growing it would leave unwiped copies of secrets behind.
+        let mut out = Secret::new(String::with_capacity(pieces.iter().map(|p| p.len()).sum()));
+        pieces.iter().for_each(|piece| out.push_str(piece));
+        Some(out)
     }
 }
 

@@ -9,7 +9,7 @@
 use super::encoding::{associated_data, from_hex, to_hex};
 use super::error::{CredentialError, CredentialResult};
 use aes_gcm::aead::{Aead, Generate, KeyInit, Payload};
-use aes_gcm::{Aes256Gcm, Key, Nonce};
+use aes_gcm::{Aes256Gcm, Nonce};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use zeroize::Zeroizing;
@@ -142,7 +142,7 @@ impl KeyRecord {
     pub(crate) fn wrap(unwrapping: Unwrapping, data_key: &DataKey, kek: &[u8; 32]) -> CredentialResult<Self> {
         let aad = Self::wrap_aad(unwrapping.mode(), data_key.id());
         let nonce = random::<12>()?;
-        let cipher = Aes256Gcm::new(&Key::<Aes256Gcm>::from(*kek));
+        let cipher = Aes256Gcm::new(kek.into());
         let wrapped = cipher
             .encrypt(&Nonce::from(nonce), Payload { msg: data_key.bytes(), aad: &aad })
             .map_err(|_| CredentialError::crypto("wrapping the data key", "AES-GCM refused"))?;
@@ -160,7 +160,7 @@ impl KeyRecord {
         let wrong = || CredentialError::WrongKey { mode: self.mode() };
         let (nonce, wrapped) =
             self.wrapped_key.bytes().ok_or_else(|| CredentialError::corrupt("key record", "bad wrapped key"))?;
-        let cipher = Aes256Gcm::new(&Key::<Aes256Gcm>::from(*kek));
+        let cipher = Aes256Gcm::new(kek.into());
         let aad = Self::wrap_aad(self.mode(), &self.key_id);
         let plain = Zeroizing::new(
             cipher.decrypt(&Nonce::from(nonce), Payload { msg: &wrapped, aad: &aad }).map_err(|_| wrong())?,
@@ -191,7 +191,8 @@ impl DataKey {
     }
 
     fn from_parts(bytes: Zeroizing<[u8; 32]>, id: String) -> Self {
-        let cipher = Aes256Gcm::new(&Key::<Aes256Gcm>::from(*bytes));
+        // By reference: no unwiped copy of the key on the stack.
+        let cipher = Aes256Gcm::new((&*bytes).into());
         Self { bytes, cipher, id }
     }
 

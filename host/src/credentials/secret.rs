@@ -34,6 +34,11 @@ impl Secret {
         &self.0
     }
 
+    /// Appends text; the caller reserves the capacity first, so that no reallocation leaves a copy behind.
+    pub(crate) fn push_str(&mut self, text: &str) {
+        self.0.push_str(text);
+    }
+
     /// Whether the value is empty.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
