@@ -2,24 +2,24 @@
 #![warn(missing_docs)]
 
 pub mod client;
+pub mod config;
 pub mod connection;
 pub mod credentials;
 pub mod error;
 #[cfg(target_arch = "wasm32")]
 pub mod js_api;
-pub mod state;
-#[cfg(target_arch = "wasm32")]
-pub mod worker;
-pub mod config;
-pub mod listeners;
-pub mod registry;
 pub mod json_schema;
-pub mod observation;
-pub mod tool_system;
-pub mod server_requests;
+pub mod listeners;
 pub mod manager;
+pub mod observation;
+pub mod registry;
+pub mod server_requests;
+pub mod state;
 #[cfg(test)]
 mod test_support;
+pub mod tool_system;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;
 
 pub use client::{CallOptions, ClientOptions, McpClient, Transport};
 pub use connection::{Connection, RequestOptions};
