@@ -145,6 +145,24 @@ mod tests {
     }
 
     #[test]
+    fn the_credentials_of_a_bundle_manifest_are_declarations() {
+        // As `cargo xtask build` writes target/bundles/everything/manifest.json.
+        let manifest = json!({
+            "name": "everything", "version": "0.1.0", "title": "Everything",
+            "credentials": [{
+                "name": "EVERYTHING_API_KEY",
+                "description": "An example secret. The credential_status tool says whether it was provided, never its value.",
+                "required": false
+            }]
+        });
+        let decls: Vec<CredentialDecl> = serde_json::from_value(manifest["credentials"].clone()).unwrap();
+        assert_eq!(decls.len(), 1);
+        assert_eq!(decls[0].name, "EVERYTHING_API_KEY");
+        assert!(!decls[0].required);
+        assert!(missing("everything", &decls, |_| false).is_none(), "an optional credential is never missing");
+    }
+
+    #[test]
     fn a_server_gets_exactly_its_declared_credentials() {
         let declared = [CredentialDecl::required("A", ""), CredentialDecl::optional("B", "")];
         let env = select("s", &declared, stored(&[("B", "b"), ("A", "a"), ("UNDECLARED", "x")])).unwrap();
