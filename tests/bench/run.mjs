@@ -1,0 +1,511 @@
+// Runs www/bench.html in headless Chromium (playwright-core, the system /usr/bin/chromium), prints the figures as
+// aligned tables and writes the JSON to target/bench/results.json. `cargo xtask bench` runs this with
+// MCP_WORKER_SITE_URL set to the assembled site.
+//
+// The page is served through a small proxy that adds COOP/COEP headers, so it is cross-origin isolated and
+// performance.now() has 5 us resolution instead of 100 us (per-call percentiles of ~25-100 us round trips are
+// meaningless at 100 us). The proxy also answers repeated GETs from memory, so the dev server's own latency does not
+// land in cold-start figures. `--direct` skips the proxy.
+//
+// Exit status: 0 when the bench ran (whatever the figures: machines are noisy, figures are reported, not asserted),
+// 1 when it could not run or failed, 2 on bad usage.
+//
+// Options: --quick (scaled-down counts), --direct (no isolation proxy), --timeout <seconds> (default 300),
+//          --out <file> (default <target>/bench/results.json), --json (also print the JSON),
+//          --profile (after the figures, extra windows under the DevTools CPU profiler, page and workers: top
+//          functions by self time; wasm shows as wasm-function[N] unless the .wasm keeps its name section).
+//          --set key=value (repeatable: override a numeric setting of www/bench/bench.js, e.g. --set seqRounds=1).
+
+import { chromium } from "playwright-core";
+import http from "node:http";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  // Lets the page collect garbage between measurements, so a GC from one phase does not land in the next.
+  "--js-flags=--expose-gc",
+];
+
+// Reference figures from the performance issue, measured on this machine kind.
+const REFERENCE = [
+  { label: "official TS SDK over a MessagePort: sequential p50", text: "~60-70 us", value: 65, unit: "us", ours: "seq_p50" },
+  { label: "official TS SDK over a MessagePort: pipelined", text: "~16,000 calls/s", value: 16_000, unit: "calls/s", ours: "pipe_rate" },
+  { label: "official TS SDK over a MessagePort: cold start", text: "~88 ms", value: 88, unit: "ms", ours: "cold_fetch", alt: "cold_module" },
+  { label: "raw postMessage echo: sequential p50", text: "~25 us", value: 25, unit: "us", raw: "seq_p50" },
+  { label: "raw postMessage echo: throughput", text: "~50,000 msgs/s", value: 50_000, unit: "calls/s", raw: "pipe_rate" },
+];
+
+function usage(message) {
+  console.error(`run.mjs: ${message}`);
+  console.error("usage: node tests/bench/run.mjs [--quick] [--direct] [--profile] [--set key=value]... [--timeout <seconds>] [--out <file>] [--json]");
+  process.exit(2);
+}
+
+function parseArgs(argv) {
+  const opts = { quick: false, direct: false, profile: false, timeoutS: 300, out: null, json: false, set: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--quick") opts.quick = true;
+    else if (a === "--direct") opts.direct = true;
+    else if (a === "--json") opts.json = true;
+    else if (a === "--profile") opts.profile = true;
+    else if (a === "--set") {
+      const kv = argv[++i] ?? "";
+      if (!/^[A-Za-z]+=[0-9.]+$/.test(kv)) usage(`--set needs key=number, got \`${kv}\``);
+      opts.set.push(kv);
+    }
+    else if (a === "--timeout") opts.timeoutS = Number(argv[++i]);
+    else if (a === "--out") opts.out = argv[++i];
+    else usage(`unknown argument \`${a}\``);
+  }
+  if (!Number.isFinite(opts.timeoutS) || opts.timeoutS <= 0) usage("--timeout needs a number of seconds");
+  return opts;
+}
+
+/**
+ * Serves `upstream` on a free 127.0.0.1 port, adding the headers that make the page cross-origin isolated.
+ * Successful GETs are fetched from upstream once and then answered from memory (the browser still fetches every
+ * time: upstream's `Cache-Control: no-store` is kept), so the dev server's own latency (see `probeKeepAlive`) stays
+ * out of the cold-start figures.
+ */
+function isolationProxy(upstream) {
+  const prefix = upstream.pathname.replace(/\/$/, "");
+  const cache = new Map();
+  const isolation = {
+    "cross-origin-opener-policy": "same-origin",
+    "cross-origin-embedder-policy": "require-corp",
+    "cross-origin-resource-policy": "same-origin",
+  };
+  const send = (res, entry) => {
+    res.writeHead(entry.status, { ...entry.headers, ...isolation, "content-length": entry.body.length });
+    res.end(entry.body);
+  };
+  const fetchUpstream = (req) =>
+    new Promise((resolve, reject) => {
+      const headers = { ...req.headers, host: upstream.host, connection: "close" };
+      delete headers["if-none-match"];
+      delete headers["if-modified-since"];
+      const forward = http.request(
+        { host: upstream.hostname, port: upstream.port, path: prefix + req.url, method: req.method, headers, agent: false },
+        (up) => {
+          const chunks = [];
+          up.on("data", (c) => chunks.push(c));
+          up.on("end", () => {
+            const { connection, "keep-alive": _k, "transfer-encoding": _t, "content-length": _l, ...rest } = up.headers;
+            resolve({ status: up.statusCode ?? 502, headers: rest, body: Buffer.concat(chunks) });
+          });
+          up.on("error", reject);
+        },
+      );
+      forward.on("error", reject);
+      req.pipe(forward);
+    });
+  const server = http.createServer({ noDelay: true }, async (req, res) => {
+    const key = req.method === "GET" ? req.url : null;
+    try {
+      if (key !== null && cache.has(key)) return send(res, cache.get(key));
+      const entry = await fetchUpstream(req);
+      if (key !== null && entry.status === 200) cache.set(key, entry);
+      send(res, entry);
+    } catch (error) {
+      res.writeHead(502, { "content-type": "text/plain" });
+      res.end(`proxy: ${error.message}`);
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      resolve({ url: `http://127.0.0.1:${port}/`, close: () => server.close() });
+    });
+  });
+}
+
+/**
+ * Times two GETs of the same file (bench/bench.js, ~30 KB) on one kept-alive connection. Some static servers answer
+ * the second request on a connection ~40 ms late (headers and body in separate writes: Nagle vs delayed ACK), which
+ * would land in every cold-start figure that fetches more than one file. Returns the two times in ms.
+ */
+async function probeKeepAlive(site) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const get = () =>
+    new Promise((resolve, reject) => {
+      const t = performance.now();
+      http
+        .get(new URL("bench/bench.js", site), { agent }, (res) => {
+          res.on("data", () => {});
+          res.on("end", () => resolve(performance.now() - t));
+        })
+        .on("error", reject);
+    });
+  try {
+    return [await get(), await get()];
+  } catch {
+    return null;
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** The total count of cpuidle state entries (other than busy-polling) over all CPUs, or null when unreadable. */
+function idleEntries() {
+  try {
+    let total = 0;
+    const cpus = fs.readdirSync("/sys/devices/system/cpu").filter((d) => /^cpu\d+$/.test(d));
+    for (const cpu of cpus) {
+      const dir = `/sys/devices/system/cpu/${cpu}/cpuidle`;
+      if (!fs.existsSync(dir)) continue;
+      for (const state of fs.readdirSync(dir).filter((d) => d.startsWith("state"))) {
+        if (fs.readFileSync(`${dir}/${state}/name`, "utf8").trim() === "POLL") continue;
+        total += Number(fs.readFileSync(`${dir}/${state}/usage`, "utf8"));
+      }
+    }
+    return total;
+  } catch {
+    return null;
+  }
+}
+
+const loadavg = () => {
+  try {
+    return fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+  } catch {
+    return "?";
+  }
+};
+
+/**
+ * The DevTools CPU profiler on the page's main thread and on every dedicated worker (auto-attached through the
+ * page's CDP session, messages relayed with Target.sendMessageToTarget).
+ */
+async function cpuProfiler(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const workers = new Map(); // sessionId -> url
+  const waiting = new Map(); // `${sessionId}:${id}` -> resolve
+  let nextId = 1;
+  cdp.on("Target.attachedToTarget", ({ sessionId, targetInfo }) => {
+    if (targetInfo.type === "worker") workers.set(sessionId, targetInfo.url);
+  });
+  cdp.on("Target.detachedFromTarget", ({ sessionId }) => workers.delete(sessionId));
+  cdp.on("Target.receivedMessageFromTarget", ({ sessionId, message }) => {
+    const msg = JSON.parse(message);
+    const key = `${sessionId}:${msg.id}`;
+    if (waiting.has(key)) {
+      waiting.get(key)(msg.result ?? { error: msg.error });
+      waiting.delete(key);
+    }
+  });
+  const toWorker = (sessionId, method, params = {}) =>
+    new Promise((resolve) => {
+      const id = nextId++;
+      waiting.set(`${sessionId}:${id}`, resolve);
+      cdp.send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id, method, params }) }).catch(() => resolve({}));
+      setTimeout(() => resolve({}), 5000);
+    });
+  await cdp.send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 50 });
+  let active = [];
+  return {
+    async start() {
+      await cdp.send("Profiler.start");
+      active = [...workers.entries()];
+      for (const [sessionId] of active) {
+        await toWorker(sessionId, "Profiler.enable");
+        await toWorker(sessionId, "Profiler.setSamplingInterval", { interval: 50 });
+        await toWorker(sessionId, "Profiler.start");
+      }
+    },
+    async stop() {
+      const out = [{ thread: "page main thread", profile: (await cdp.send("Profiler.stop")).profile }];
+      for (const [sessionId, url] of active) {
+        const r = await toWorker(sessionId, "Profiler.stop");
+        if (r.profile) out.push({ thread: `worker ${new URL(url).pathname}`, profile: r.profile });
+      }
+      return out;
+    },
+  };
+}
+
+/** Self time per function (ms, share of the window) of a CPU profile, biggest first. */
+function selfTimes(profile) {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  let total = 0;
+  profile.samples.forEach((nodeId, i) => {
+    const dt = (profile.timeDeltas[i] ?? 0) / 1000;
+    total += dt;
+    const f = byNode.get(nodeId).callFrame;
+    const file = f.url ? f.url.split("/").pop() : "";
+    const key = `${f.functionName || "(anonymous)"}${file ? ` ${file}${f.lineNumber >= 0 ? `:${f.lineNumber + 1}` : ""}` : ""}`;
+    self.set(key, (self.get(key) ?? 0) + dt);
+  });
+  return { total, rows: [...self.entries()].sort((a, b) => b[1] - a[1]) };
+}
+
+/** A coarse split of a profile: wasm, our JS glue, other JS, GC, engine/browser work, idle. */
+function categories(profile) {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const cats = {};
+  let total = 0;
+  profile.samples.forEach((nodeId, i) => {
+    const dt = (profile.timeDeltas[i] ?? 0) / 1000;
+    total += dt;
+    const f = byNode.get(nodeId).callFrame;
+    let cat;
+    if (f.functionName === "(idle)") cat = "idle";
+    else if (f.functionName === "(garbage collector)") cat = "GC";
+    else if (f.functionName === "(program)") cat = "(program): browser/engine outside JS (task dispatch, message delivery)";
+    else if (f.url.includes(".wasm") || /^(\$|wasm-function)/.test(f.functionName)) cat = "wasm (Rust code)";
+    else if (/mcp_worker_host\.js|\/server\.js|bootstrap\.js/.test(f.url)) cat = "wasm-bindgen glue JS (incl. JSON.parse/stringify it calls)";
+    else if (f.url) cat = "other JS (bench driver, baseline)";
+    else if (f.functionName === "postMessage") cat = "postMessage (serialize + signal the other thread)";
+    else if (f.functionName === "decode") cat = "TextDecoder.decode (Rust str -> JS string)";
+    else if (f.functionName === "encodeInto" || f.functionName === "encode") cat = "TextEncoder (JS string -> Rust)";
+    else cat = `native: ${f.functionName || "(anonymous)"}`;
+    cats[cat] = (cats[cat] ?? 0) + dt;
+  });
+  return { total, rows: Object.entries(cats).sort((a, b) => b[1] - a[1]) };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Formatting (kept in step with www/bench/bench.js formatValue)
+
+function fmt(value, unit) {
+  if (value === undefined || value === null || Number.isNaN(value)) return "-";
+  if (unit === "calls/s" || unit === "msgs/s") return `${Math.round(value).toLocaleString("en-US")} ${unit}`;
+  if (unit === "us") return `${value.toFixed(1)} us`;
+  if (unit === "ms") return `${value.toFixed(2)} ms`;
+  return `${value} ${unit}`;
+}
+
+const ratio = (r) => (r === undefined || r === null || Number.isNaN(r) ? "" : `${r.toFixed(2)}x`);
+
+/** An aligned text table; numeric columns (all but the first) are right-aligned. */
+function textTable(headers, rows) {
+  const widths = headers.map((h, c) => Math.max(h.length, ...rows.map((r) => String(r[c]).length)));
+  const line = (cells) =>
+    cells.map((cell, c) => (c === 0 ? String(cell).padEnd(widths[c]) : String(cell).padStart(widths[c]))).join(" | ");
+  return [line(headers), widths.map((w) => "-".repeat(w)).join("-|-"), ...rows.map(line)].join("\n");
+}
+
+function report(result, meta) {
+  const out = [];
+  const e = result.env;
+  out.push(`userAgent:           ${e.userAgent}`);
+  out.push(`hardwareConcurrency: ${e.hardwareConcurrency}`);
+  out.push(`crossOriginIsolated: ${e.crossOriginIsolated} (performance.now() resolution ${e.timerResolutionUs} us)${e.crossOriginIsolated ? "" : "  <- per-call percentiles are quantized to 100 us"}`);
+  out.push(`page:                ${meta.pageUrl}${meta.direct ? "" : ` (isolating, caching proxy in front of ${meta.siteUrl})`}`);
+  out.push(`config:              ${meta.quick ? "QUICK (scaled down) " : ""}${JSON.stringify(result.config)}`);
+  out.push(`bench time:          ${(result.durationMs / 1000).toFixed(1)} s`);
+  out.push(`load average:        ${meta.loadBefore} before, ${meta.loadAfter} after (other work on the machine skews every figure)`);
+  if (meta.keepAlive) {
+    const [first, second] = meta.keepAlive;
+    const stalled = second > 20 && second > 5 * first;
+    out.push(`site server:         GET ${first.toFixed(1)} ms, same file again on the kept-alive connection ${second.toFixed(1)} ms${stalled ? "  <- stalls on reused connections (Nagle/delayed ACK)" : ""}`);
+    if (stalled) {
+      out.push(meta.direct
+        ? "                     --direct: cold-start figures include this stall for every extra file a worker fetches"
+        : "                     the isolation proxy answers from memory after the first fetch, so figures avoid it");
+    }
+  }
+  out.push("");
+  out.push("== Figures (ratio = mcp-worker cost / raw postMessage cost; >1 = slower; for rates raw/ours)");
+  out.push(
+    textTable(
+      ["figure", "mcp-worker", "raw postMessage", "ratio"],
+      result.figures.map((f) => [`${f.section}: ${f.label}`, fmt(f.ours, f.unit), fmt(f.raw, f.unit), ratio(f.ratio)]),
+    ),
+  );
+  const notes = result.figures.filter((f) => f.note);
+  if (notes.length) {
+    out.push("baselines:");
+    for (const f of notes) out.push(`  ${f.section}: ${f.note}`);
+  }
+  out.push("");
+  out.push("== Decomposition: where the time goes (same workloads with one side swapped; instrumented breakdown)");
+  out.push("   host = our host wasm on the page (JS API); Rust echo = our echo server; JS echo server = www/bench/js-echo-server.js;");
+  out.push("   raw JS client = a lean hand-written JSON-RPC client in the page doing the handshake itself");
+  out.push(
+    textTable(
+      ["row", "value", "raw postMessage", "ratio"],
+      result.decomposition.map((d) => [`${d.section}: ${d.label}`, fmt(d.value, d.unit), fmt(d.raw, d.unit), ratio(d.ratio)]),
+    ),
+  );
+  const dnotes = result.decomposition.filter((d) => d.note);
+  if (dnotes.length) {
+    out.push("notes:");
+    for (const d of dnotes) out.push(`  ${d.label.trim()}: ${d.note}`);
+  }
+  if (meta.idle && Object.keys(meta.idle).length) {
+    out.push("");
+    out.push("== vCPU idle entries per call (Linux cpuidle, all CPUs; ~0 = the threads hand off on one busy CPU,");
+    out.push("   ~1-2 = each round trip wakes a halted vCPU, which costs tens of us in a VM)");
+    const rows = Object.entries(meta.idle).map(([label, v]) => [label, v.calls.toLocaleString("en-US"), (v.entries / v.calls).toFixed(2)]);
+    out.push(textTable(["window", "calls", "idle entries / call"], rows));
+  }
+  out.push("");
+  out.push("== Reference figures from the issue (this machine kind; not measured in this run)");
+  const byId = Object.fromEntries(result.figures.map((f) => [f.id, f]));
+  out.push(
+    textTable(
+      ["reference", "issue", "this run", "this run / reference (cost)"],
+      REFERENCE.map((r) => {
+        const f = byId[r.ours ?? r.raw];
+        const value = f ? (r.ours ? f.ours : f.raw) : undefined;
+        const rate = r.unit === "calls/s";
+        const cost = value === undefined ? undefined : rate ? r.value / value : value / r.value;
+        let shown = `${fmt(value, r.unit)} (${r.ours ? "mcp-worker" : "raw"})`;
+        let costText = ratio(cost);
+        if (r.alt && byId[r.alt]) {
+          const alt = byId[r.alt].ours;
+          shown += `; with module ${fmt(alt, r.unit)}`;
+          costText += `; ${ratio(alt / r.value)}`;
+        }
+        return [r.label, r.text, shown, costText];
+      }),
+    ),
+  );
+  out.push("  (TS SDK cold start compared with our worker-fetches-its-own-code start, then the precompiled-module start)");
+  return out.join("\n");
+}
+
+function profileReport(profiles) {
+  const out = ["", "== CPU profiles (DevTools sampling profiler, 50 us; profiled windows are extra, not the ones measured above;"];
+  out.push("   the profiler slows everything down, so compare shares and per-call costs between windows, not with the figures)");
+  for (const [label, { calls, threads }] of Object.entries(profiles)) {
+    for (const { thread, profile } of threads) {
+      const cats = categories(profile);
+      const busy = cats.rows.filter(([c]) => c !== "idle").reduce((a, [, v]) => a + v, 0);
+      if (busy < 1) continue;
+      const perCall = (ms) => ((ms * 1000) / calls).toFixed(2);
+      out.push("");
+      out.push(`-- ${label} (${calls.toLocaleString("en-US")} calls): ${thread}: ${cats.total.toFixed(0)} ms sampled, ${busy.toFixed(0)} ms busy = ${perCall(busy)} us/call`);
+      out.push(textTable(["category", "ms", "us/call", "% of busy"], cats.rows.filter(([c]) => c !== "idle").map(([c, v]) => [c, v.toFixed(1), perCall(v), `${((100 * v) / busy).toFixed(1)}%`])));
+      const top = selfTimes(profile).rows.filter(([k]) => !k.startsWith("(idle)")).slice(0, 12);
+      out.push(textTable(["top self time", "ms", "us/call", "% of busy"], top.map(([k, v]) => [k.slice(0, 100), v.toFixed(1), perCall(v), `${((100 * v) / busy).toFixed(1)}%`])));
+    }
+  }
+  return out.join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const siteUrl = process.env.MCP_WORKER_SITE_URL;
+  if (!siteUrl) usage("MCP_WORKER_SITE_URL is not set (run `cargo xtask bench`, which builds and serves the site)");
+  const site = new URL(siteUrl.endsWith("/") ? siteUrl : `${siteUrl}/`);
+  const targetDir = process.env.CARGO_TARGET_DIR ? path.resolve(process.env.CARGO_TARGET_DIR) : path.join(ROOT, "target");
+  const outFile = opts.out ? path.resolve(opts.out) : path.join(targetDir, "bench", "results.json");
+
+  const keepAlive = await probeKeepAlive(site);
+  const loadBefore = loadavg();
+  const proxy = opts.direct ? null : await isolationProxy(site);
+  // Idle entries per measured window, keyed by the page's label (summed over rounds).
+  const idle = {};
+  const open = new Map();
+  const profiles = {}; // label -> {calls, threads: [{thread, profile}]}
+  const base = proxy ? proxy.url : site.href;
+  const pageUrl = `${base}bench.html?auto=1${opts.quick ? "&quick=1" : ""}${opts.profile ? "&profile=1" : ""}${opts.set.map((kv) => `&${kv}`).join("")}`;
+  let browser;
+  let failure = null;
+  let result = null;
+  try {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const page = await browser.newPage();
+    page.on("console", (msg) => {
+      const text = msg.text();
+      if (text.startsWith("[bench]")) console.log(text);
+      else if (text.startsWith("Failed to load resource")) return; // reported with its URL below
+      else if (msg.type() === "error" || msg.type() === "warning") console.log(`[page ${msg.type()}] ${text}`);
+    });
+    page.on("pageerror", (error) => console.log(`[page error] ${error.message}`));
+    page.on("response", (r) => {
+      if (r.status() >= 400) console.log(`[page] HTTP ${r.status()} ${r.url()}`);
+    });
+    const profiler = opts.profile ? await cpuProfiler(page) : null;
+    const canCount = idleEntries() !== null;
+    if (canCount || profiler) {
+      await page.exposeFunction("__benchMark", async (label, phase, calls) => {
+        if (label.startsWith("profile")) {
+          if (!profiler) return;
+          if (phase === "begin") await profiler.start();
+          else profiles[label] = { calls, threads: await profiler.stop() };
+          return;
+        }
+        if (!canCount) return;
+        const count = idleEntries();
+        if (phase === "begin") open.set(label, count);
+        else if (open.has(label)) {
+          const entry = (idle[label] ??= { entries: 0, calls: 0 });
+          entry.entries += count - open.get(label);
+          entry.calls += calls;
+          open.delete(label);
+        }
+      });
+    }
+    console.log(`== opening ${pageUrl}`);
+    const response = await page.goto(pageUrl);
+    if (!response || !response.ok()) throw new Error(`bench.html: HTTP ${response ? response.status() : "no response"}`);
+    await page.waitForFunction(() => window.__benchResults !== undefined, null, {
+      timeout: opts.timeoutS * 1000,
+      polling: 500,
+    });
+    result = await page.evaluate(() => window.__benchResults);
+    if (!result || !result.ok) failure = `the bench failed in the page: ${result?.error ?? "no result"}`;
+  } catch (error) {
+    failure = error.message;
+  } finally {
+    await browser?.close().catch(() => {});
+    proxy?.close();
+  }
+
+  const loadAfter = loadavg();
+  fs.mkdirSync(path.dirname(outFile), { recursive: true });
+  const record = {
+    ...(result ?? { ok: false }),
+    ok: failure === null,
+    error: failure ?? undefined,
+    runner: {
+      pageUrl,
+      siteUrl: site.href,
+      isolationProxy: !opts.direct,
+      quick: opts.quick,
+      date: new Date().toISOString(),
+      loadBefore,
+      loadAfter,
+      keepAliveProbeMs: keepAlive,
+      idleEntries: idle,
+    },
+  };
+  fs.writeFileSync(outFile, `${JSON.stringify(record, null, 2)}\n`);
+
+  if (failure) {
+    console.error(`bench failed: ${failure}`);
+    console.error(`(partial record written to ${path.relative(process.cwd(), outFile)})`);
+    process.exit(1);
+  }
+  console.log("");
+  console.log(report(result, { pageUrl, siteUrl: site.href, direct: opts.direct, quick: opts.quick, loadBefore, loadAfter, keepAlive, idle }));
+  if (opts.profile) console.log(profileReport(profiles));
+  if (opts.json) console.log(JSON.stringify(result, null, 2));
+  console.log("");
+  console.log(`results: ${path.relative(process.cwd(), outFile) || outFile}`);
+}
+
+main().catch((error) => {
+  console.error(`bench failed: ${error.stack ?? error}`);
+  process.exit(1);
+});

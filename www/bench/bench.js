@@ -1,0 +1,924 @@
+// mcp-worker bench: our host <-> the Rust echo server, against a raw JS postMessage echo on the same machine, in
+// one page and one run. `runBench()` returns a JSON-able result (also stored as `window.__benchResults` by
+// bench.html); `renderResults()` draws it as tables.
+//
+// Every time is taken with performance.now(). Its resolution is 100 us unless the page is cross-origin isolated
+// (COOP + COEP headers; then 5 us): tests/bench/run.mjs serves the site through a proxy that adds them, and the
+// result records `crossOriginIsolated` and the measured timer resolution.
+//
+// Rows:
+//   figures        the issue's figures, mcp-worker vs the raw baseline, with ratio = our cost / raw cost
+//                  (for rates: raw rate / our rate), so > 1 always means "that many times slower".
+//   decomposition  the same workloads with one side swapped, to separate host-side from worker-side cost:
+//                    host -> JS echo server   our host, the worker a few lines of JS (host cost + JS floor)
+//                    raw JS client -> Rust    a lean JS client posting JSON-RPC text to our Rust echo server
+//                    raw JS client -> JS      both ends plain JS JSON-RPC: the floor for "JSON over a port"
+//                  plus an instrumented breakdown of one host -> Rust echo call into segments.
+
+import init, { McpClient, compileModule } from "/pkg/host/mcp_worker_host.js";
+
+const ECHO_BUNDLE = "/bundles/echo/";
+const ECHO_WORKER = ECHO_BUNDLE + "bootstrap.js";
+const ECHO_WASM = ECHO_BUNDLE + "server_bg.wasm";
+const HERE = new URL(".", import.meta.url);
+const RAW_ECHO_WORKER = new URL("raw-echo-worker.js", HERE).href;
+const JS_SERVER_WORKER = new URL("js-echo-server.js", HERE).href;
+const TIMED_ECHO_WORKER = new URL("timed-bootstrap.js", HERE).href;
+const PROTOCOL_VERSION = "2025-11-25";
+
+export const DEFAULT_CONFIG = {
+  seqN: 10_000, // sequential calls measured per workload
+  seqWarm: 1_000, // sequential warm-up calls per workload
+  seqRounds: 10, // the N calls run in this many rounds, interleaved across workloads
+  pipeTotal: 20_000, // pipelined calls per round
+  pipeWarm: 2_000, // pipelined warm-up calls
+  pipeRounds: 3, // rounds of pipeTotal per workload, interleaved; the figure is the median round
+  depth: 64, // calls in flight
+  coldN: 10, // measured starts per variant (after one warm-up start)
+  blobSizes: [1 << 20, 8 << 20],
+  blobN: 5, // measured calls per size (after one warm-up)
+  listExtra: 497, // ECHO_EXTRA_TOOLS: 3 + 497 = 500 tools
+  listN: 20, // measured listings (after one warm-up)
+  breakdownN: 5_000, // instrumented calls
+  profile: false, // extra windows for the runner's CPU profiler (`?profile=1`)
+};
+
+/** A scaled-down configuration for a quick check (`?quick=1`). */
+export const QUICK_CONFIG = {
+  ...DEFAULT_CONFIG,
+  seqN: 1_000,
+  seqWarm: 200,
+  seqRounds: 2,
+  pipeTotal: 2_000,
+  pipeWarm: 500,
+  pipeRounds: 1,
+  coldN: 3,
+  blobN: 2,
+  listN: 3,
+  breakdownN: 500,
+};
+
+const now = () => performance.now();
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+function log(message) {
+  console.log(`[bench] ${message}`);
+  const status = document.getElementById("status");
+  if (status) status.textContent = message;
+}
+
+/** Asks the engine for a GC between measurements when the browser exposes one (`--js-flags=--expose-gc`). */
+async function settle() {
+  if (typeof globalThis.gc === "function") globalThis.gc();
+  await sleep(30);
+}
+
+/**
+ * Tells the runner (tests/bench/run.mjs exposes `__benchMark`) that a measured window begins or ends, so it can
+ * count what the OS saw meanwhile (vCPU idle entries). A no-op in a plain browser.
+ */
+async function mark(label, phase, calls = 0) {
+  if (typeof globalThis.__benchMark === "function") await globalThis.__benchMark(label, phase, calls);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Statistics
+
+/** Nearest-rank quantile of a sorted array. */
+function quantile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.ceil(p * sorted.length) - 1;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))];
+}
+
+function summarize(samples) {
+  const sorted = Float64Array.from(samples).sort();
+  let sum = 0;
+  for (const x of sorted) sum += x;
+  // Mean of the middle 90%: additive across segments (medians are not), robust to the odd GC or preemption, and
+  // finer than the timer's 5 us steps (Chrome jitters its clamping, so averages of clamped stamps are unbiased).
+  const lo = Math.floor(sorted.length * 0.05);
+  const hi = Math.max(lo + 1, Math.ceil(sorted.length * 0.95));
+  let trimmed = 0;
+  for (let i = lo; i < hi; i++) trimmed += sorted[i];
+  return {
+    trimmedMean: trimmed / (hi - lo),
+    n: sorted.length,
+    min: sorted[0],
+    p50: quantile(sorted, 0.5),
+    p90: quantile(sorted, 0.9),
+    p99: quantile(sorted, 0.99),
+    max: sorted[sorted.length - 1],
+    mean: sum / sorted.length,
+  };
+}
+
+const median = (samples) => summarize(samples).p50;
+
+/** The smallest step performance.now() takes, in microseconds. */
+function timerResolutionUs() {
+  let smallest = Infinity;
+  let last = now();
+  const deadline = last + 50;
+  while (true) {
+    const t = now();
+    if (t !== last) {
+      smallest = Math.min(smallest, t - last);
+      last = t;
+    }
+    if (t > deadline) break;
+  }
+  return Math.round(smallest * 1000 * 10) / 10;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Drivers
+
+/** Per-call times (ms) of `n` sequential awaited calls, written into `times` from `offset`; returns elapsed ms. */
+async function sequentialRound(call, n, times, offset) {
+  const start = now();
+  for (let i = 0; i < n; i++) {
+    const t = now();
+    await call(offset + i);
+    times[offset + i] = now() - t;
+  }
+  return now() - start;
+}
+
+function sequentialSummary(times, elapsedMs, roundP50s) {
+  const s = summarize(times);
+  return {
+    n: times.length,
+    p50Us: s.p50 * 1000,
+    p90Us: s.p90 * 1000,
+    p99Us: s.p99 * 1000,
+    meanUs: s.mean * 1000,
+    maxUs: s.max * 1000,
+    callsPerSec: (times.length / elapsedMs) * 1000,
+    roundP50Us: roundP50s,
+  };
+}
+
+/** Pipelined calls: exactly `depth` outstanding until `total` have completed. Calls per second. */
+function pipelinedOnce(call, total, depth, offset) {
+  return new Promise((resolve, reject) => {
+    let started = 0;
+    let done = 0;
+    const start = now();
+    const launch = () => {
+      const i = started++;
+      call(offset + i).then(() => {
+        done++;
+        if (started < total) launch();
+        else if (done === total) resolve(now() - start);
+      }, reject);
+    };
+    for (let k = 0; k < Math.min(depth, total); k++) launch();
+  });
+}
+
+/** The JSON-RPC frame our host posts for `echo {text: "ping"}`, as the raw baseline's payload. */
+const echoFrame = (id) =>
+  `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"ping"}}}`;
+
+function waitForBoot(worker) {
+  return new Promise((resolve, reject) => {
+    worker.onmessage = (event) => {
+      const kind = event.data?.mcpWorker;
+      if (kind === "boot") resolve();
+      else if (kind === "fatal") reject(new Error(`worker fatal: ${event.data.error}`));
+    };
+    worker.onerror = (event) => reject(new Error(`worker error: ${event.message ?? "script failed to load"}`));
+  });
+}
+
+/** Starts a worker and does the host's side of the wire protocol's boot/connect handshake. */
+async function connectWorker(url, { module, env = {} } = {}) {
+  const worker = new Worker(url, { type: "module" });
+  await waitForBoot(worker);
+  const { port1, port2 } = new MessageChannel();
+  const connect = { mcpWorker: "connect", v: 1, port: port2, env };
+  if (module) connect.module = module;
+  worker.postMessage(connect, [port2]);
+  return { worker, port: port1 };
+}
+
+/** The baseline: a worker that echoes each port message back; replies match requests in FIFO order. */
+class RawEcho {
+  static async spawn() {
+    const { worker, port } = await connectWorker(RAW_ECHO_WORKER);
+    return new RawEcho(worker, port);
+  }
+
+  constructor(worker, port) {
+    this.worker = worker;
+    this.port = port;
+    this.waiting = [];
+    this.head = 0;
+    port.onmessage = (event) => {
+      const resolve = this.waiting[this.head];
+      this.waiting[this.head++] = undefined;
+      if (this.head === this.waiting.length) {
+        this.waiting.length = 0;
+        this.head = 0;
+      }
+      resolve(event.data);
+    };
+  }
+
+  /** Posts `data` and resolves with the echo. */
+  echo(data) {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.port.postMessage(data);
+    });
+  }
+
+  close() {
+    this.port.close();
+    this.worker.terminate();
+  }
+}
+
+/** A lean JSON-RPC client written by hand: JSON text over the port, a Map of pending ids, nothing else. */
+class RawMcpClient {
+  static async spawn(url, options = {}) {
+    const { worker, port } = await connectWorker(url, options);
+    const client = new RawMcpClient(worker, port);
+    await client.request("initialize", {
+      protocolVersion: PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: "bench-raw-client", version: "0.0.0" },
+    });
+    client.port.postMessage(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+    return client;
+  }
+
+  constructor(worker, port) {
+    this.worker = worker;
+    this.port = port;
+    this.nextId = 1;
+    this.pending = new Map();
+    port.onmessage = (event) => {
+      const msg = JSON.parse(event.data);
+      const waiter = this.pending.get(msg.id);
+      if (!waiter) return;
+      this.pending.delete(msg.id);
+      if (msg.error) waiter.reject(new Error(`${msg.error.code}: ${msg.error.message}`));
+      else waiter.resolve(msg.result);
+    };
+  }
+
+  request(method, params) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.port.postMessage(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+    });
+  }
+
+  callTool(name, args) {
+    return this.request("tools/call", { name, arguments: args });
+  }
+
+  async listTools() {
+    const tools = [];
+    let cursor;
+    do {
+      const page = await this.request("tools/list", cursor === undefined ? {} : { cursor });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return tools;
+  }
+
+  close() {
+    this.port.close();
+    this.worker.terminate();
+  }
+}
+
+function spawnHost(workerUrl, { module, env } = {}) {
+  const options = { name: "bench", workerUrl };
+  if (module) options.module = module;
+  if (env) options.env = env;
+  return McpClient.spawn(options);
+}
+
+function check(condition, message) {
+  if (!condition) throw new Error(`bench self-check failed: ${message}`);
+}
+
+function checkEcho(result, text = "ping") {
+  check(result?.content?.[0]?.text === text, `echo returned ${JSON.stringify(result).slice(0, 200)}`);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Rows
+
+const figures = [];
+const decomposition = [];
+
+/** A figure: ours vs raw; `unit` says which direction is better (times: lower; rates: higher). */
+function figure(section, id, label, unit, ours, raw, note) {
+  const rate = unit === "calls/s" || unit === "msgs/s";
+  const ratio = rate ? raw / ours : ours / raw;
+  figures.push({ section, id, label, unit, ours, raw, ratio, note });
+}
+
+/** A decomposition row: one value, and its cost ratio to the matching raw baseline when there is one. */
+function part(section, id, label, unit, value, raw, note) {
+  const rate = unit === "calls/s" || unit === "msgs/s";
+  const ratio = raw === undefined || raw === 0 ? undefined : rate ? raw / value : value / raw;
+  decomposition.push({ section, id, label, unit, value, raw, ratio, note });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Phases
+
+async function coldStarts(cfg, module, samples) {
+  log("cold start");
+  const variants = {
+    raw: async () => {
+      const t = now();
+      const raw = await RawEcho.spawn();
+      await raw.echo(echoFrame(1));
+      const ms = now() - t;
+      raw.close();
+      return ms;
+    },
+    hostModule: async () => {
+      const t = now();
+      const client = await spawnHost(ECHO_WORKER, { module });
+      const tools = await client.listTools();
+      const ms = now() - t;
+      check(tools.length === 3, `expected 3 tools, got ${tools.length}`);
+      client.close();
+      return ms;
+    },
+    hostFetch: async () => {
+      const t = now();
+      const client = await spawnHost(ECHO_WORKER);
+      const tools = await client.listTools();
+      const ms = now() - t;
+      check(tools.length === 3, `expected 3 tools, got ${tools.length}`);
+      client.close();
+      return ms;
+    },
+    hostJsServer: async () => {
+      const t = now();
+      const client = await spawnHost(JS_SERVER_WORKER);
+      const tools = await client.listTools();
+      const ms = now() - t;
+      check(tools.length === 2, `expected 2 tools, got ${tools.length}`);
+      client.close();
+      return ms;
+    },
+    rawClientRust: async () => {
+      const t = now();
+      const client = await RawMcpClient.spawn(ECHO_WORKER, { module });
+      const tools = await client.listTools();
+      const ms = now() - t;
+      check(tools.length === 3, `expected 3 tools, got ${tools.length}`);
+      client.close();
+      return ms;
+    },
+  };
+  const first = {};
+  const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+  // Interleaved, so drift (thermal, other processes) spreads over every variant; one warm-up start each.
+  for (let round = 0; round <= cfg.coldN; round++) {
+    for (const [name, start] of Object.entries(variants)) {
+      await settle();
+      const ms = await start();
+      if (round === 0) first[name] = ms;
+      else times[name].push(ms);
+    }
+  }
+  const med = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+  samples.coldStart = { firstInPage: first, samples: times };
+  const base = "raw: new Worker -> boot/connect -> first echo reply";
+  figure("cold start", "cold_module", `new Worker -> tools listed, module passed in (median of ${cfg.coldN})`, "ms", med.hostModule, med.raw, base);
+  figure("cold start", "cold_fetch", `new Worker -> tools listed, worker fetches+compiles (median of ${cfg.coldN})`, "ms", med.hostFetch, med.raw, base);
+  part("cold start", "cold_host_js", "host -> JS echo server: new Worker -> tools listed (no wasm in the worker)", "ms", med.hostJsServer, med.raw);
+  part("cold start", "cold_raw_rust", "raw JS client -> Rust echo (module): new Worker -> tools listed (no host wasm)", "ms", med.rawClientRust, med.raw);
+  part("cold start", "cold_first_module", "first start in the page, host, precompiled module (not a median)", "ms", first.hostModule, first.raw);
+  part("cold start", "cold_first_fetch", "first start in the page, host, worker fetches+compiles (not a median)", "ms", first.hostFetch, first.raw);
+}
+
+async function sequentialAndPipelined(cfg, module, samples) {
+  const raw = await RawEcho.spawn();
+  const host = await spawnHost(ECHO_WORKER, { module });
+  const hostJs = await spawnHost(JS_SERVER_WORKER);
+  const rawRust = await RawMcpClient.spawn(ECHO_WORKER, { module });
+  const rawJs = await RawMcpClient.spawn(JS_SERVER_WORKER);
+  checkEcho(await host.callTool("echo", { text: "ping" }));
+  checkEcho(await hostJs.callTool("echo", { text: "ping" }));
+  checkEcho(await rawRust.callTool("echo", { text: "ping" }));
+  checkEcho(await rawJs.callTool("echo", { text: "ping" }));
+  check((await raw.echo(echoFrame(7))) === echoFrame(7), "raw echo changed the message");
+  // What our host posts and what the server answers, to size the raw payload like a real frame.
+  samples.frames = {
+    request: echoFrame(1).length,
+    response: JSON.stringify({ jsonrpc: "2.0", id: 1, result: await rawRust.callTool("echo", { text: "ping" }) }).length,
+  };
+
+  const args = { text: "ping" };
+  const workloads = {
+    raw: (i) => raw.echo(echoFrame(i)),
+    host: () => host.callTool("echo", args),
+    hostPing: () => host.ping(),
+    hostJs: () => hostJs.callTool("echo", args),
+    rawRust: () => rawRust.callTool("echo", args),
+    rawJs: () => rawJs.callTool("echo", args),
+  };
+
+  const names = Object.keys(workloads);
+  // Rotating the order each round spreads slow spells of the machine over every workload.
+  const order = (round) => names.map((_, i) => names[(i + round) % names.length]);
+
+  log(`sequential (${cfg.seqN} calls per workload in ${cfg.seqRounds} interleaved rounds, after ${cfg.seqWarm} warm-up)`);
+  const perRound = Math.floor(cfg.seqN / cfg.seqRounds);
+  const seqTimes = {};
+  const seqElapsed = {};
+  const seqRoundP50 = {};
+  for (const name of names) {
+    await settle();
+    for (let i = 0; i < cfg.seqWarm; i++) await workloads[name](i);
+    seqTimes[name] = new Float64Array(perRound * cfg.seqRounds);
+    seqElapsed[name] = 0;
+    seqRoundP50[name] = [];
+  }
+  for (let round = 0; round < cfg.seqRounds; round++) {
+    for (const name of order(round)) {
+      await settle();
+      await mark(`seq ${name}`, "begin");
+      const offset = round * perRound;
+      seqElapsed[name] += await sequentialRound(workloads[name], perRound, seqTimes[name], offset);
+      await mark(`seq ${name}`, "end", perRound);
+      seqRoundP50[name].push(median(seqTimes[name].subarray(offset, offset + perRound)) * 1000);
+    }
+  }
+  const seq = Object.fromEntries(names.map((k) => [k, sequentialSummary(seqTimes[k], seqElapsed[k], seqRoundP50[k])]));
+
+  log(`pipelined (${cfg.pipeRounds} x ${cfg.pipeTotal} calls, ${cfg.depth} in flight, per workload)`);
+  const pipeRates = Object.fromEntries(names.map((k) => [k, []]));
+  for (const name of names) {
+    await settle();
+    await pipelinedOnce(workloads[name], cfg.pipeWarm, cfg.depth, 0);
+  }
+  for (let round = 0; round < cfg.pipeRounds; round++) {
+    for (const name of order(round)) {
+      await settle();
+      await mark(`pipe ${name}`, "begin");
+      const elapsed = await pipelinedOnce(workloads[name], cfg.pipeTotal, cfg.depth, cfg.pipeWarm + round * cfg.pipeTotal);
+      await mark(`pipe ${name}`, "end", cfg.pipeTotal);
+      pipeRates[name].push((cfg.pipeTotal / elapsed) * 1000);
+    }
+  }
+  const pipe = Object.fromEntries(
+    names.map((k) => [k, { total: cfg.pipeTotal, depth: cfg.depth, rounds: pipeRates[k], callsPerSec: median(pipeRates[k]) }]),
+  );
+  samples.sequential = seq;
+  samples.pipelined = pipe;
+
+  const range = (k) => `${Math.min(...seq[k].roundP50Us).toFixed(0)}-${Math.max(...seq[k].roundP50Us).toFixed(0)} us`;
+  const seqNote =
+    `N=${cfg.seqN} (${cfg.seqRounds} rounds of ${perRound}, interleaved) after ${cfg.seqWarm} warm-up; raw posts a ` +
+    `${samples.frames.request}-char JSON-RPC string and awaits its echo. p50 per round: mcp-worker ${range("host")}, raw ${range("raw")}`;
+  const pipeRange = (k) => `${Math.round(Math.min(...pipe[k].rounds)).toLocaleString("en-US")}-${Math.round(Math.max(...pipe[k].rounds)).toLocaleString("en-US")}`;
+  figure("sequential", "seq_p50", `tools/call echo "ping" round trip, p50 (N=${seq.host.n.toLocaleString("en-US")})`, "us", seq.host.p50Us, seq.raw.p50Us, seqNote);
+  figure("sequential", "seq_p99", `tools/call echo "ping" round trip, p99`, "us", seq.host.p99Us, seq.raw.p99Us);
+  figure("sequential", "seq_rate", `tools/call echo "ping", one at a time`, "calls/s", seq.host.callsPerSec, seq.raw.callsPerSec);
+  figure("pipelined", "pipe_rate", `tools/call echo, ${cfg.depth} in flight until ${cfg.pipeTotal.toLocaleString("en-US")} done`, "calls/s", pipe.host.callsPerSec, pipe.raw.callsPerSec, `median of ${cfg.pipeRounds} rounds (mcp-worker ${pipeRange("host")}, raw ${pipeRange("raw")} calls/s); raw: ${cfg.depth} echoes in flight`);
+
+  const rows = [
+    ["hostPing", "host -> Rust echo, ping() (no arguments, no tool dispatch, empty result)"],
+    ["hostJs", "host -> JS echo server, callTool echo (host cost + trivial JS worker)"],
+    ["rawRust", "raw JS client -> Rust echo, tools/call echo (worker cost + lean JS client)"],
+    ["rawJs", "raw JS client -> JS echo server, tools/call echo (JSON-RPC in JS both ends)"],
+  ];
+  for (const [key, label] of rows) {
+    part("sequential", `seq_p50_${key}`, `${label}: p50`, "us", seq[key].p50Us, seq.raw.p50Us, `p50 per round ${range(key)}`);
+  }
+  for (const [key, label] of rows) {
+    part("sequential", `seq_rate_${key}`, `${label}: throughput`, "calls/s", seq[key].callsPerSec, seq.raw.callsPerSec);
+  }
+  for (const [key, label] of rows) {
+    part("pipelined", `pipe_rate_${key}`, `${label}: ${cfg.depth} in flight`, "calls/s", pipe[key].callsPerSec, pipe.raw.callsPerSec, `rounds ${pipeRange(key)} calls/s`);
+  }
+  // Per-call cost attributed to each side, from the swaps above (mean time per call = 1e6 / calls per second).
+  const perCall = (rate) => 1e6 / rate;
+  const seqCost = (k) => perCall(seq[k].callsPerSec);
+  const pipeCost = (k) => perCall(pipe[k].callsPerSec);
+  part("attribution", "seq_host_side", "sequential: host-side extra per call = (host->JS) - (rawclient->JS), mean", "us", seqCost("hostJs") - seqCost("rawJs"));
+  part("attribution", "seq_worker_side", "sequential: worker-side extra per call = (rawclient->Rust) - (rawclient->JS), mean", "us", seqCost("rawRust") - seqCost("rawJs"));
+  part("attribution", "pipe_host_side", "pipelined: host-side extra per call = (host->JS) - (rawclient->JS)", "us", pipeCost("hostJs") - pipeCost("rawJs"));
+  part("attribution", "pipe_worker_side", "pipelined: worker-side extra per call = (rawclient->Rust) - (rawclient->JS)", "us", pipeCost("rawRust") - pipeCost("rawJs"));
+  part("attribution", "pipe_host_rust", "pipelined: per-call cost host->Rust echo (1e6 / calls/s)", "us", pipeCost("host"), pipeCost("raw"));
+
+  for (const c of [raw, host, hostJs, rawRust, rawJs]) c.close();
+}
+
+/** Waits for one reply on the BroadcastChannel the timed bootstrap listens on. */
+function timingRequest(channel, cmd) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer to timing ${cmd}`)), 5000);
+    channel.onmessage = (event) => {
+      if (event.data?.ack !== cmd) return;
+      clearTimeout(timer);
+      resolve(event.data);
+    };
+    channel.postMessage({ cmd });
+  });
+}
+
+/**
+ * One host -> Rust echo call cut into segments, with timestamps on both sides of the port:
+ *   page: callTool() entered | host calls port.postMessage | postMessage returns | host's onmessage entered |
+ *         host's onmessage returns | the awaiting JS resumes
+ *   worker (timed-bootstrap.js): onmessage entered | wasm handler returns | wasm posts the reply
+ * Differences are only taken within one thread's clock. Timestamps cost ~0.1 us each; the totals here are a bit
+ * above the uninstrumented figure for that reason.
+ */
+async function breakdown(cfg, module, samples) {
+  log(`instrumented breakdown (${cfg.breakdownN} echo calls, ${cfg.blobN} blob calls)`);
+  let rec = null; // the current measurement's timestamps
+  let index = -1; // the call being timed; -1 while not recording
+  let hostFrame; // the first frame the host posts for echo "ping", to check the raw payload's size
+
+  const proto = MessagePort.prototype;
+  const onmessageDesc = Object.getOwnPropertyDescriptor(proto, "onmessage");
+  const realPost = proto.postMessage;
+  const wrapHandler = (handler) =>
+    typeof handler === "function"
+      ? function (event) {
+          const i = index;
+          if (i >= 0) rec.recv[i] = now();
+          handler.call(this, event);
+          if (i >= 0) rec.hend[i] = now();
+        }
+      : handler;
+
+  const channel = new BroadcastChannel("mcp-bench-timing");
+  let client;
+  let rawClient;
+  try {
+    // The host sets its port's onmessage during spawn: wrap whatever handler it installs.
+    Object.defineProperty(proto, "onmessage", {
+      configurable: true,
+      enumerable: onmessageDesc.enumerable,
+      get: onmessageDesc.get,
+      set(handler) {
+        onmessageDesc.set.call(this, wrapHandler(handler));
+      },
+    });
+    try {
+      client = await spawnHost(TIMED_ECHO_WORKER, { module });
+      rawClient = await RawEcho.spawn();
+    } finally {
+      Object.defineProperty(proto, "onmessage", onmessageDesc);
+    }
+    proto.postMessage = function (...a) {
+      const i = index;
+      if (i === 0 && typeof a[0] === "string") hostFrame ??= a[0];
+      if (i >= 0) rec.send[i] = now();
+      const r = realPost.apply(this, a);
+      if (i >= 0) rec.sent[i] = now();
+      return r;
+    };
+
+    /** Times `n` sequential calls after `warm` untimed ones; returns the timestamps (ms). */
+    const measure = async (call, label, n, warm) => {
+      for (let i = 0; i < warm; i++) await call(i);
+      await timingRequest(channel, "reset");
+      rec = Object.fromEntries(["call", "send", "sent", "recv", "hend", "done"].map((k) => [k, new Float64Array(n)]));
+      rec.n = n;
+      await settle();
+      await mark(label, "begin");
+      for (let i = 0; i < n; i++) {
+        index = i;
+        rec.call[i] = now();
+        await call(i);
+        rec.done[i] = now();
+        index = -1;
+      }
+      await mark(label, "end", n);
+      return rec;
+    };
+    /** Per-call differences b - a, in `scale` units per ms. */
+    const seg = (r, a, b, scale) => Float64Array.from({ length: r.n }, (_, i) => (r[b][i] - r[a][i]) * scale);
+
+    /**
+     * Segments of host -> timed Rust echo calls, from the page's stamps and the worker's. Each is averaged per call
+     * (trimmed mean), so they add up: residue = total - every measured CPU segment = the two postMessage calls,
+     * the port hops and the thread switches / wake-ups between page and worker.
+     */
+    const hostSegments = async (r, scale) => {
+      const n = r.n;
+      const w = await timingRequest(channel, "report");
+      check(w.nIn === n && w.nOut === n, `timed worker saw ${w.nIn} frames in, ${w.nOut} out; expected ${n}`);
+      const service = Float64Array.from({ length: n }, (_, i) => (w.post[i] - w.recv[i]) * scale);
+      const sync = Float64Array.from({ length: n }, (_, i) => (w.hend[i] - w.recv[i]) * scale);
+      const total = seg(r, "call", "done", scale);
+      const out = seg(r, "call", "send", scale);
+      const handler = seg(r, "recv", "hend", scale);
+      const resume = seg(r, "hend", "done", scale);
+      const residue = total.map((t, i) => t - out[i] - service[i] - handler[i] - resume[i]);
+      return {
+        total: summarize(total),
+        hostOut: summarize(out),
+        postCall: summarize(seg(r, "send", "sent", scale)),
+        workerService: summarize(service),
+        workerHandlerSync: summarize(sync),
+        hostHandler: summarize(handler),
+        hostResume: summarize(resume),
+        residue: summarize(residue),
+      };
+    };
+
+    const n = cfg.breakdownN;
+    const args = { text: "ping" };
+    const host = await hostSegments(await measure(() => client.callTool("echo", args), "breakdown host", n, Math.min(500, n)), 1000);
+
+    // The same stamps around the raw echo: residue = two postMessage calls, two hops, a trivial JS echo, switches.
+    const r = await measure((i) => rawClient.echo(echoFrame(i)), "breakdown raw", n, Math.min(500, n));
+    const rawTotal = seg(r, "call", "done", 1000);
+    const rawOut = seg(r, "call", "send", 1000);
+    const rawIn = seg(r, "recv", "done", 1000);
+    const raw = {
+      total: summarize(rawTotal),
+      pageOut: summarize(rawOut),
+      postCall: summarize(seg(r, "send", "sent", 1000)),
+      pageIn: summarize(rawIn),
+      residue: summarize(rawTotal.map((t, i) => t - rawOut[i] - rawIn[i])),
+    };
+
+    // One large result, where copies and parses dominate instead of wake-ups.
+    const bytes = cfg.blobSizes[cfg.blobSizes.length - 1];
+    const blob = await hostSegments(await measure(() => client.callTool("blob", { bytes }), "breakdown blob", cfg.blobN, 1), 1);
+    samples.breakdown = { n, host, raw, blob: { bytes, ...blob } };
+    samples.frames.hostRequest = hostFrame;
+
+    const m = (x) => x.trimmedMean;
+    const label = "breakdown (instrumented, trimmed mean per call)";
+    part(label, "bd_total", "host -> Rust echo call, total (instrumented; stamps add ~1 us)", "us", m(host.total), m(raw.total));
+    part(label, "bd_host_out", "  page: callTool() -> host posts the frame (args stringify, JS->wasm, encode)", "us", m(host.hostOut), m(raw.pageOut), "raw column: building the string + promise");
+    part(label, "bd_worker", "  worker: frame in -> reply posted (wasm session, spawn_local task, encode, to JS string)", "us", m(host.workerService));
+    part(label, "bd_worker_sync", "    of which the wasm onmessage handler before the spawned task runs", "us", m(host.workerHandlerSync));
+    part(label, "bd_host_in", "  page: host onmessage handler (JS string -> Rust, parse, wake the future)", "us", m(host.hostHandler));
+    part(label, "bd_host_resume", "  page: handler return -> awaiting JS resumes (executor poll, JSON.parse, promise hops)", "us", m(host.hostResume), m(raw.pageIn), "raw column: raw handler entry -> awaiting JS resumes");
+    part(label, "bd_residue", "  residue: 2 postMessage calls + 2 hops + thread switches/wake-ups", "us", m(host.residue), m(raw.residue), "raw column: the same residue around the raw echo (incl. its one-line JS echo)");
+    part(label, "bd_post", "  (inside the residue) page's port.postMessage() call", "us", m(host.postCall), m(raw.postCall), "long when the woken worker preempts the page thread on the same vCPU and runs inside this call");
+    const mib = `${bytes / (1 << 20)} MiB`;
+    const bl = `breakdown of blob ${mib} (instrumented, trimmed mean of ${cfg.blobN})`;
+    part(bl, "bdb_total", `host -> Rust echo blob ${mib}, total (instrumented)`, "ms", m(blob.total));
+    part(bl, "bdb_host_out", "  page: callTool() -> host posts the request", "ms", m(blob.hostOut));
+    part(bl, "bdb_worker", "  worker: request in -> reply posted (build text, serialize JSON, UTF-8 -> JS string)", "ms", m(blob.workerService));
+    part(bl, "bdb_host_in", "  page: host onmessage handler (JS string -> Rust String, parse frame, wake)", "ms", m(blob.hostHandler));
+    part(bl, "bdb_host_resume", "  page: handler return -> JS resumes (Rust str -> JS string, JSON.parse)", "ms", m(blob.hostResume));
+    part(bl, "bdb_residue", "  residue: postMessage calls, cloning the 8 MiB string across, hops", "ms", m(blob.residue));
+  } finally {
+    proto.postMessage = realPost;
+    index = -1;
+    channel.close();
+    client?.close();
+    rawClient?.close();
+  }
+}
+
+async function largeResults(cfg, module, samples) {
+  log("large results");
+  const raw = await RawEcho.spawn();
+  const host = await spawnHost(ECHO_WORKER, { module });
+  const hostJs = await spawnHost(JS_SERVER_WORKER);
+  const rawRust = await RawMcpClient.spawn(ECHO_WORKER, { module });
+  samples.blob = {};
+  const timeIt = async (fn) => {
+    await fn(); // warm-up
+    const times = [];
+    for (let i = 0; i < cfg.blobN; i++) {
+      await settle();
+      const t = now();
+      await fn();
+      times.push(now() - t);
+    }
+    return times;
+  };
+  for (const bytes of cfg.blobSizes) {
+    const mib = `${bytes / (1 << 20)} MiB`;
+    const payload = "x".repeat(bytes);
+    const blobLen = (r) => r?.content?.[0]?.text?.length;
+    check(blobLen(await host.callTool("blob", { bytes })) === bytes, `host blob ${mib} has the wrong length`);
+    check(blobLen(await hostJs.callTool("blob", { bytes })) === bytes, `JS server blob ${mib} has the wrong length`);
+    check(blobLen(await rawRust.callTool("blob", { bytes })) === bytes, `raw client blob ${mib} has the wrong length`);
+    check((await raw.echo(payload)).length === bytes, `raw echo ${mib} has the wrong length`);
+    const t = {
+      raw: await timeIt(() => raw.echo(payload)),
+      host: await timeIt(() => host.callTool("blob", { bytes })),
+      hostJs: await timeIt(() => hostJs.callTool("blob", { bytes })),
+      rawRust: await timeIt(() => rawRust.callTool("blob", { bytes })),
+    };
+    samples.blob[bytes] = t;
+    const med = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, median(v)]));
+    figure("large results", `blob_${bytes}`, `tools/call blob ${mib} (median of ${cfg.blobN}, after 1 warm-up)`, "ms", med.host, med.raw, `raw: echo of a ${mib} string (both directions)`);
+    part("large results", `blob_${bytes}_host_js`, `host -> JS echo server, blob ${mib} (host receive cost)`, "ms", med.hostJs, med.raw);
+    part("large results", `blob_${bytes}_raw_rust`, `raw JS client -> Rust echo, blob ${mib} (worker produce cost)`, "ms", med.rawRust, med.raw);
+  }
+  for (const c of [raw, host, hostJs, rawRust]) c.close();
+}
+
+async function listTools(cfg, module, samples) {
+  log("tools/list of 500 tools");
+  const env = { ECHO_EXTRA_TOOLS: String(cfg.listExtra) };
+  const host = await spawnHost(ECHO_WORKER, { module, env });
+  const rawRust = await RawMcpClient.spawn(ECHO_WORKER, { module, env });
+  const tools = await host.listTools();
+  const expected = 3 + cfg.listExtra;
+  check(tools.length === expected, `expected ${expected} tools, got ${tools.length}`);
+  check((await rawRust.listTools()).length === expected, "raw client listed the wrong number of tools");
+  const listJson = JSON.stringify(tools);
+  const hostJs = await spawnHost(JS_SERVER_WORKER, { env: { TOOLS_JSON: listJson } });
+  check((await hostJs.listTools()).length === expected, "JS server listed the wrong number of tools");
+  const raw = await RawEcho.spawn();
+  const pages = Math.ceil(expected / 100);
+  const whole = listJson;
+  const slice = listJson.slice(0, Math.ceil(listJson.length / pages));
+
+  const timeIt = async (fn) => {
+    await fn();
+    const times = [];
+    for (let i = 0; i < cfg.listN; i++) {
+      await tick();
+      const t = now();
+      await fn();
+      times.push(now() - t);
+    }
+    return times;
+  };
+  await settle();
+  const t = {
+    host: await timeIt(() => host.listTools()),
+    rawPaged: await timeIt(async () => {
+      for (let p = 0; p < pages; p++) await raw.echo(slice);
+    }),
+    rawWhole: await timeIt(() => raw.echo(whole)),
+    hostJs: await timeIt(() => hostJs.listTools()),
+    rawRust: await timeIt(() => rawRust.listTools()),
+  };
+  samples.list = { tools: expected, pages, listJsonChars: listJson.length, pageChars: slice.length, times: t };
+  const med = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, median(v)]));
+  figure("tools/list", "list_500", `listTools(), ${expected} tools = ${pages} pages (median of ${cfg.listN})`, "ms", med.host, med.rawPaged,
+    `raw: ${pages} sequential echoes of ${slice.length} chars (1/${pages} of the ${listJson.length}-char list JSON), matching the page count`);
+  part("tools/list", "list_500_raw_whole", `raw alternative: 1 echo of the whole ${listJson.length}-char list JSON`, "ms", med.rawWhole);
+  part("tools/list", "list_500_host_js", `host -> JS server listing the same ${expected} tools (host cost)`, "ms", med.hostJs, med.rawPaged);
+  part("tools/list", "list_500_raw_rust", `raw JS client -> Rust echo, ${pages} pages (worker cost)`, "ms", med.rawRust, med.rawPaged);
+  for (const c of [raw, host, hostJs, rawRust]) c.close();
+}
+
+/**
+ * Only with `?profile=1` (run.mjs --profile): extra windows, after every figure is taken, that the runner wraps in
+ * the DevTools CPU profiler (labels starting with "profile"). Profiling slows what it watches, so no figure comes
+ * from these windows.
+ */
+async function profileWindows(cfg, module) {
+  log("profile windows");
+  const raw = await RawEcho.spawn();
+  const host = await spawnHost(ECHO_WORKER, { module });
+  const args = { text: "ping" };
+  const windows = [
+    ["profile seq host", 5_000, (n) => sequentialRound(() => host.callTool("echo", args), n, new Float64Array(n), 0)],
+    ["profile seq raw", 5_000, (n) => sequentialRound((i) => raw.echo(echoFrame(i)), n, new Float64Array(n), 0)],
+    ["profile pipe host", 20_000, (n) => pipelinedOnce(() => host.callTool("echo", args), n, cfg.depth, 0)],
+    ["profile pipe raw", 20_000, (n) => pipelinedOnce((i) => raw.echo(echoFrame(i)), n, cfg.depth, 0)],
+  ];
+  for (const [label, n, run] of windows) {
+    await run(n); // warm-up
+    await settle();
+    await mark(label, "begin");
+    await run(n);
+    await mark(label, "end", n);
+  }
+  raw.close();
+  host.close();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Runs every phase; resolves with the JSON-able result. */
+export async function runBench(config = DEFAULT_CONFIG) {
+  const cfg = { ...DEFAULT_CONFIG, ...config };
+  figures.length = 0;
+  decomposition.length = 0;
+  const samples = {};
+  const started = now();
+  const env = {
+    userAgent: navigator.userAgent,
+    hardwareConcurrency: navigator.hardwareConcurrency,
+    crossOriginIsolated: globalThis.crossOriginIsolated === true,
+    timerResolutionUs: timerResolutionUs(),
+    gcExposed: typeof globalThis.gc === "function",
+    location: location.href,
+  };
+  log(`timer resolution ${env.timerResolutionUs} us, crossOriginIsolated=${env.crossOriginIsolated}`);
+
+  let t = now();
+  await init();
+  const hostInitMs = now() - t;
+  t = now();
+  const module = await compileModule(ECHO_WASM);
+  const compileMs = now() - t;
+  part("setup", "host_init", "host wasm init (fetch + instantiate mcp_worker_host_bg.wasm), once", "ms", hostInitMs);
+  part("setup", "compile_module", "compileModule(echo server_bg.wasm) on the page, once", "ms", compileMs);
+  const fetchTimes = [];
+  for (let i = 0; i < 5; i++) {
+    t = now();
+    await (await fetch(ECHO_BUNDLE + "server.js", { cache: "no-store" })).arrayBuffer();
+    fetchTimes.push(now() - t);
+  }
+  part("setup", "fetch_file", "fetch() of the echo bundle's server.js from the page (median of 5; each worker start pays such fetches)", "ms", median(fetchTimes));
+
+  await coldStarts(cfg, module, samples);
+  await sequentialAndPipelined(cfg, module, samples);
+  await breakdown(cfg, module, samples);
+  await largeResults(cfg, module, samples);
+  await listTools(cfg, module, samples);
+  if (cfg.profile) await profileWindows(cfg, module);
+
+  const result = {
+    ok: true,
+    version: 1,
+    env,
+    config: cfg,
+    figures: [...figures],
+    decomposition: [...decomposition],
+    samples,
+    durationMs: now() - started,
+  };
+  log(`done in ${(result.durationMs / 1000).toFixed(1)} s`);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Rendering
+
+export function formatValue(value, unit) {
+  if (value === undefined || value === null || Number.isNaN(value)) return "-";
+  if (unit === "calls/s" || unit === "msgs/s") return `${Math.round(value).toLocaleString("en-US")} ${unit}`;
+  if (unit === "us") return `${value.toFixed(1)} us`;
+  if (unit === "ms") return `${value.toFixed(2)} ms`;
+  return `${value} ${unit}`;
+}
+
+export function formatRatio(ratio) {
+  return ratio === undefined || !Number.isFinite(ratio) ? "" : `${ratio.toFixed(2)}x`;
+}
+
+function table(headers, rows) {
+  const t = document.createElement("table");
+  const head = t.createTHead().insertRow();
+  for (const h of headers) {
+    const th = document.createElement("th");
+    th.textContent = h;
+    head.appendChild(th);
+  }
+  const body = t.createTBody();
+  for (const row of rows) {
+    const tr = body.insertRow();
+    for (const cell of row) tr.insertCell().textContent = cell;
+  }
+  return t;
+}
+
+export function renderResults(result, container) {
+  container.replaceChildren();
+  const h = (tag, text) => {
+    const el = document.createElement(tag);
+    el.textContent = text;
+    container.appendChild(el);
+  };
+  if (!result.ok) {
+    h("p", `bench failed: ${result.error}`);
+    return;
+  }
+  const e = result.env;
+  h("p", `${e.userAgent} | hardwareConcurrency ${e.hardwareConcurrency} | crossOriginIsolated ${e.crossOriginIsolated} | timer resolution ${e.timerResolutionUs} us`);
+  if (!e.crossOriginIsolated) {
+    h("p", `warning: this page is not cross-origin isolated, so performance.now() moves in ${e.timerResolutionUs} us steps and per-call percentiles are meaningless; run it through tests/bench/run.mjs (cargo xtask bench) for 5 us timers`);
+  }
+  h("h2", "Figures (ratio = mcp-worker cost / raw postMessage cost)");
+  container.appendChild(
+    table(
+      ["figure", "mcp-worker", "raw postMessage", "ratio", "baseline"],
+      result.figures.map((f) => [`[${f.section}] ${f.label}`, formatValue(f.ours, f.unit), formatValue(f.raw, f.unit), formatRatio(f.ratio), f.note ?? ""]),
+    ),
+  );
+  h("h2", "Decomposition: where the time goes");
+  container.appendChild(
+    table(
+      ["row", "value", "raw postMessage", "ratio", "note"],
+      result.decomposition.map((d) => [`[${d.section}] ${d.label}`, formatValue(d.value, d.unit), formatValue(d.raw, d.unit), formatRatio(d.ratio), d.note ?? ""]),
+    ),
+  );
+}
