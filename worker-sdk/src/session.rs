@@ -33,6 +33,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::future::Future;
 use std::rc::Rc;
+use std::task::{Context, Waker};
 
 /// Where a session writes its frames (one JSON text per message).
 pub type Outbound = Rc<dyn Fn(String)>;
@@ -255,13 +256,20 @@ impl Session {
         let (abort, registration) = AbortHandle::new_pair();
         self.state.in_flight.borrow_mut().insert(id.clone(), InFlight { abort, cancel });
         let state = self.state.clone();
-        (self.state.spawn)(Box::pin(async move {
+        let mut task: LocalBoxFuture<'static, ()> = Box::pin(async move {
             // An aborted request (notifications/cancelled) sends nothing: the spec says no response.
             if let Ok(outcome) = Abortable::new(work, registration).await {
                 state.in_flight.borrow_mut().remove(&id);
                 state.reply(&id, outcome);
             }
-        }));
+        });
+        // Most handlers finish without waiting. Polling once here answers them within the message handler,
+        // which saves a task hop per call; a handler that waits is handed to the spawner, whose first poll
+        // re-registers a real waker (nothing can be missed: a future re-checks its state on every poll).
+        let mut first_poll = Context::from_waker(Waker::noop());
+        if task.as_mut().poll(&mut first_poll).is_pending() {
+            (self.state.spawn)(task);
+        }
     }
 
     /// A context for a handler serving `request`, and its cancellation signal.

@@ -307,3 +307,20 @@ fn the_schema_check_rejects_frames_the_spec_forbids() {
     let no_content = json!({"jsonrpc": "2.0", "id": 1, "result": {"isError": true}});
     assert!(std::panic::catch_unwind(|| assert_server_frame(&no_content, tools_call)).is_err());
 }
+
+#[test]
+fn a_tool_that_does_not_wait_is_answered_within_the_message_handler() {
+    let (server, gates) = gated_server();
+    let mut h = Harness::new(server);
+    // Answered before any task runs: no hop through the executor for a tool that finishes at once.
+    let answer = h.handle_only(&call(1, "echo", json!({"text": "now"})));
+    assert_eq!(answer.len(), 1, "{answer:?}");
+    assert_eq!(answer[0]["result"]["content"][0]["text"], "now");
+    // A tool that waits is left to the executor and still answered once it is released.
+    assert!(h.handle_only(&call(2, "wait", json!({}))).is_empty());
+    assert!(h.drain().is_empty());
+    let _ = gates.borrow_mut().remove(0).send(());
+    let released = h.drain();
+    assert_eq!(released.len(), 1);
+    assert_eq!(released[0]["id"], 2);
+}

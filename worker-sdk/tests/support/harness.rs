@@ -71,15 +71,31 @@ impl Harness {
             .collect()
     }
 
+    /// Sends a frame WITHOUT running any task: returns what the session wrote from within `handle` itself.
+    pub(crate) fn handle_only(&mut self, frame: &str) -> Vec<Value> {
+        self.remember(frame);
+        self.session.handle(frame);
+        let frames: Vec<String> = self.sent.borrow_mut().drain(..).collect();
+        frames
+            .iter()
+            .map(|text| serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}")))
+            .collect()
+    }
+
     /// Sends a frame, runs every ready task, and returns the frames written since.
     pub(crate) fn exchange(&mut self, frame: &str) -> Vec<Value> {
+        self.remember(frame);
+        self.session.handle(frame);
+        self.drain()
+    }
+
+    /// Notes the method of a request, so its answer is checked against the right result definition.
+    fn remember(&mut self, frame: &str) {
         if let Ok(value) = serde_json::from_str::<Value>(frame) {
             if let (Some(id), Some(method)) = (value.get("id"), value.get("method").and_then(Value::as_str)) {
                 self.methods.insert(id.to_string(), method.to_owned());
             }
         }
-        self.session.handle(frame);
-        self.drain()
     }
 
     /// Sends a frame and expects exactly one frame back.
