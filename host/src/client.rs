@@ -140,6 +140,11 @@ impl McpClient {
         &self.init
     }
 
+    /// The timeout of each request unless a call says otherwise.
+    pub fn request_timeout_ms(&self) -> u32 {
+        self.request_timeout_ms
+    }
+
     /// The underlying connection.
     pub fn connection(&self) -> &Connection {
         &self.connection

@@ -87,7 +87,29 @@ struct Pending {
     method: Box<str>,
     deadline: Option<Deadline>,
     on_progress: Option<ProgressHandler>,
-    reply: oneshot::Sender<Result<Box<RawValue>>>,
+    reply: Reply,
+}
+
+/// Called once with the outcome of a request sent with [`Connection::request_with_callback`].
+pub type ReplyCallback = Box<dyn FnOnce(Result<Box<RawValue>>)>;
+
+/// How a request's outcome reaches its caller.
+enum Reply {
+    /// A [`ResponseFuture`] waits on the other end.
+    Channel(oneshot::Sender<Result<Box<RawValue>>>),
+    /// Called from the receive path itself: no task, no wake-up (the JavaScript API resolves its promise here).
+    Callback(ReplyCallback),
+}
+
+impl Reply {
+    fn complete(self, outcome: Result<Box<RawValue>>) {
+        match self {
+            Self::Channel(sender) => {
+                let _ = sender.send(outcome);
+            }
+            Self::Callback(callback) => callback(outcome),
+        }
+    }
 }
 
 struct Inner {
@@ -206,24 +228,65 @@ impl Connection {
     ) -> ResponseFuture {
         let (reply, receiver) = oneshot::channel();
         let future = ResponseFuture { id, receiver, connection: Rc::downgrade(&self.inner), finished: false };
-        if let Some(cause) = self.closed_reason() {
-            let _ = reply.send(Err(cause));
-            return future;
-        }
-        let frame = match encode_request(&RequestId::Number(id), method, params) {
-            Ok(frame) => frame,
+        match encode_request(&RequestId::Number(id), method, params) {
+            Ok(frame) => self.send_request(id, method, &frame, options, Reply::Channel(reply)),
             Err(e) => {
                 let _ = reply.send(Err(Error::InvalidInput(format!("{method} params are not serializable: {e}"))));
-                return future;
             }
-        };
+        }
+        future
+    }
+
+    /// Sends a request whose outcome is handed to `callback`, called exactly once: with the answer, a timeout,
+    /// or the connection's close. [`Connection::abandon`] cancels it.
+    pub fn request_with_callback<P: Serialize>(
+        &self,
+        id: i64,
+        method: &str,
+        params: Option<&P>,
+        options: RequestOptions,
+        callback: ReplyCallback,
+    ) {
+        match encode_request(&RequestId::Number(id), method, params) {
+            Ok(frame) => self.send_request(id, method, &frame, options, Reply::Callback(callback)),
+            Err(e) => callback(Err(Error::InvalidInput(format!("{method} params are not serializable: {e}")))),
+        }
+    }
+
+    /// Expects the answer to a request frame the caller sends itself (a frame built without passing through
+    /// Rust strings, by the JavaScript API). The frame must carry `id` and `method`.
+    pub fn expect_response(&self, id: i64, method: &str, options: RequestOptions, callback: ReplyCallback) -> bool {
+        if let Some(cause) = self.closed_reason() {
+            callback(Err(cause));
+            return false;
+        }
+        self.register(id, method, options, Reply::Callback(callback));
+        true
+    }
+
+    /// Cancels a request sent with a callback: it is forgotten, the server is told, and the callback is dropped
+    /// unanswered (the caller chose to stop waiting).
+    pub fn abandon(&self, id: i64, reason: &str) {
+        let removed = self.inner.pending.borrow_mut().remove(&id);
+        if let Some(pending) = removed {
+            self.send_cancelled(id, &pending.method, reason);
+        }
+    }
+
+    fn send_request(&self, id: i64, method: &str, frame: &str, options: RequestOptions, reply: Reply) {
+        if let Some(cause) = self.closed_reason() {
+            return reply.complete(Err(cause));
+        }
+        self.register(id, method, options, reply);
+        if let Err(cause) = (self.inner.sink)(frame) {
+            self.fail(id, Error::Closed { server: self.inner.server.clone(), reason: cause });
+        }
+    }
+
+    fn register(&self, id: i64, method: &str, options: RequestOptions, reply: Reply) {
         let deadline = Deadline::new((self.inner.clock)(), &options);
         let pending = Pending { method: method.into(), deadline, on_progress: options.on_progress, reply };
         self.inner.pending.borrow_mut().insert(id, pending);
-        if let Err(cause) = (self.inner.sink)(&frame) {
-            self.fail(id, Error::Closed { server: self.inner.server.clone(), reason: cause });
-        }
-        future
     }
 
     /// Sends a notification.
@@ -251,7 +314,7 @@ impl Connection {
                     method: pending.method.into(),
                     error,
                 });
-                let _ = pending.reply.send(outcome);
+                pending.reply.complete(outcome);
             }
             Ok(Message::Notification(notification)) => self.on_notification(&notification),
             Ok(Message::Request(request)) => self.on_server_request(request),
@@ -317,7 +380,7 @@ impl Connection {
             let ms = pending.deadline.map_or(0, |d| d.expired_ms());
             self.send_cancelled(*id, &pending.method, &format!("timed out after {ms} ms"));
             let error = Error::Timeout { server: self.inner.server.clone(), method: pending.method.into(), ms };
-            let _ = pending.reply.send(Err(error));
+            pending.reply.complete(Err(error));
         }
         self.forget_old_cancellations(now);
         overdue.len()
@@ -332,7 +395,7 @@ impl Connection {
         *self.inner.closed.borrow_mut() = Some(cause.clone());
         let pending: Vec<Pending> = self.inner.pending.borrow_mut().drain().map(|(_, p)| p).collect();
         for p in pending {
-            let _ = p.reply.send(Err(cause.clone()));
+            p.reply.complete(Err(cause.clone()));
         }
         let incoming: Vec<AbortHandle> = self.inner.incoming.borrow_mut().drain().map(|(_, a)| a).collect();
         for handle in incoming {
@@ -344,9 +407,10 @@ impl Connection {
         }
     }
 
-    fn fail(&self, id: i64, error: Error) {
+    /// Fails one pending request (e.g. its frame could not be posted).
+    pub(crate) fn fail(&self, id: i64, error: Error) {
         if let Some(pending) = self.inner.pending.borrow_mut().remove(&id) {
-            let _ = pending.reply.send(Err(error));
+            pending.reply.complete(Err(error));
         }
     }
 

@@ -371,3 +371,67 @@ mod server_requests {
         }
     }
 }
+
+/// A callback that records what it was called with.
+fn recorder() -> (Rc<RefCell<Vec<std::result::Result<String, String>>>>, ReplyCallback) {
+    let seen: Rc<RefCell<Vec<std::result::Result<String, String>>>> = Rc::default();
+    let log = seen.clone();
+    let callback: ReplyCallback =
+        Box::new(move |outcome| log.borrow_mut().push(outcome.map(|r| r.get().to_owned()).map_err(|e| e.to_string())));
+    (seen, callback)
+}
+
+#[test]
+fn a_callback_request_is_answered_from_the_receive_path_itself() {
+    let rig = rig();
+    let (seen, callback) = recorder();
+    let id = rig.connection.next_request_id();
+    rig.connection.request_with_callback(
+        id,
+        "tools/call",
+        Some(&json!({"name": "x"})),
+        RequestOptions::default(),
+        callback,
+    );
+    assert_eq!(rig.frames()[0]["params"]["name"], "x");
+    rig.connection.receive(r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#);
+    assert_eq!(*seen.borrow(), vec![Ok(r#"{"content":[]}"#.to_owned())], "called during receive, no executor");
+}
+
+#[test]
+fn a_callback_request_times_out_fails_on_close_and_can_be_abandoned() {
+    let rig = rig();
+    let (timed, callback) = recorder();
+    rig.connection.request_with_callback(1, "tools/call", Some(&json!({})), RequestOptions::timeout(5), callback);
+    let (closed, callback) = recorder();
+    rig.connection.request_with_callback(2, "tools/call", Some(&json!({})), RequestOptions::default(), callback);
+    let (abandoned, callback) = recorder();
+    rig.connection.request_with_callback(3, "tools/call", Some(&json!({})), RequestOptions::default(), callback);
+    rig.frames();
+
+    rig.now.set(5.0);
+    rig.connection.sweep();
+    assert_eq!(*timed.borrow(), vec![Err("server srv: tools/call timed out after 5 ms".to_owned())]);
+
+    rig.connection.abandon(3, "aborted by the caller");
+    let frames = rig.frames();
+    assert_eq!(frames.last().unwrap()["params"], json!({"requestId": 3, "reason": "aborted by the caller"}));
+    assert!(abandoned.borrow().is_empty(), "an abandoned callback is never called");
+
+    rig.connection.close(Error::Closed { server: "srv".into(), reason: "bye".into() });
+    assert_eq!(*closed.borrow(), vec![Err("server srv: connection closed: bye".to_owned())]);
+    let (late, callback) = recorder();
+    assert!(!rig.connection.expect_response(9, "tools/call", RequestOptions::default(), callback));
+    assert_eq!(late.borrow().len(), 1, "a closed connection answers at once");
+}
+
+#[test]
+fn a_frame_sent_by_the_caller_is_matched_by_expect_response() {
+    let rig = rig();
+    let (seen, callback) = recorder();
+    let id = rig.connection.next_request_id();
+    assert!(rig.connection.expect_response(id, "tools/call", RequestOptions::default(), callback));
+    assert!(rig.frames().is_empty(), "the caller sends the frame itself");
+    rig.connection.receive(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Unknown tool: x"}}"#);
+    assert_eq!(*seen.borrow(), vec![Err("server srv: tools/call failed: Unknown tool: x (code -32602)".to_owned())]);
+}

@@ -3,18 +3,20 @@
 //! Results cross into JavaScript as JSON text parsed by the engine (`JSON.parse`), which is faster than building
 //! objects field by field. Errors are `Error` objects with a stable `code` (see [`Error::code`]).
 
-use crate::client::{CallOptions, McpClient};
+mod call;
+
+use crate::client::McpClient;
 use crate::error::Error;
-use crate::worker::{WorkerSpec, compile_module};
-use js_sys::{Function, Promise, Reflect, WebAssembly};
+use crate::worker::{WorkerSpec, compile_module, spawn_with_port};
+use js_sys::{Promise, Reflect, WebAssembly};
 use serde::Deserialize;
 use serde::Serialize;
-use serde_json::value::RawValue;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
+use web_sys::MessagePort;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -92,17 +94,12 @@ struct SpawnOptions {
     request_timeout_ms: Option<u32>,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct JsCallOptions {
-    timeout_ms: Option<u32>,
-}
-
 /// A connection to one MCP server running in a Web Worker.
 #[derive(Debug)]
 #[wasm_bindgen(js_name = McpClient)]
 pub struct JsMcpClient {
     inner: Rc<McpClient>,
+    port: MessagePort,
 }
 
 #[wasm_bindgen(js_class = McpClient)]
@@ -126,8 +123,8 @@ impl JsMcpClient {
             if let Some(ms) = parsed.request_timeout_ms {
                 spec = spec.request_timeout_ms(ms);
             }
-            let client = McpClient::spawn(spec).await.map_err(|e| to_js_error(&e))?;
-            Ok(JsMcpClient { inner: Rc::new(client) }.into())
+            let (client, port) = spawn_with_port(spec).await.map_err(|e| to_js_error(&e))?;
+            Ok(JsMcpClient { inner: Rc::new(client), port }.into())
         })
     }
 
@@ -152,18 +149,11 @@ impl JsMcpClient {
     #[wasm_bindgen(js_name = callTool, unchecked_return_type = "Promise<CallToolResult>")]
     pub fn call_tool(
         &self,
-        name: String,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | undefined")] args: JsValue,
         #[wasm_bindgen(unchecked_param_type = "CallToolOptions | undefined")] options: JsValue,
     ) -> Promise {
-        let client = self.inner.clone();
-        let prepared = prepare_call(&args, &options);
-        future_to_promise(async move {
-            let (arguments, call_options) = prepared.map_err(|e| to_js_error(&e))?;
-            let raw =
-                client.call_tool_raw(&name, arguments.as_deref(), call_options).await.map_err(|e| to_js_error(&e))?;
-            js_sys::JSON::parse(raw.get())
-        })
+        call::call_tool(&self.inner, &self.port, &name, &args, &options)
     }
 
     /// Pings the server.
@@ -180,33 +170,6 @@ impl JsMcpClient {
     pub fn close(&self) {
         self.inner.close();
     }
-}
-
-fn prepare_call(args: &JsValue, options: &JsValue) -> Result<(Option<Box<RawValue>>, CallOptions), Error> {
-    let arguments = if args.is_undefined() || args.is_null() {
-        None
-    } else {
-        let text = js_sys::JSON::stringify(args)
-            .ok()
-            .and_then(|s| s.as_string())
-            .ok_or_else(|| Error::InvalidInput("tool arguments must be JSON-serializable".into()))?;
-        Some(RawValue::from_string(text).map_err(|e| Error::InvalidInput(e.to_string()))?)
-    };
-    let mut call_options = CallOptions::default();
-    if !options.is_undefined() && !options.is_null() {
-        let parsed: JsCallOptions = serde_wasm_bindgen::from_value(options.clone())
-            .map_err(|e| Error::InvalidInput(format!("invalid call options: {e}")))?;
-        call_options.timeout_ms = parsed.timeout_ms;
-        if let Ok(callback) = Reflect::get(options, &"onProgress".into()).and_then(|f| f.dyn_into::<Function>()) {
-            call_options.on_progress = Some(Rc::new(move |progress| {
-                if let Ok(value) = to_js(progress) {
-                    // A throwing callback must not break the call: its error stays in JS.
-                    let _ = callback.call1(&JsValue::NULL, &value);
-                }
-            }));
-        }
-    }
-    Ok((arguments, call_options))
 }
 
 /// Compiles a server's wasm once; pass the module to `McpClient.spawn` for each worker of that bundle.

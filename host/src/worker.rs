@@ -103,42 +103,46 @@ impl McpClient {
     /// reports `fatal` ([`Error::WorkerCrashed`]), or it does not boot or initialize in time
     /// ([`Error::HandshakeTimeout`]). The worker is terminated on failure, and when the client is closed or dropped.
     pub async fn spawn(spec: WorkerSpec) -> Result<McpClient> {
-        let WorkerSpec { name, url, module, env, boot_timeout_ms, client, on_connection } = spec;
-        let load_error = |cause: String| Error::WorkerLoad { server: name.clone(), cause };
+        spawn_with_port(spec).await.map(|(client, _port)| client)
+    }
+}
 
-        let options = WorkerOptions::new();
-        options.set_type(WorkerType::Module);
-        options.set_name(&name);
-        let worker = Worker::new_with_options(&url, &options).map_err(|e| load_error(describe_js(&e)))?;
-        let channel = MessageChannel::new().map_err(|e| load_error(describe_js(&e)))?;
-        let port = channel.port1();
+/// [`McpClient::spawn`], also returning the host's end of the port, on which the JavaScript API posts the frames
+/// it builds itself.
+pub(crate) async fn spawn_with_port(spec: WorkerSpec) -> Result<(McpClient, MessagePort)> {
+    let WorkerSpec { name, url, module, env, boot_timeout_ms, client, on_connection } = spec;
+    let load_error = |cause: String| Error::WorkerLoad { server: name.clone(), cause };
 
-        let connection = connection_over(&name, &port);
-        if let Some(ConnectionHook(hook)) = &on_connection {
-            hook(&connection);
-        }
-        let (booted, boot_signal) = oneshot::channel::<Result<()>>();
-        let transport = Rc::new(WorkerTransport::attach(worker, port, connection.clone(), booted));
+    let options = WorkerOptions::new();
+    options.set_type(WorkerType::Module);
+    options.set_name(&name);
+    let worker = Worker::new_with_options(&url, &options).map_err(|e| load_error(describe_js(&e)))?;
+    let channel = MessageChannel::new().map_err(|e| load_error(describe_js(&e)))?;
+    let port = channel.port1();
 
-        let outcome = match select(boot_signal, TimeoutFuture::new(boot_timeout_ms)).await {
-            Either::Left((Ok(outcome), _)) => outcome,
-            Either::Left((Err(_), _)) => Err(load_error("the worker went away during start".into())),
-            Either::Right(_) => {
-                Err(Error::HandshakeTimeout { server: name.clone(), ms: boot_timeout_ms, stage: "boot" })
-            }
-        };
-        if let Err(error) = outcome.and_then(|()| transport.send_connect(&channel.port2(), &env, module.as_ref())) {
+    let connection = connection_over(&name, &port);
+    if let Some(ConnectionHook(hook)) = &on_connection {
+        hook(&connection);
+    }
+    let (booted, boot_signal) = oneshot::channel::<Result<()>>();
+    let transport = Rc::new(WorkerTransport::attach(worker, port, connection.clone(), booted));
+
+    let outcome = match select(boot_signal, TimeoutFuture::new(boot_timeout_ms)).await {
+        Either::Left((Ok(outcome), _)) => outcome,
+        Either::Left((Err(_), _)) => Err(load_error("the worker went away during start".into())),
+        Either::Right(_) => Err(Error::HandshakeTimeout { server: name.clone(), ms: boot_timeout_ms, stage: "boot" }),
+    };
+    if let Err(error) = outcome.and_then(|()| transport.send_connect(&channel.port2(), &env, module.as_ref())) {
+        transport.close_with(error.clone());
+        return Err(error);
+    }
+    spawn_sweeper(&connection);
+    let transport_handle: Rc<dyn Transport> = transport.clone();
+    match McpClient::initialize(connection, &client, Some(transport_handle)).await {
+        Ok(client) => Ok((client, transport.port.clone())),
+        Err(error) => {
             transport.close_with(error.clone());
-            return Err(error);
-        }
-        spawn_sweeper(&connection);
-        let transport_handle: Rc<dyn Transport> = transport.clone();
-        match McpClient::initialize(connection, &client, Some(transport_handle)).await {
-            Ok(client) => Ok(client),
-            Err(error) => {
-                transport.close_with(error.clone());
-                Err(error)
-            }
+            Err(error)
         }
     }
 }

@@ -1,0 +1,112 @@
+//! The JavaScript API's `McpClient`, driven as a page script would: promises, plain objects, `Error`s with codes.
+#![cfg(target_arch = "wasm32")]
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use js_sys::{Array, Function, Object, Promise, Reflect};
+use mcp_worker_host::js_api::JsMcpClient;
+use mcp_worker_tests::{ECHO_URL, JS_SERVER_URL};
+use wasm_bindgen::convert::TryFromJsValue;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn object(pairs: &[(&str, JsValue)]) -> JsValue {
+    let object = Object::new();
+    for (key, value) in pairs {
+        Reflect::set(&object, &(*key).into(), value).unwrap();
+    }
+    object.into()
+}
+
+fn get(value: &JsValue, path: &[&str]) -> JsValue {
+    path.iter().fold(value.clone(), |v, key| Reflect::get(&v, &(*key).into()).unwrap())
+}
+
+async fn spawn(name: &str, url: &str, env: &[(&str, JsValue)]) -> JsMcpClient {
+    let options = object(&[("name", name.into()), ("workerUrl", url.into()), ("env", object(env))]);
+    let client = JsFuture::from(JsMcpClient::spawn(options)).await.unwrap();
+    JsMcpClient::try_from_js_value(client).expect("spawn resolves with an McpClient")
+}
+
+async fn rejection(promise: Promise) -> (String, String) {
+    let error = JsFuture::from(promise).await.expect_err("the promise rejects");
+    assert!(error.is_instance_of::<js_sys::Error>(), "an Error object, not a string: {error:?}");
+    (get(&error, &["code"]).as_string().unwrap(), get(&error, &["message"]).as_string().unwrap())
+}
+
+#[wasm_bindgen_test]
+async fn call_tool_resolves_with_the_result_object() {
+    let client = spawn("echo", ECHO_URL, &[]).await;
+    let args = object(&[("text", "from js".into())]);
+    let result = JsFuture::from(client.call_tool("echo".into(), args, JsValue::UNDEFINED)).await.unwrap();
+    let content: Array = get(&result, &["content"]).dyn_into().unwrap();
+    assert_eq!(get(&content.get(0), &["text"]).as_string().as_deref(), Some("from js"));
+
+    let add = object(&[("a", 2.into()), ("b", 40.into())]);
+    let result = JsFuture::from(client.call_tool("add".into(), add, JsValue::UNDEFINED)).await.unwrap();
+    assert_eq!(get(&result, &["structuredContent", "sum"]).as_f64(), Some(42.0));
+
+    // A tool error is a result, not a rejection.
+    let bad = object(&[("a", "two".into()), ("b", 1.into())]);
+    let result = JsFuture::from(client.call_tool("add".into(), bad, JsValue::UNDEFINED)).await.unwrap();
+    assert_eq!(get(&result, &["isError"]).as_bool(), Some(true));
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn call_tool_rejects_with_stable_codes() {
+    let client = spawn("echo", ECHO_URL, &[]).await;
+    let (code, message) = rejection(client.call_tool("nope".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
+    assert_eq!(code, "RPC_ERROR");
+    assert!(message.contains("Unknown tool: nope"), "{message}");
+
+    let array: JsValue = Array::of1(&1.into()).into();
+    let (code, message) = rejection(client.call_tool("echo".into(), array, JsValue::UNDEFINED)).await;
+    assert_eq!((code.as_str(), message.as_str()), ("INVALID_INPUT", "tool arguments must be an object"));
+
+    let cyclic = Object::new();
+    Reflect::set(&cyclic, &"self".into(), &cyclic).unwrap();
+    let (code, _) = rejection(client.call_tool("echo".into(), cyclic.into(), JsValue::UNDEFINED)).await;
+    assert_eq!(code, "INVALID_INPUT");
+
+    let (code, _) = rejection(client.call_tool(7.into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
+    assert_eq!(code, "INVALID_INPUT");
+
+    // Still serving after all that.
+    let ok = object(&[("text", "still".into())]);
+    assert!(JsFuture::from(client.call_tool("echo".into(), ok, JsValue::UNDEFINED)).await.is_ok());
+
+    let pending = client.call_tool("blob".into(), object(&[("bytes", 10.into())]), JsValue::UNDEFINED);
+    client.close();
+    let (code, _) = rejection(pending).await;
+    assert_eq!(code, "CLOSED", "a call in flight when the client closes rejects at once");
+    let (code, _) = rejection(client.call_tool("echo".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
+    assert_eq!(code, "CLOSED");
+}
+
+#[wasm_bindgen_test]
+async fn call_tool_times_out_and_reports_progress() {
+    let hanging = spawn("hang", JS_SERVER_URL, &[("FAULT", "hang".into())]).await;
+    let options = object(&[("timeoutMs", 200.into())]);
+    let (code, message) = rejection(hanging.call_tool("work".into(), JsValue::UNDEFINED, options)).await;
+    assert_eq!(code, "TIMEOUT");
+    assert!(message.contains("200 ms"), "{message}");
+    hanging.close();
+
+    let everything = spawn("everything", "/bundles/everything/bootstrap.js", &[]).await;
+    let seen = Array::new();
+    let log = seen.clone();
+    let on_progress = wasm_bindgen::closure::Closure::<dyn FnMut(JsValue)>::new(move |p: JsValue| {
+        log.push(&get(&p, &["progress"]));
+    });
+    let callback: &Function = on_progress.as_ref().unchecked_ref();
+    let options = object(&[("onProgress", callback.clone().into())]);
+    let result =
+        JsFuture::from(everything.call_tool("test_tool_with_progress".into(), JsValue::UNDEFINED, options)).await;
+    assert!(result.is_ok(), "{result:?}");
+    let progress: Vec<f64> = seen.iter().filter_map(|v| v.as_f64()).collect();
+    assert_eq!(progress, vec![0.0, 50.0, 100.0]);
+    everything.close();
+}
