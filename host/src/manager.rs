@@ -42,6 +42,8 @@ use crate::listeners::{Callback, ListenerId, Listeners};
 use crate::registry::ToolRegistry;
 use crate::server_requests::ServerRequestHandlers;
 use futures_util::future::{LocalBoxFuture, Shared};
+use mcp_worker_protocol::LoggingMessageParams;
+use mcp_worker_protocol::notifications::ProgressParams;
 use serde::Serialize;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -66,6 +68,9 @@ pub struct ManagerOptions {
     pub client: ClientOptions,
     /// Handlers for server→client requests; their capabilities are declared to every server.
     pub server_requests: Option<ServerRequestHandlers>,
+    /// Ask servers for progress on every tool call and report it as [`ManagerEvent::Progress`] (default false:
+    /// only calls that pass their own progress handler ask for progress).
+    pub report_progress: bool,
 }
 
 impl Default for ManagerOptions {
@@ -76,6 +81,7 @@ impl Default for ManagerOptions {
             cancel_grace_ms: 5_000,
             client: ClientOptions::default(),
             server_requests: None,
+            report_progress: false,
         }
     }
 }
@@ -87,6 +93,7 @@ impl fmt::Debug for ManagerOptions {
             .field("failure_policy", &self.failure_policy)
             .field("cancel_grace_ms", &self.cancel_grace_ms)
             .field("server_requests", &self.server_requests)
+            .field("report_progress", &self.report_progress)
             .finish_non_exhaustive()
     }
 }
@@ -132,6 +139,32 @@ pub enum ManagerEvent {
     Removed {
         /// The server.
         server: String,
+    },
+    /// A server failed and will be restarted after `backoff_ms` (sent after its `Status`).
+    Restarting {
+        /// The server.
+        server: String,
+        /// Which restart since the last success (1 for the first).
+        attempt: u32,
+        /// The wait before the restart.
+        backoff_ms: u32,
+        /// The failure.
+        error: String,
+    },
+    /// A server logged a message (`notifications/message`).
+    Log {
+        /// The server.
+        server: String,
+        /// What it sent.
+        message: LoggingMessageParams,
+    },
+    /// A server reported progress on a call (with [`ManagerOptions::report_progress`], or for a call that passed
+    /// its own progress handler).
+    Progress {
+        /// The server.
+        server: String,
+        /// What it sent.
+        progress: ProgressParams,
     },
 }
 
@@ -371,9 +404,12 @@ impl Inner {
         Ok(f(slot))
     }
 
+    fn health_of(&self, name: &str) -> Option<ServerHealth> {
+        self.slots.borrow().get(name).map(|slot| slot.health.clone())
+    }
+
     fn emit_status(&self, name: &str) {
-        let health = self.slots.borrow().get(name).map(|slot| slot.health.clone());
-        if let Some(health) = health {
+        if let Some(health) = self.health_of(name) {
             self.events.emit(&ManagerEvent::Status { health });
         }
     }

@@ -1,7 +1,38 @@
-//! Observations: what the host records for the agent's UI, in the shape of ART's `Observation`.
+//! Observations and the status socket: what the runtime tells the page and the agent about servers, tools and calls.
 //!
-//! Every tool execution is recorded as a `TOOL_EXECUTION` observation (tool, server, thread, duration, status).
-//! Subscribers receive each one as it happens; the status socket publishes them to the page.
+//! - [`ObservationManager`] is the hub of the status socket: typed [`StatusEvent`]s (server status, credentials
+//!   required, tools changed, tool executions started and finished, server logs, progress, restarts, elicitation and
+//!   sampling requests), numbered without gaps, kept in a bounded history for late subscribers, delivered to
+//!   subscribers by [`EventFilter`] (kinds, servers, thread) as callbacks or as a [`EventStream`]. No event carries a
+//!   credential value ([`Redactor`]).
+//! - The hub listens to the runtime's parts ([`ObservationManager::watch_manager`], `watch_registry`,
+//!   `watch_tool_system`); requests from servers that wait for the application are kept in [`ServerRequests`].
+//! - Every event converts to an ART `Observation` ([`ArtObservation`]), and the tool system records each tool
+//!   execution as a `TOOL_EXECUTION` [`Observation`] through [`Observations`], as ART's ToolSystem does.
+
+mod art;
+mod bridge;
+mod events;
+mod filter;
+mod history;
+mod hub;
+mod redact;
+mod requests;
+mod stream;
+mod tools;
+
+pub use art::ArtObservation;
+pub use bridge::{ConfiguredNeeds, CredentialNeeds, Watches};
+pub use events::{
+    CredentialsRequiredEvent, EventBody, EventKind, ListChangedEvent, ProgressEvent, ServerEvent, ServerLogEvent,
+    ServerRequestEvent, ServerRequestSettledEvent, ServerRestartingEvent, ServerStatusEvent, Settlement, StatusEvent,
+    ToolExecutionFinishedEvent, ToolExecutionStartedEvent, ToolsChangedEvent,
+};
+pub use filter::EventFilter;
+pub use hub::{DEFAULT_HISTORY, EventCallback, ObservationManager, SubscriptionId};
+pub use redact::{MIN_SCRUBBED_LEN, RedactingCredentials, Redactor};
+pub use requests::{PendingRequest, ServerRequests};
+pub use stream::EventStream;
 
 use crate::listeners::{Callback, ListenerId, Listeners};
 use serde::Serialize;
@@ -14,6 +45,12 @@ use serde_json::{Map, Value};
 pub enum ObservationType {
     /// A tool call ran (successfully or not).
     ToolExecution,
+    /// A tool call began.
+    ToolCall,
+    /// Something about the runtime changed (a server's status, its tools, …).
+    StateUpdate,
+    /// Something failed (a server down, a restart after a crash).
+    Error,
 }
 
 /// One observation: ART's `Observation` without the `id`, which the recorder assigns.

@@ -3,10 +3,11 @@
 use super::lifecycle::list_tools;
 use super::{Inner, ListKind, ManagerEvent, McpTransportManager};
 use crate::client::CallOptions;
-use crate::connection::{CancelEvent, RequestOptions};
+use crate::connection::{CancelEvent, ProgressHandler, RequestOptions};
 use crate::error::{Error, Result};
 use crate::tool_system::McpCaller;
 use futures_util::future::LocalBoxFuture;
+use mcp_worker_protocol::notifications::ProgressParams;
 use mcp_worker_protocol::{Notification, methods};
 use serde_json::value::RawValue;
 use std::rc::Rc;
@@ -51,6 +52,9 @@ impl Inner {
         let client = self.ensure_connected(server, false).await?;
         let configured = self.slots.borrow().get(server).and_then(|slot| slot.config.timeout_ms);
         options.timeout_ms = Some(options.timeout_ms.or(configured).unwrap_or(self.options.default_timeout_ms));
+        if self.options.report_progress || options.on_progress.is_some() {
+            options.on_progress = Some(self.progress_reporter(server, options.on_progress.take()));
+        }
         let outcome = client.call_tool_raw(tool, arguments, options).await;
         if outcome.is_ok() {
             let recovered = self.with_slot(server, |slot| slot.health.succeeded()).unwrap_or(false);
@@ -61,8 +65,30 @@ impl Inner {
         outcome
     }
 
+    /// Reports a call's progress as an event, then to the caller's own handler.
+    fn progress_reporter(self: &Rc<Self>, server: &str, caller: Option<ProgressHandler>) -> ProgressHandler {
+        let weak = Rc::downgrade(self);
+        let server = server.to_owned();
+        Rc::new(move |progress: &ProgressParams| {
+            if let Some(inner) = weak.upgrade() {
+                inner.events.emit(&ManagerEvent::Progress { server: server.clone(), progress: progress.clone() });
+            }
+            if let Some(caller) = &caller {
+                caller(progress);
+            }
+        })
+    }
+
     /// A notification from a running server.
     pub(super) fn notified(self: &Rc<Self>, name: &str, generation: u64, notification: &Notification) {
+        if notification.method == methods::LOG_MESSAGE {
+            let params = notification.params.as_deref().map(|raw| serde_json::from_str(raw.get()));
+            // A malformed log message is the server's problem; nothing to report.
+            if let Some(Ok(message)) = params {
+                self.events.emit(&ManagerEvent::Log { server: name.to_owned(), message });
+            }
+            return;
+        }
         let list = match notification.method.as_str() {
             methods::TOOLS_LIST_CHANGED => ListKind::Tools,
             methods::RESOURCES_LIST_CHANGED => ListKind::Resources,

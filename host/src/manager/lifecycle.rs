@@ -184,15 +184,24 @@ impl Inner {
             slot.watchdog_armed = false;
             slot.health.failed(error.to_string(), &policy, now)
         });
-        match after {
+        let restart = match after {
             None => return,
             Some(AfterFailure::GiveUp) => {
                 self.registry.unregister_server(name);
                 self.current(name, generation, |slot| slot.health.tool_count = 0);
+                None
             }
-            Some(AfterFailure::RetryAfter(ms)) => self.restart_after(name, generation, ms),
-        }
+            Some(AfterFailure::RetryAfter(ms)) => {
+                self.restart_after(name, generation, ms);
+                Some(ms)
+            }
+        };
         self.emit_status(name);
+        if let Some(backoff_ms) = restart {
+            let attempt = self.health_of(name).map_or(0, |health| health.consecutive_failures);
+            let error = error.to_string();
+            self.events.emit(&ManagerEvent::Restarting { server: name.to_owned(), attempt, backoff_ms, error });
+        }
     }
 
     fn restart_after(self: &Rc<Self>, name: &str, generation: u64, ms: u32) {

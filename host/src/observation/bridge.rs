@@ -1,0 +1,226 @@
+//! What the hub listens to: the manager (status, restarts, logs, progress, credentials), the registry (tools
+//! added and removed) and the tool system (finished executions).
+
+use super::events::{
+    CredentialsRequiredEvent, EventBody, ListChangedEvent, ProgressEvent, ServerEvent, ServerLogEvent,
+    ServerRestartingEvent, ServerStatusEvent, ToolExecutionFinishedEvent, ToolsChangedEvent,
+};
+use super::hub::{HubInner, ObservationManager};
+use super::{Observation, Observations};
+use crate::credentials::CredentialDecl;
+use crate::manager::{ListKind, ManagerEvent, McpTransportManager, ServerStatus};
+use crate::registry::{RegistryChange, ToolFilter, ToolRegistry};
+use serde_json::Value;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::rc::{Rc, Weak};
+
+/// What a server waiting for credentials needs: the credentials to ask for, and whether the vault is locked.
+pub trait CredentialNeeds {
+    /// For `server`, which could not start because of `reason`.
+    fn needs(&self, server: &str, reason: &str) -> (Vec<CredentialDecl>, bool);
+}
+
+/// The credentials a server's config declares, all required, without descriptions. Knows nothing of locks.
+#[derive(Debug, Clone)]
+pub struct ConfiguredNeeds(pub McpTransportManager);
+
+impl CredentialNeeds for ConfiguredNeeds {
+    fn needs(&self, server: &str, _reason: &str) -> (Vec<CredentialDecl>, bool) {
+        let names = self.0.config(server).map(|config| config.credentials).unwrap_or_default();
+        (names.into_iter().map(|name| CredentialDecl::required(name, "")).collect(), false)
+    }
+}
+
+/// Subscriptions of the hub to the runtime's parts; dropping it ends them.
+#[derive(Default)]
+pub struct Watches {
+    stops: Vec<Box<dyn FnOnce()>>,
+}
+
+impl fmt::Debug for Watches {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Watches").field("count", &self.stops.len()).finish()
+    }
+}
+
+impl Watches {
+    /// None yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds the watches of `other`.
+    pub fn extend(&mut self, other: Watches) {
+        let mut other = other;
+        self.stops.append(&mut other.stops);
+    }
+
+    fn one(stop: impl FnOnce() + 'static) -> Self {
+        Self { stops: vec![Box::new(stop)] }
+    }
+}
+
+impl Drop for Watches {
+    fn drop(&mut self) {
+        for stop in self.stops.drain(..) {
+            stop();
+        }
+    }
+}
+
+fn hub(weak: &Weak<HubInner>) -> Option<ObservationManager> {
+    weak.upgrade().map(ObservationManager::from_inner)
+}
+
+impl ObservationManager {
+    /// Publishes the manager's events: `serverStatus`, `credentialsRequired` (when a server enters
+    /// `needs_credentials`, with what `needs` says), `serverRemoved`, `serverRestarting`, `serverLog`, `progress`
+    /// and `listChanged` for resources and prompts (tool list changes come from [`Self::watch_registry`]).
+    pub fn watch_manager(&self, manager: &McpTransportManager, needs: Rc<dyn CredentialNeeds>) -> Watches {
+        let weak = self.downgrade();
+        let last_status: RefCell<HashMap<String, ServerStatus>> = RefCell::new(HashMap::new());
+        let id = manager.subscribe(Rc::new(move |event: &ManagerEvent| {
+            let Some(hub) = hub(&weak) else { return };
+            match event {
+                ManagerEvent::Status { health } => {
+                    let before = last_status.borrow_mut().insert(health.name.clone(), health.status);
+                    hub.emit(EventBody::ServerStatus(ServerStatusEvent::from(health)));
+                    let entered = before != Some(ServerStatus::NeedsCredentials);
+                    if health.status == ServerStatus::NeedsCredentials && entered {
+                        let reason = health.last_error.clone().unwrap_or_default();
+                        let (credentials, locked) = needs.needs(&health.name, &reason);
+                        let server = health.name.clone();
+                        hub.emit(EventBody::CredentialsRequired(CredentialsRequiredEvent {
+                            server,
+                            credentials,
+                            locked,
+                            reason,
+                        }));
+                    }
+                }
+                ManagerEvent::Removed { server } => {
+                    last_status.borrow_mut().remove(server);
+                    hub.redactor().forget_server(server);
+                    hub.emit(EventBody::ServerRemoved(ServerEvent { server: server.clone() }));
+                }
+                ManagerEvent::Restarting { server, attempt, backoff_ms, error } => {
+                    hub.emit(EventBody::ServerRestarting(ServerRestartingEvent {
+                        server: server.clone(),
+                        attempt: *attempt,
+                        backoff_ms: *backoff_ms,
+                        reason: error.clone(),
+                    }));
+                }
+                ManagerEvent::Log { server, message } => {
+                    hub.emit(EventBody::ServerLog(ServerLogEvent {
+                        server: server.clone(),
+                        level: message.level,
+                        logger: message.logger.clone(),
+                        data: message.data.clone(),
+                    }));
+                }
+                ManagerEvent::Progress { server, progress } => {
+                    hub.emit(EventBody::Progress(ProgressEvent {
+                        server: server.clone(),
+                        progress_token: serde_json::to_value(&progress.progress_token).unwrap_or(Value::Null),
+                        progress: progress.progress,
+                        total: progress.total,
+                        message: progress.message.clone(),
+                    }));
+                }
+                ManagerEvent::ListChanged { server, list } if *list != ListKind::Tools => {
+                    hub.emit(EventBody::ListChanged(ListChangedEvent { server: server.clone(), list: *list }));
+                }
+                _ => {}
+            }
+        }));
+        let manager = manager.clone();
+        Watches::one(move || {
+            manager.unsubscribe(id);
+        })
+    }
+
+    /// Publishes `toolsChanged` for every registry change, one event per server (and one for native tools).
+    pub fn watch_registry(&self, registry: &Rc<ToolRegistry>) -> Watches {
+        // The server of each registered name: a removed entry is gone from the registry when the change arrives.
+        let index: RefCell<HashMap<String, Option<String>>> = RefCell::new(
+            registry
+                .list(&ToolFilter::everything())
+                .into_iter()
+                .map(|entry| {
+                    let server = entry.server().map(str::to_owned);
+                    (entry.name, server)
+                })
+                .collect(),
+        );
+        let weak = self.downgrade();
+        let lookup = Rc::downgrade(registry);
+        let id = registry.subscribe(Rc::new(move |change: &RegistryChange| {
+            let mut groups: BTreeMap<Option<String>, (Vec<String>, Vec<String>)> = BTreeMap::new();
+            {
+                let mut index = index.borrow_mut();
+                for name in &change.removed {
+                    let server = index.remove(name).flatten();
+                    groups.entry(server).or_default().1.push(name.clone());
+                }
+                let registry = lookup.upgrade();
+                for name in &change.added {
+                    let server =
+                        registry.as_ref().and_then(|r| r.get(name)).and_then(|e| e.server().map(str::to_owned));
+                    index.insert(name.clone(), server.clone());
+                    groups.entry(server).or_default().0.push(name.clone());
+                }
+            }
+            let Some(hub) = hub(&weak) else { return };
+            for (server, (added, removed)) in groups {
+                hub.emit(EventBody::ToolsChanged(ToolsChangedEvent { server, added, removed }));
+            }
+        }));
+        let registry = registry.clone();
+        Watches::one(move || {
+            registry.unsubscribe(id);
+        })
+    }
+
+    /// Publishes `toolExecutionFinished` for every `TOOL_EXECUTION` observation the tool system records.
+    pub fn watch_tool_system(&self, observations: &Rc<Observations>) -> Watches {
+        let weak = self.downgrade();
+        let id = observations.subscribe(Rc::new(move |observation: &Observation| {
+            if let Some(hub) = hub(&weak) {
+                hub.emit(EventBody::ToolExecutionFinished(finished(observation)));
+            }
+        }));
+        let observations = observations.clone();
+        Watches::one(move || {
+            observations.unsubscribe(id);
+        })
+    }
+}
+
+/// A `TOOL_EXECUTION` observation as an event.
+fn finished(observation: &Observation) -> ToolExecutionFinishedEvent {
+    let meta = &observation.metadata;
+    let text =
+        |map: &serde_json::Map<String, Value>, key: &str| map.get(key).and_then(Value::as_str).map(str::to_owned);
+    let result = &observation.content;
+    ToolExecutionFinishedEvent {
+        call_id: text(meta, "callId").unwrap_or_default(),
+        tool_name: text(meta, "toolName").unwrap_or_default(),
+        tool: text(meta, "tool"),
+        server: text(meta, "server"),
+        source: text(meta, "source"),
+        thread_id: observation.thread_id.clone(),
+        trace_id: observation.trace_id.clone(),
+        duration_ms: meta.get("durationMs").and_then(Value::as_f64).unwrap_or_default(),
+        status: text(meta, "status").unwrap_or_default(),
+        error: result.get("error").and_then(Value::as_str).map(str::to_owned),
+        error_code: result.pointer("/metadata/errorCode").and_then(Value::as_str).map(str::to_owned),
+        result: result.clone(),
+    }
+}
+
+#[cfg(test)]
+#[path = "bridge_tests.rs"]
+mod tests;

@@ -1,0 +1,412 @@
+//! The status socket's events: what happened, to which server, in which thread.
+//!
+//! Every event serializes as one flat JSON object with a `type` tag (`serverStatus`, `toolExecutionFinished`, …),
+//! an `id`, a gap-free `seq` and a `timestamp`, which is what a UI in JavaScript receives. No event carries a
+//! credential value: credentials appear by name only, and values a server received are scrubbed from everything
+//! the server or its tools say (see [`super::Redactor`]).
+
+use crate::credentials::CredentialDecl;
+use crate::manager::{ListKind, ServerHealth, ServerStatus};
+use mcp_worker_protocol::LoggingLevel;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One event, as the status socket delivers it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct StatusEvent {
+    /// Unique id (`{runtime id}-{seq}`); also the id of the event's ART observation.
+    pub id: String,
+    /// Position in the stream: 1, 2, 3, … without gaps, so a subscriber can tell what it missed.
+    pub seq: u64,
+    /// Milliseconds since the epoch.
+    pub timestamp: f64,
+    /// What happened.
+    #[serde(flatten)]
+    pub body: EventBody,
+}
+
+impl StatusEvent {
+    /// The event's kind.
+    pub fn kind(&self) -> EventKind {
+        self.body.kind()
+    }
+
+    /// The server the event concerns, if it concerns one.
+    pub fn server(&self) -> Option<&str> {
+        self.body.server()
+    }
+
+    /// The agent thread the event belongs to, if it belongs to one (tool executions do).
+    pub fn thread_id(&self) -> Option<&str> {
+        match &self.body {
+            EventBody::ToolExecutionStarted(e) => Some(&e.thread_id),
+            EventBody::ToolExecutionFinished(e) => Some(&e.thread_id),
+            _ => None,
+        }
+    }
+}
+
+/// The kinds of events, named as their `type` tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum EventKind {
+    /// [`EventBody::ServerStatus`].
+    ServerStatus,
+    /// [`EventBody::ServerRemoved`].
+    ServerRemoved,
+    /// [`EventBody::CredentialsRequired`].
+    CredentialsRequired,
+    /// [`EventBody::ToolsChanged`].
+    ToolsChanged,
+    /// [`EventBody::ListChanged`].
+    ListChanged,
+    /// [`EventBody::ToolExecutionStarted`].
+    ToolExecutionStarted,
+    /// [`EventBody::ToolExecutionFinished`].
+    ToolExecutionFinished,
+    /// [`EventBody::ServerLog`].
+    ServerLog,
+    /// [`EventBody::Progress`].
+    Progress,
+    /// [`EventBody::ServerRestarting`].
+    ServerRestarting,
+    /// [`EventBody::ElicitationRequested`].
+    ElicitationRequested,
+    /// [`EventBody::SamplingRequested`].
+    SamplingRequested,
+    /// [`EventBody::ServerRequestSettled`].
+    ServerRequestSettled,
+}
+
+/// What happened.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum EventBody {
+    /// A server's status changed (also: its tool count or last error).
+    ServerStatus(ServerStatusEvent),
+    /// A server was removed from the configuration.
+    ServerRemoved(ServerEvent),
+    /// A server cannot start without credentials: which, and what they are for.
+    CredentialsRequired(CredentialsRequiredEvent),
+    /// Tools were added to or removed from the registry.
+    ToolsChanged(ToolsChangedEvent),
+    /// A server said its resources or prompts changed.
+    ListChanged(ListChangedEvent),
+    /// A tool call was accepted and is about to be checked and run.
+    ToolExecutionStarted(ToolExecutionStartedEvent),
+    /// A tool call ended (successfully or not).
+    ToolExecutionFinished(ToolExecutionFinishedEvent),
+    /// A server logged a message (`notifications/message`).
+    ServerLog(ServerLogEvent),
+    /// A server reported progress on a call (`notifications/progress`).
+    Progress(ProgressEvent),
+    /// A server failed and will be restarted after a backoff.
+    ServerRestarting(ServerRestartingEvent),
+    /// A server asks the user for input (`elicitation/create`); answer it with the request id.
+    ElicitationRequested(ServerRequestEvent),
+    /// A server asks the application's model for a completion (`sampling/createMessage`); answer it with the id.
+    SamplingRequested(ServerRequestEvent),
+    /// A server request was answered, refused, or cancelled by the server.
+    ServerRequestSettled(ServerRequestSettledEvent),
+}
+
+impl EventBody {
+    /// The body's kind.
+    pub fn kind(&self) -> EventKind {
+        match self {
+            Self::ServerStatus(_) => EventKind::ServerStatus,
+            Self::ServerRemoved(_) => EventKind::ServerRemoved,
+            Self::CredentialsRequired(_) => EventKind::CredentialsRequired,
+            Self::ToolsChanged(_) => EventKind::ToolsChanged,
+            Self::ListChanged(_) => EventKind::ListChanged,
+            Self::ToolExecutionStarted(_) => EventKind::ToolExecutionStarted,
+            Self::ToolExecutionFinished(_) => EventKind::ToolExecutionFinished,
+            Self::ServerLog(_) => EventKind::ServerLog,
+            Self::Progress(_) => EventKind::Progress,
+            Self::ServerRestarting(_) => EventKind::ServerRestarting,
+            Self::ElicitationRequested(_) => EventKind::ElicitationRequested,
+            Self::SamplingRequested(_) => EventKind::SamplingRequested,
+            Self::ServerRequestSettled(_) => EventKind::ServerRequestSettled,
+        }
+    }
+
+    /// The server the event concerns, if it concerns one.
+    pub fn server(&self) -> Option<&str> {
+        match self {
+            Self::ServerStatus(e) => Some(&e.server),
+            Self::ServerRemoved(e) => Some(&e.server),
+            Self::CredentialsRequired(e) => Some(&e.server),
+            Self::ToolsChanged(e) => e.server.as_deref(),
+            Self::ListChanged(e) => Some(&e.server),
+            Self::ToolExecutionStarted(e) => e.server.as_deref(),
+            Self::ToolExecutionFinished(e) => e.server.as_deref(),
+            Self::ServerLog(e) => Some(&e.server),
+            Self::Progress(e) => Some(&e.server),
+            Self::ServerRestarting(e) => Some(&e.server),
+            Self::ElicitationRequested(e) | Self::SamplingRequested(e) => Some(&e.server),
+            Self::ServerRequestSettled(e) => Some(&e.server),
+        }
+    }
+
+    /// Calls `scrub` on every text the event carries that came from a server, a tool or an error message: where a
+    /// credential value could hide.
+    pub(crate) fn scrub_text(&mut self, scrub: &dyn Fn(&mut String)) {
+        let value = |v: &mut Value| scrub_value(v, scrub);
+        match self {
+            Self::ServerStatus(e) => e.last_error.iter_mut().for_each(scrub),
+            Self::CredentialsRequired(e) => scrub(&mut e.reason),
+            Self::ToolExecutionFinished(e) => {
+                e.error.iter_mut().for_each(scrub);
+                value(&mut e.result);
+            }
+            Self::ServerLog(e) => value(&mut e.data),
+            Self::Progress(e) => e.message.iter_mut().for_each(scrub),
+            Self::ServerRestarting(e) => scrub(&mut e.reason),
+            Self::ElicitationRequested(e) | Self::SamplingRequested(e) => value(&mut e.params),
+            Self::ServerRemoved(_)
+            | Self::ToolsChanged(_)
+            | Self::ListChanged(_)
+            | Self::ToolExecutionStarted(_)
+            | Self::ServerRequestSettled(_) => {}
+        }
+    }
+}
+
+fn scrub_value(value: &mut Value, scrub: &dyn Fn(&mut String)) {
+    match value {
+        Value::String(text) => scrub(text),
+        Value::Array(items) => items.iter_mut().for_each(|item| scrub_value(item, scrub)),
+        Value::Object(fields) => fields.values_mut().for_each(|item| scrub_value(item, scrub)),
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
+}
+
+/// A server's health, as the page shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ServerStatusEvent {
+    /// The server.
+    pub server: String,
+    /// Its status.
+    pub status: ServerStatus,
+    /// `wasm`, `http` or `stdio`.
+    pub transport: &'static str,
+    /// How many tools it offers (0 while it is not connected).
+    pub tool_count: usize,
+    /// The last error, kept after recovery.
+    pub last_error: Option<String>,
+    /// When it last connected (ms since the epoch).
+    pub last_connected_ms: Option<f64>,
+    /// Failures since the last success.
+    pub consecutive_failures: u32,
+    /// When the next automatic restart is due, while one is.
+    pub next_retry_ms: Option<f64>,
+}
+
+impl From<&ServerHealth> for ServerStatusEvent {
+    fn from(health: &ServerHealth) -> Self {
+        Self {
+            server: health.name.clone(),
+            status: health.status,
+            transport: health.transport,
+            tool_count: health.tool_count,
+            last_error: health.last_error.clone(),
+            last_connected_ms: health.last_connected_ms,
+            consecutive_failures: health.consecutive_failures,
+            next_retry_ms: health.next_retry_ms,
+        }
+    }
+}
+
+/// An event about a server and nothing else.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct ServerEvent {
+    /// The server.
+    pub server: String,
+}
+
+/// What a server needs before it can start.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct CredentialsRequiredEvent {
+    /// The server.
+    pub server: String,
+    /// The credentials to provide, by name, with what each is for.
+    pub credentials: Vec<CredentialDecl>,
+    /// True when they may well be stored but the vault is locked: unlocking is what helps.
+    pub locked: bool,
+    /// Why the server cannot start, as the credential source said it.
+    pub reason: String,
+}
+
+/// Registry changes, grouped by server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ToolsChangedEvent {
+    /// The server whose tools changed; `None` for native (in-page) tools.
+    pub server: Option<String>,
+    /// Registry names added.
+    pub added: Vec<String>,
+    /// Registry names removed.
+    pub removed: Vec<String>,
+}
+
+/// A server's resources or prompts changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct ListChangedEvent {
+    /// The server.
+    pub server: String,
+    /// Which list.
+    pub list: ListKind,
+}
+
+/// A tool call begins.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ToolExecutionStartedEvent {
+    /// The LLM's id for the call.
+    pub call_id: String,
+    /// The registry name called.
+    pub tool_name: String,
+    /// The tool's own name (the server's name for it), when the tool is registered.
+    pub tool: Option<String>,
+    /// The server, for an MCP tool.
+    pub server: Option<String>,
+    /// `mcp` or `native`, when the tool is registered.
+    pub source: Option<String>,
+    /// The agent thread.
+    pub thread_id: String,
+    /// The agent run's trace.
+    pub trace_id: Option<String>,
+}
+
+/// A tool call ended.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ToolExecutionFinishedEvent {
+    /// The LLM's id for the call.
+    pub call_id: String,
+    /// The registry name called.
+    pub tool_name: String,
+    /// The tool's own name, when it was dispatched.
+    pub tool: Option<String>,
+    /// The server, for an MCP tool.
+    pub server: Option<String>,
+    /// `mcp` or `native`, when it was dispatched.
+    pub source: Option<String>,
+    /// The agent thread.
+    pub thread_id: String,
+    /// The agent run's trace.
+    pub trace_id: Option<String>,
+    /// How long the call took, checks included.
+    pub duration_ms: f64,
+    /// `success` or `error`.
+    pub status: String,
+    /// What went wrong, for an error.
+    pub error: Option<String>,
+    /// The host error's code (`TIMEOUT`, `WORKER_CRASHED`, …) when the call could not be made.
+    pub error_code: Option<String>,
+    /// The ART `ToolResult` the agent received.
+    pub result: Value,
+}
+
+/// A log message from a server.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ServerLogEvent {
+    /// The server.
+    pub server: String,
+    /// Severity.
+    pub level: LoggingLevel,
+    /// The logger's name, if the server gave one.
+    pub logger: Option<String>,
+    /// The message: any JSON.
+    pub data: Value,
+}
+
+/// Progress on a call.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ProgressEvent {
+    /// The server.
+    pub server: String,
+    /// The call's progress token (its request id).
+    pub progress_token: Value,
+    /// Progress so far.
+    pub progress: f64,
+    /// The total, if known.
+    pub total: Option<f64>,
+    /// What is happening.
+    pub message: Option<String>,
+}
+
+/// A server will be restarted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ServerRestartingEvent {
+    /// The server.
+    pub server: String,
+    /// Which restart this is since the last success (1 for the first).
+    pub attempt: u32,
+    /// The wait before it.
+    pub backoff_ms: u32,
+    /// The failure that caused it.
+    pub reason: String,
+}
+
+/// A request from a server that waits for the application.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ServerRequestEvent {
+    /// The id to answer with (the runtime's, not the server's JSON-RPC id).
+    pub request_id: u64,
+    /// The server that asks.
+    pub server: String,
+    /// `elicitation/create` or `sampling/createMessage`.
+    pub method: String,
+    /// The request's params as the server sent them.
+    pub params: Value,
+}
+
+/// How a server request ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum Settlement {
+    /// The application answered it.
+    Answered,
+    /// The application refused it with an error.
+    Rejected,
+    /// The server cancelled it, or its connection closed, before an answer.
+    Cancelled,
+}
+
+/// A server request ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ServerRequestSettledEvent {
+    /// The runtime's id of the request.
+    pub request_id: u64,
+    /// The server that asked.
+    pub server: String,
+    /// The request's method.
+    pub method: String,
+    /// How it ended.
+    pub outcome: Settlement,
+}
