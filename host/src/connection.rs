@@ -273,6 +273,13 @@ impl Connection {
         }
     }
 
+    /// Forgets a request the caller answered itself, from a frame it parsed on its own (see
+    /// [`Connection::expect_response`]): its reply is dropped uncalled. False when it was no longer pending
+    /// (timed out, cancelled, closed), in which case the answer is late and to be ignored.
+    pub fn take_answered(&self, id: i64) -> bool {
+        self.inner.pending.borrow_mut().remove(&id).is_some()
+    }
+
     fn send_request(&self, id: i64, method: &str, frame: &str, options: RequestOptions, reply: Reply) {
         if let Some(cause) = self.closed_reason() {
             return reply.complete(Err(cause));

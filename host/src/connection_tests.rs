@@ -372,9 +372,12 @@ mod server_requests {
     }
 }
 
+/// What a recorded callback was called with: the raw result text, or the error's text.
+type Seen = Rc<RefCell<Vec<std::result::Result<String, String>>>>;
+
 /// A callback that records what it was called with.
-fn recorder() -> (Rc<RefCell<Vec<std::result::Result<String, String>>>>, ReplyCallback) {
-    let seen: Rc<RefCell<Vec<std::result::Result<String, String>>>> = Rc::default();
+fn recorder() -> (Seen, ReplyCallback) {
+    let seen: Seen = Rc::default();
     let log = seen.clone();
     let callback: ReplyCallback =
         Box::new(move |outcome| log.borrow_mut().push(outcome.map(|r| r.get().to_owned()).map_err(|e| e.to_string())));

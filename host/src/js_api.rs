@@ -100,6 +100,7 @@ struct SpawnOptions {
 pub struct JsMcpClient {
     inner: Rc<McpClient>,
     port: MessagePort,
+    waiters: call::Waiters,
 }
 
 #[wasm_bindgen(js_class = McpClient)]
@@ -123,8 +124,11 @@ impl JsMcpClient {
             if let Some(ms) = parsed.request_timeout_ms {
                 spec = spec.request_timeout_ms(ms);
             }
-            let (client, port) = spawn_with_port(spec).await.map_err(|e| to_js_error(&e))?;
-            Ok(JsMcpClient { inner: Rc::new(client), port }.into())
+            let spawned = spawn_with_port(spec).await.map_err(|e| to_js_error(&e))?;
+            let waiters = call::Waiters::default();
+            let interceptor = call::interceptor(spawned.client.connection().clone(), waiters.clone());
+            *spawned.interceptor.borrow_mut() = Some(interceptor);
+            Ok(JsMcpClient { inner: Rc::new(spawned.client), port: spawned.port, waiters }.into())
         })
     }
 
@@ -153,7 +157,7 @@ impl JsMcpClient {
         #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | undefined")] args: JsValue,
         #[wasm_bindgen(unchecked_param_type = "CallToolOptions | undefined")] options: JsValue,
     ) -> Promise {
-        call::call_tool(&self.inner, &self.port, &name, &args, &options)
+        call::call_tool(&self.inner, &self.port, &self.waiters, (&name, &args, &options))
     }
 
     /// Pings the server.

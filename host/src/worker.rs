@@ -103,13 +103,13 @@ impl McpClient {
     /// reports `fatal` ([`Error::WorkerCrashed`]), or it does not boot or initialize in time
     /// ([`Error::HandshakeTimeout`]). The worker is terminated on failure, and when the client is closed or dropped.
     pub async fn spawn(spec: WorkerSpec) -> Result<McpClient> {
-        spawn_with_port(spec).await.map(|(client, _port)| client)
+        spawn_with_port(spec).await.map(|spawned| spawned.client)
     }
 }
 
 /// [`McpClient::spawn`], also returning the host's end of the port, on which the JavaScript API posts the frames
-/// it builds itself.
-pub(crate) async fn spawn_with_port(spec: WorkerSpec) -> Result<(McpClient, MessagePort)> {
+/// it builds itself, and a slot for a [`FrameInterceptor`].
+pub(crate) async fn spawn_with_port(spec: WorkerSpec) -> Result<Spawned> {
     let WorkerSpec { name, url, module, env, boot_timeout_ms, client, on_connection } = spec;
     let load_error = |cause: String| Error::WorkerLoad { server: name.clone(), cause };
 
@@ -125,7 +125,8 @@ pub(crate) async fn spawn_with_port(spec: WorkerSpec) -> Result<(McpClient, Mess
         hook(&connection);
     }
     let (booted, boot_signal) = oneshot::channel::<Result<()>>();
-    let transport = Rc::new(WorkerTransport::attach(worker, port, connection.clone(), booted));
+    let interceptor = InterceptorSlot::default();
+    let transport = Rc::new(WorkerTransport::attach(worker, port, connection.clone(), booted, interceptor.clone()));
 
     let outcome = match select(boot_signal, TimeoutFuture::new(boot_timeout_ms)).await {
         Either::Left((Ok(outcome), _)) => outcome,
@@ -139,7 +140,7 @@ pub(crate) async fn spawn_with_port(spec: WorkerSpec) -> Result<(McpClient, Mess
     spawn_sweeper(&connection);
     let transport_handle: Rc<dyn Transport> = transport.clone();
     match McpClient::initialize(connection, &client, Some(transport_handle)).await {
-        Ok(client) => Ok((client, transport.port.clone())),
+        Ok(client) => Ok(Spawned { client, port: transport.port.clone(), interceptor }),
         Err(error) => {
             transport.close_with(error.clone());
             Err(error)
@@ -188,6 +189,20 @@ fn spawn_sweeper(connection: &Connection) {
 
 type Listener<T> = Closure<dyn FnMut(T)>;
 
+/// Sees each frame from the server before the connection does, and returns true when it handled it (the
+/// JavaScript API answers its own calls from frames it parsed in JS, sparing the copy into Rust and back).
+pub(crate) type FrameInterceptor = Rc<dyn Fn(&JsValue) -> bool>;
+
+/// Where a [`FrameInterceptor`] is installed once the client exists.
+pub(crate) type InterceptorSlot = Rc<RefCell<Option<FrameInterceptor>>>;
+
+/// A started server: the client, the host's end of its port, and the slot for a frame interceptor.
+pub(crate) struct Spawned {
+    pub(crate) client: McpClient,
+    pub(crate) port: MessagePort,
+    pub(crate) interceptor: InterceptorSlot,
+}
+
 /// The closures JS calls; kept alive as long as they are attached.
 #[expect(dead_code, reason = "held, never read: dropping a closure JS still calls would break the page")]
 struct Listeners {
@@ -208,7 +223,13 @@ struct WorkerTransport {
 }
 
 impl WorkerTransport {
-    fn attach(worker: Worker, port: MessagePort, connection: Connection, booted: oneshot::Sender<Result<()>>) -> Self {
+    fn attach(
+        worker: Worker,
+        port: MessagePort,
+        connection: Connection,
+        booted: oneshot::Sender<Result<()>>,
+        interceptor: InterceptorSlot,
+    ) -> Self {
         let server = connection.server().to_owned();
         let booted = Rc::new(RefCell::new(Some(booted)));
 
@@ -246,6 +267,10 @@ impl WorkerTransport {
         let conn = connection.clone();
         let on_frame = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let data = event.data();
+            let intercept = interceptor.borrow().clone();
+            if intercept.is_some_and(|intercept| intercept(&data)) {
+                return;
+            }
             match data.as_string() {
                 Some(frame) => conn.receive(&frame),
                 None => match js_sys::JSON::stringify(&data).ok().and_then(|s| s.as_string()) {

@@ -110,3 +110,40 @@ async fn call_tool_times_out_and_reports_progress() {
     assert_eq!(progress, vec![0.0, 50.0, 100.0]);
     everything.close();
 }
+
+#[wasm_bindgen_test]
+async fn concurrent_js_calls_and_other_requests_share_one_connection() {
+    let client = spawn("echo", ECHO_URL, &[]).await;
+    // Calls answered from frames parsed in JS, interleaved with pings answered through the Rust path.
+    let calls: Vec<Promise> = (0..200)
+        .map(|i| {
+            let args = object(&[("text", format!("m{i}").into())]);
+            if i % 10 == 0 { client.ping() } else { client.call_tool("echo".into(), args, JsValue::UNDEFINED) }
+        })
+        .collect();
+    let settled = JsFuture::from(Promise::all(&calls.iter().collect::<Array>())).await.unwrap();
+    let settled: Array = settled.dyn_into().unwrap();
+    for i in 0..200 {
+        let value = settled.get(i);
+        if i % 10 == 0 {
+            assert!(value.is_undefined(), "ping {i}");
+        } else {
+            let text = get(&Array::from(&get(&value, &["content"])).get(0), &["text"]);
+            assert_eq!(text.as_string(), Some(format!("m{i}")), "call {i} got its own answer");
+        }
+    }
+    let blob = client.call_tool("blob".into(), object(&[("bytes", (1 << 20).into())]), JsValue::UNDEFINED);
+    let blob = JsFuture::from(blob).await.unwrap();
+    let text = get(&Array::from(&get(&blob, &["content"])).get(0), &["text"]);
+    assert_eq!(text.as_string().map(|t| t.len()), Some(1 << 20));
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn a_result_that_is_not_a_call_tool_result_is_a_protocol_error() {
+    let client = spawn("bad", JS_SERVER_URL, &[("FAULT", "bad-result".into())]).await;
+    let (code, message) = rejection(client.call_tool("work".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
+    assert_eq!(code, "PROTOCOL");
+    assert!(message.contains("content is not an array"), "{message}");
+    client.close();
+}
