@@ -43,6 +43,7 @@ const NATIVE: &[Step] = &[
 const BROWSER: &[Step] = &[
     ("build --release", build_bundles),
     ("js fixtures", js_fixtures),
+    ("types (tsc)", type_check),
     ("browser tests", browser_tests),
     ("end-to-end tests", end_to_end),
 ];
@@ -132,6 +133,18 @@ fn js_fixtures() -> Result {
     let mut esbuild = cmd::npm_bin("esbuild")?;
     esbuild.args(["--bundle", "--format=esm", "--platform=browser", "--outdir=tests/fixtures/dist"]).args(entries);
     cmd::run(&mut esbuild)
+}
+
+/// The host package's generated TypeScript declarations, type-checked against the usage examples in
+/// `tests/types/` (they import `target/pkg/host/`, built by the previous steps).
+fn type_check() -> Result {
+    if !root().join("tests/types/tsconfig.json").is_file() {
+        println!("note: no tests/types/tsconfig.json: nothing to type-check");
+        return Ok(());
+    }
+    let mut tsc = cmd::npm_bin("tsc")?;
+    tsc.args(["--noEmit", "-p", "tests/types"]);
+    cmd::run(&mut tsc)
 }
 
 fn browser_tests() -> Result {

@@ -57,7 +57,8 @@ impl Watches {
         self.stops.append(&mut other.stops);
     }
 
-    fn one(stop: impl FnOnce() + 'static) -> Self {
+    /// A watch that runs `stop` when dropped.
+    pub fn on_drop(stop: impl FnOnce() + 'static) -> Self {
         Self { stops: vec![Box::new(stop)] }
     }
 }
@@ -137,7 +138,7 @@ impl ObservationManager {
             }
         }));
         let manager = manager.clone();
-        Watches::one(move || {
+        Watches::on_drop(move || {
             manager.unsubscribe(id);
         })
     }
@@ -179,7 +180,7 @@ impl ObservationManager {
             }
         }));
         let registry = registry.clone();
-        Watches::one(move || {
+        Watches::on_drop(move || {
             registry.unsubscribe(id);
         })
     }
@@ -193,7 +194,7 @@ impl ObservationManager {
             }
         }));
         let observations = observations.clone();
-        Watches::one(move || {
+        Watches::on_drop(move || {
             observations.unsubscribe(id);
         })
     }

@@ -1,0 +1,516 @@
+//! The TypeScript shapes of the runtime's API, written next to the Rust that produces them (the field names are
+//! serde's camelCase of the Rust types; `null` where Rust has `Option::None` without `skip_serializing_if`).
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_RUNTIME: &'static str = r#"
+/** Options of `McpRuntime.create`. Every field is optional. */
+export interface RuntimeOptions {
+  /** IndexedDB database holding the encrypted credentials (default "mcp-worker"). */
+  databaseName?: string;
+  /** How many status events are kept for late subscribers (default 256). */
+  historySize?: number;
+  /** Timeout of a tool call in ms when neither the call nor the server sets one (default 60000). */
+  defaultTimeoutMs?: number;
+  /** Time a worker gets to boot, and again to initialize, in ms (default 10000). */
+  handshakeTimeoutMs?: number;
+  /** After this many consecutive failures a server stays down until `connectServer` (default 3; null: never). */
+  maxConsecutiveFailures?: number | null;
+  /** Wait before each automatic restart: `initialMs × factor^(n-1)`, at most `maxMs` (default 1000, 2, 30000). */
+  backoff?: { initialMs?: number; factor?: number; maxMs?: number };
+  /** How long a server may keep working on a cancelled call before it is terminated (default 5000). */
+  cancelGraceMs?: number;
+  /** Answer `elicitation/create`: `true` (through `elicitationRequested` events and `answerRequest`) or a handler. Omitted: the capability is not declared. */
+  elicitation?: boolean | ServerRequestHandler<ElicitRequestParams, ElicitResult>;
+  /** Answer `sampling/createMessage`: `true` or a handler, as `elicitation`. */
+  sampling?: boolean | ServerRequestHandler<CreateMessageRequestParams, CreateMessageResult>;
+  /** Roots answered to `roots/list`. Omitted: the capability is not declared. */
+  roots?: { uri: string; name?: string }[];
+}
+
+/** A server request waiting for the application. */
+export interface PendingServerRequest<P = ElicitRequestParams | CreateMessageRequestParams> {
+  requestId: number;
+  server: string;
+  method: "elicitation/create" | "sampling/createMessage";
+  params: P;
+}
+
+/** Answers a server request; what it throws or rejects with is sent to the server as an error. */
+export type ServerRequestHandler<P, R> = (request: PendingServerRequest<P>) => R | Promise<R>;
+
+/** `elicitation/create` params (form mode). */
+export interface ElicitRequestParams {
+  message: string;
+  mode?: "form";
+  requestedSchema: { type: "object"; properties: Record<string, JsonSchema>; required?: string[] };
+  _meta?: Record<string, unknown>;
+}
+
+/** What the user did with an elicitation. */
+export interface ElicitResult {
+  action: "accept" | "decline" | "cancel";
+  content?: Record<string, string | number | boolean | string[]>;
+}
+
+/** `sampling/createMessage` params. */
+export interface CreateMessageRequestParams {
+  messages: { role: "user" | "assistant"; content: SamplingContent | SamplingContent[] }[];
+  maxTokens: number;
+  systemPrompt?: string;
+  temperature?: number;
+  stopSequences?: string[];
+  modelPreferences?: { hints?: { name?: string }[]; costPriority?: number; speedPriority?: number; intelligencePriority?: number };
+  includeContext?: "none" | "thisServer" | "allServers";
+  metadata?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** Content of a sampling message. */
+export type SamplingContent =
+  | { type: "text"; text: string }
+  | { type: "image" | "audio"; data: string; mimeType: string }
+  | { type: string; [key: string]: unknown };
+
+/** The model's answer to a sampling request. */
+export interface CreateMessageResult {
+  role: "assistant";
+  content: SamplingContent;
+  model: string;
+  stopReason?: string;
+}
+
+/** A JSON Schema (2020-12) object. */
+export interface JsonSchema {
+  type?: string | string[];
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: unknown[];
+  [keyword: string]: unknown;
+}
+
+/** A credential a server declares: its name (the env key the server reads), what it is for, whether it is needed to start. */
+export interface CredentialDeclaration {
+  name: string;
+  description: string;
+  required: boolean;
+}
+
+/** A server configuration, in this host's JSON form (also what `mcpServers` entries may carry). */
+export interface ServerConfigInput {
+  name: string;
+  /** `wasm` (a worker bundle); `http`/`sse` and `stdio` are kept but cannot run in a browser yet. Inferred from the fields when absent. */
+  type?: "wasm" | "http" | "sse" | "stdio";
+  /** The bundle's worker script (`…/bootstrap.js`). */
+  workerUrl?: string;
+  /** The bundle's wasm, compiled once and shared by every worker of the bundle (default: `server_bg.wasm` beside `bootstrap.js`). */
+  wasmUrl?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  command?: string;
+  args?: string[];
+  enabled?: boolean;
+  /** Credentials the server needs: names, or declarations with descriptions (the bundle manifest's `credentials`). A declaration without `required` is required. */
+  credentials?: (string | { name: string; description?: string; required?: boolean })[];
+  /** Plain (non-secret) environment values. */
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  allowDestructiveTools?: boolean;
+  /** Start when added (default: at first use). */
+  autoStart?: boolean;
+}
+
+/** A server configuration as the runtime holds it. */
+export interface ServerConfig {
+  name: string;
+  type: "wasm" | "http" | "sse" | "stdio";
+  workerUrl?: string;
+  wasmUrl?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  command?: string;
+  args?: string[];
+  enabled: boolean;
+  credentials?: string[];
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  allowDestructiveTools: boolean;
+  autoStart: boolean;
+}
+
+/** An `mcpServers` document (Claude Desktop, Cursor), with this host's `wasm` entries. */
+export interface McpServersDocument {
+  mcpServers: Record<string, Omit<ServerConfigInput, "name">>;
+}
+
+/** One problem with one field of one entry. */
+export interface ConfigProblem {
+  entry: string;
+  field: string;
+  message: string;
+}
+
+/** What `importMcpServers` did. */
+export interface ImportResult {
+  /** Servers added, in name order. */
+  added: string[];
+  /** Problems; an entry with any is not added. */
+  errors: ConfigProblem[];
+}
+
+/** Where a server stands. */
+export type ServerStatus = "disconnected" | "connecting" | "connected" | "needs_credentials" | "error" | "disabled";
+
+/** A server's health. */
+export interface ServerHealth {
+  name: string;
+  status: ServerStatus;
+  transport: "wasm" | "http" | "stdio";
+  toolCount: number;
+  lastError: string | null;
+  lastConnectedMs: number | null;
+  consecutiveFailures: number;
+  nextRetryMs: number | null;
+}
+
+/** The outcome of starting one server. */
+export interface StartOutcome {
+  server: string;
+  ok: boolean;
+  error?: RuntimeError;
+}
+
+/** Tool-list formats. */
+export type ExportFormat = "openai" | "anthropic" | "art" | "mcp";
+
+/** OpenAI Chat Completions function tool. */
+export interface OpenAiTool {
+  type: "function";
+  function: { name: string; description: string; parameters: JsonSchema };
+}
+
+/** Anthropic Messages tool. */
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: JsonSchema;
+}
+
+/** ART `ToolSchema`. */
+export interface ArtToolSchema {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+}
+
+/** Each format's tool shape. */
+export interface ExportedTools {
+  openai: OpenAiTool;
+  anthropic: AnthropicTool;
+  art: ArtToolSchema;
+  mcp: Tool;
+}
+
+/** An exported tool list. */
+export interface ToolExport<T> {
+  tools: T[];
+  /** Tools left out because their schema cannot be made acceptable to the format, with why. */
+  skipped: { name: string; reason: string }[];
+}
+
+/** Which tools a listing returns. */
+export interface ToolListFilter {
+  /** Only what an agent in this thread may call. */
+  threadId?: string;
+  /** Only this server's tools. */
+  server?: string;
+  /** Include tools hidden from agents (destructive, not allowed); ignored with `threadId`. */
+  includeHidden?: boolean;
+}
+
+/** A native tool: a definition (an MCP tool definition, which the registry checks) and a JS function. */
+export interface NativeToolDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: { type: "object"; [keyword: string]: unknown };
+  outputSchema?: { type: "object"; [keyword: string]: unknown };
+  annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+}
+
+/** Who calls a native tool. */
+export interface ToolCallContext {
+  threadId: string;
+  traceId: string | null;
+  callId: string;
+}
+
+/** A native tool's implementation: returns the output (JSON), or throws an error the model reads. */
+export type NativeToolFunction = (args: Record<string, unknown>, context: ToolCallContext) => unknown;
+
+/** An LLM's tool call (ART's `ParsedToolCall`). `arguments` may be an object or a JSON text of one. */
+export interface ParsedToolCall {
+  callId: string;
+  toolName: string;
+  arguments?: Record<string, unknown> | string | null;
+}
+
+/** What an MCP tool's `output` is. */
+export interface McpToolOutput {
+  content: ContentBlock[];
+  structuredContent?: { [key: string]: unknown };
+}
+
+/** The outcome of one call (ART's `ToolResult`). */
+export interface ToolResult {
+  callId: string;
+  toolName: string;
+  status: "success" | "error";
+  /** For an MCP tool: `McpToolOutput`; for a native tool: what it returned. */
+  output?: unknown;
+  error?: string;
+  metadata: {
+    source?: "mcp" | "native";
+    tool?: string;
+    server?: string;
+    durationMs?: number;
+    errorCode?: RuntimeErrorCode;
+    rawResult?: CallToolResult;
+    [key: string]: unknown;
+  };
+}
+
+/** Options of `executeTools`. */
+export interface ExecuteToolsOptions {
+  traceId?: string;
+  /** Timeout of each MCP call in ms. */
+  timeoutMs?: number;
+  /** Put each server's `CallToolResult` in `metadata.rawResult`. */
+  includeRawResult?: boolean;
+  /** Aborting rejects with an `AbortError` (code `ABORTED`) and cancels the calls on their servers. */
+  signal?: AbortSignal;
+}
+
+/** Options of `callTool`. */
+export interface RuntimeCallOptions {
+  timeoutMs?: number;
+  /** Progress as the server reports it. */
+  onProgress?: (progress: { progressToken: number | string; progress: number; total?: number; message?: string }) => void;
+  /** Aborting rejects with an `AbortError` (code `ABORTED`) and sends `notifications/cancelled` to the server. */
+  signal?: AbortSignal;
+}
+
+/** The codes of `RuntimeError`. */
+export type RuntimeErrorCode =
+  | "WORKER_LOAD" | "HANDSHAKE_TIMEOUT" | "WORKER_CRASHED" | "CLOSED" | "TIMEOUT" | "RPC_ERROR" | "PROTOCOL"
+  | "TERMINATED" | "UNKNOWN_SERVER" | "UNAVAILABLE" | "NEEDS_CREDENTIALS" | "INVALID_INPUT" | "INVALID_CONFIG"
+  | "DUPLICATE_TOOL" | "INVALID_TOOL_NAME" | "ABORTED" | "UNKNOWN_REQUEST" | "RUNTIME_CLOSED"
+  | "LOCKED" | "NOT_SET_UP" | "ALREADY_SET_UP" | "MODE_MISMATCH" | "WRONG_KEY" | "TAMPERED" | "KEY_CHANGED"
+  | "CORRUPT" | "MISSING_CREDENTIALS" | "CRYPTO" | "STORAGE" | "INTERNAL";
+
+/** Every error this API throws or rejects with. */
+export interface RuntimeError extends Error {
+  code: RuntimeErrorCode;
+  /** `INVALID_CONFIG`: every problem. */
+  errors?: ConfigProblem[];
+  /** `MISSING_CREDENTIALS`: what is missing. */
+  missing?: CredentialDeclaration[];
+  /** `RPC_ERROR`: the JSON-RPC error code. */
+  rpcCode?: number;
+}
+
+/** How a vault key is given. */
+export type VaultKey = { passphrase: string } | { appKey: Uint8Array } | { device: true };
+
+/** How the vault key is kept. */
+export type KeyMode = "passphrase" | "app_key" | "device";
+
+interface EventBase {
+  /** Unique id (also the id of the event's ART observation). */
+  id: string;
+  /** 1, 2, 3, … without gaps. */
+  seq: number;
+  /** ms since the epoch. */
+  timestamp: number;
+}
+
+export interface ServerStatusEvent extends EventBase {
+  type: "serverStatus";
+  server: string;
+  status: ServerStatus;
+  transport: "wasm" | "http" | "stdio";
+  toolCount: number;
+  lastError: string | null;
+  lastConnectedMs: number | null;
+  consecutiveFailures: number;
+  nextRetryMs: number | null;
+}
+
+export interface ServerRemovedEvent extends EventBase {
+  type: "serverRemoved";
+  server: string;
+}
+
+export interface CredentialsRequiredEvent extends EventBase {
+  type: "credentialsRequired";
+  server: string;
+  /** What to ask the user for. Never a value. */
+  credentials: CredentialDeclaration[];
+  /** True when unlocking the vault is what helps. */
+  locked: boolean;
+  reason: string;
+}
+
+export interface ToolsChangedEvent extends EventBase {
+  type: "toolsChanged";
+  /** null for native tools. */
+  server: string | null;
+  added: string[];
+  removed: string[];
+}
+
+export interface ListChangedEvent extends EventBase {
+  type: "listChanged";
+  server: string;
+  list: "resources" | "prompts";
+}
+
+export interface ToolExecutionStartedEvent extends EventBase {
+  type: "toolExecutionStarted";
+  callId: string;
+  toolName: string;
+  tool: string | null;
+  server: string | null;
+  source: "mcp" | "native" | null;
+  threadId: string;
+  traceId: string | null;
+}
+
+export interface ToolExecutionFinishedEvent extends EventBase {
+  type: "toolExecutionFinished";
+  callId: string;
+  toolName: string;
+  tool: string | null;
+  server: string | null;
+  source: "mcp" | "native" | null;
+  threadId: string;
+  traceId: string | null;
+  durationMs: number;
+  status: "success" | "error";
+  error: string | null;
+  errorCode: RuntimeErrorCode | null;
+  result: ToolResult;
+}
+
+export interface ServerLogEvent extends EventBase {
+  type: "serverLog";
+  server: string;
+  level: "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+  logger: string | null;
+  data: unknown;
+}
+
+export interface ProgressEvent extends EventBase {
+  type: "progress";
+  server: string;
+  progressToken: number | string;
+  progress: number;
+  total: number | null;
+  message: string | null;
+}
+
+export interface ServerRestartingEvent extends EventBase {
+  type: "serverRestarting";
+  server: string;
+  /** 1 for the first restart since the last success. */
+  attempt: number;
+  backoffMs: number;
+  reason: string;
+}
+
+export interface ElicitationRequestedEvent extends EventBase, PendingServerRequest<ElicitRequestParams> {
+  type: "elicitationRequested";
+}
+
+export interface SamplingRequestedEvent extends EventBase, PendingServerRequest<CreateMessageRequestParams> {
+  type: "samplingRequested";
+}
+
+export interface ServerRequestSettledEvent extends EventBase {
+  type: "serverRequestSettled";
+  requestId: number;
+  server: string;
+  method: string;
+  outcome: "answered" | "rejected" | "cancelled";
+}
+
+/** Everything the status socket delivers. */
+export type StatusEvent =
+  | ServerStatusEvent | ServerRemovedEvent | CredentialsRequiredEvent | ToolsChangedEvent | ListChangedEvent
+  | ToolExecutionStartedEvent | ToolExecutionFinishedEvent | ServerLogEvent | ProgressEvent | ServerRestartingEvent
+  | ElicitationRequestedEvent | SamplingRequestedEvent | ServerRequestSettledEvent;
+
+/** The kinds of status events. */
+export type StatusEventKind = StatusEvent["type"];
+
+/** An event as an ART `Observation`. */
+export interface ArtObservation {
+  id: string;
+  /** Empty for events of no thread. */
+  threadId: string;
+  traceId?: string;
+  timestamp: number;
+  type: "TOOL_EXECUTION" | "TOOL_CALL" | "STATE_UPDATE" | "ERROR";
+  title: string;
+  /** `TOOL_EXECUTION`: the `ToolResult`; otherwise the event. */
+  content: ToolResult | StatusEvent | { callId: string; toolName: string; tool: string | null; server: string | null; source: string | null };
+  metadata: { source: "mcp-worker"; event: StatusEventKind; seq: number; server?: string; callId?: string; toolName?: string; [key: string]: unknown };
+}
+
+/** Which events a subscription gets. */
+export interface EventFilter {
+  kinds?: StatusEventKind[];
+  servers?: string[];
+  /** Leaves out other threads' tool executions (events of no thread still arrive). */
+  threadId?: string;
+}
+
+/** Options of `subscribe`. */
+export interface SubscribeOptions extends EventFilter {
+  /** First deliver the kept events (`true`), or those after this `seq`. */
+  replay?: boolean | number;
+  /** `"event"` (default): `StatusEvent`s. */
+  format?: "event";
+}
+
+/** Options of `subscribe` for ART `Observation`s instead of events. */
+export interface ObservationSubscribeOptions extends EventFilter {
+  replay?: boolean | number;
+  format: "observation";
+}
+
+/** Options of `history`. */
+export interface HistoryOptions extends EventFilter {
+  /** At most the newest `limit`. */
+  limit?: number;
+}
+
+/** Options of `observations`. */
+export interface ObservationQuery {
+  threadId?: string;
+  types?: ArtObservation["type"][];
+  limit?: number;
+}
+
+/** Signatures that need generics or overloads, merged into the class. */
+export interface McpRuntime {
+  /** The registry's tools in `format`, typed by format (see the class's `listTools`). */
+  listTools<F extends ExportFormat>(format: F, filter?: ToolListFilter): ToolExport<ExportedTools[F]>;
+  /** Subscribes to ART `Observation`s (see the class's `subscribe`). */
+  subscribe(callback: (observation: ArtObservation) => unknown, options: ObservationSubscribeOptions): () => void;
+}
+"#;

@@ -1,0 +1,74 @@
+// Shared by the runtime's end-to-end tests: headless Chromium on a blank page of the assembled site (served by
+// `cargo xtask test`, which sets MCP_WORKER_SITE_URL), with the host package loaded and a few helpers installed.
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { chromium } from "playwright-core";
+
+export const SITE_URL = process.env.MCP_WORKER_SITE_URL;
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+/** A page of the site's origin with nothing on it but the host package, loaded and initialized. */
+export async function openRuntimePage({ files = {} } = {}) {
+  assert.ok(SITE_URL, "MCP_WORKER_SITE_URL is not set: run `cargo xtask test`, or serve the site and set it");
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const page = await browser.newPage();
+  page.setDefaultTimeout(20_000);
+  const pageErrors = [];
+  const consoleMessages = [];
+  page.on("pageerror", (error) => pageErrors.push(error.stack || String(error)));
+  page.on("console", (message) => consoleMessages.push({ type: message.type(), text: message.text() }));
+  const blank = new URL("e2e-blank.html", SITE_URL).href;
+  await page.route(blank, (route) =>
+    route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><meta charset=utf-8><title>e2e</title>" }),
+  );
+  // Files the site does not have (test bundles), served from disk on the site's origin.
+  for (const [urlPath, diskPath] of Object.entries(files)) {
+    const body = await readFile(diskPath);
+    await page.route(new URL(urlPath, SITE_URL).href, (route) =>
+      route.fulfill({ status: 200, contentType: "text/javascript", body }),
+    );
+  }
+  const response = await page.goto(blank);
+  assert.ok(response?.ok(), `the blank page did not load from ${blank}`);
+  await page.evaluate(async () => {
+    const host = await import("/pkg/host/mcp_worker_host.js");
+    await host.default();
+    window.host = host;
+    /** What a failed promise (or function) rejected with, in a form node can compare; null if it succeeded. */
+    window.failure = async (work) => {
+      try {
+        await (typeof work === "function" ? work() : work);
+        return null;
+      } catch (e) {
+        return {
+          isError: e instanceof Error,
+          name: e?.name,
+          code: e?.code,
+          message: String(e?.message ?? e),
+          errors: e?.errors,
+          missing: e?.missing,
+        };
+      }
+    };
+    /** Resolves when `predicate()` is true, polling; rejects after `ms` with `what`. */
+    window.waitFor = async (what, predicate, ms = 15_000) => {
+      const until = Date.now() + ms;
+      while (!(await predicate())) {
+        if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    window.unique = (prefix) => `${prefix}-${Date.now()}-${Math.random().toString(16).slice(2)}`;
+  });
+  return { browser, page, pageErrors, consoleMessages };
+}
