@@ -136,6 +136,11 @@ pub(crate) fn build(profile: Profile) -> Result<Outputs> {
         if profile == Profile::Release {
             wasm_opt(&out_dir.join(format!("{}_bg.wasm", host.lib)))?;
         }
+        // The host's JavaScript companions (the ART adapter) ship beside the package they import.
+        let companions = root().join(HOST_DIR).join("js");
+        if companions.is_dir() {
+            copy_dir(&companions, &out_dir)?;
+        }
         outputs.host = Some(out_dir);
     }
 
