@@ -165,13 +165,32 @@ impl McpClient {
     /// for ever.
     pub async fn list_tools(&self) -> Result<Vec<Tool>> {
         let mut tools = Vec::new();
+        for page in self.list_tools_raw().await? {
+            tools.extend(decode::<Vec<Tool>>(&self.connection, methods::TOOLS_LIST, &page)?);
+        }
+        Ok(tools)
+    }
+
+    /// Every page's `tools` array as JSON text, following `nextCursor` to the end (for callers that hand the
+    /// tools on as JSON, such as the JavaScript API, which parses each page once with `JSON.parse`).
+    pub async fn list_tools_raw(&self) -> Result<Vec<Box<RawValue>>> {
+        #[derive(serde::Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Page {
+            tools: Box<RawValue>,
+            next_cursor: Option<String>,
+        }
+        let mut pages = Vec::new();
         let mut seen = HashSet::new();
         let mut cursor = None;
         for _ in 0..MAX_LIST_PAGES {
-            let page = self.list_tools_page(cursor.take()).await?;
-            tools.extend(page.tools);
+            let page: Page = self.request(methods::TOOLS_LIST, Some(&PaginatedParams::new(cursor.take()))).await?;
+            if !page.tools.get().starts_with('[') {
+                return Err(self.protocol_error("tools/list result tools is not an array".into()));
+            }
+            pages.push(page.tools);
             match page.next_cursor {
-                None => return Ok(tools),
+                None => return Ok(pages),
                 Some(next) if !seen.insert(next.clone()) => {
                     return Err(self.protocol_error(format!("tools/list repeated cursor {next:?}")));
                 }

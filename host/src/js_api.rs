@@ -4,7 +4,6 @@
 //! objects field by field. Errors are `Error` objects with a stable `code` (see [`Error::code`]).
 
 mod call;
-pub mod runtime;
 
 use crate::client::McpClient;
 use crate::error::Error;
@@ -144,8 +143,16 @@ impl JsMcpClient {
     pub fn list_tools(&self) -> Promise {
         let client = self.inner.clone();
         future_to_promise(async move {
-            let tools = client.list_tools().await.map_err(|e| to_js_error(&e))?;
-            to_js(&tools)
+            // Each page is parsed once, by the browser: no typed copy in Rust to serialize again.
+            let pages = client.list_tools_raw().await.map_err(|e| to_js_error(&e))?;
+            let tools = js_sys::Array::new();
+            for page in pages {
+                let page: js_sys::Array = js_sys::JSON::parse(page.get())?.unchecked_into();
+                for tool in page.iter() {
+                    tools.push(&tool);
+                }
+            }
+            Ok(tools.into())
         })
     }
 
