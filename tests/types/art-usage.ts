@@ -8,8 +8,8 @@ import {
   registerArtTools,
   STATUS_KINDS,
   trackCallIds,
-} from "../../target/pkg/host/art-adapter.mjs";
-import type { ArtObservation, McpRuntime, ToolResult } from "../../target/pkg/host/mcp_worker_host.js";
+} from "mcp-worker-host/art-adapter.mjs";
+import type { ArtObservation, McpRuntime, ToolResult } from "mcp-worker-host/mcp_worker_host.js";
 
 class Registry {
   readonly executors = new Map<string, ArtToolExecutor>();

@@ -11,7 +11,7 @@ import init, {
   type ServerHealth,
   type StatusEvent,
   type ToolResult,
-} from "../../target/pkg/host/mcp_worker_host.js";
+} from "mcp-worker-host/mcp_worker_host.js";
 
 /** `true` only when `T` is not `any`. */
 type NotAny<T> = 0 extends 1 & T ? false : true;

@@ -136,14 +136,24 @@ fn js_fixtures() -> Result {
 }
 
 /// The host package's generated TypeScript declarations, type-checked against the usage examples in
-/// `tests/types/` (they import `target/pkg/host/`, built by the previous steps).
+/// `tests/types/`. They import `mcp-worker-host/*`, which `tests/types/tsconfig.json` maps to `target/pkg/host/`;
+/// a generated config maps it to the real target directory (`CARGO_TARGET_DIR` may move it).
 fn type_check() -> Result {
-    if !root().join("tests/types/tsconfig.json").is_file() {
+    let base = root().join("tests/types/tsconfig.json");
+    if !base.is_file() {
         println!("note: no tests/types/tsconfig.json: nothing to type-check");
         return Ok(());
     }
+    let pkg = target_dir().join("pkg/host/*");
+    let config = target_dir().join("types-tsconfig.json");
+    let text = format!(
+        "{{\"extends\": {base:?}, \"compilerOptions\": {{\"paths\": {{\"mcp-worker-host/*\": [{pkg:?}]}}}}}}\n",
+        base = base.display().to_string(),
+        pkg = pkg.display().to_string(),
+    );
+    std::fs::write(&config, text).map_err(|e| format!("cannot write {}: {e}", display(&config)))?;
     let mut tsc = cmd::npm_bin("tsc")?;
-    tsc.args(["--noEmit", "-p", "tests/types"]);
+    tsc.arg("--noEmit").arg("-p").arg(&config);
     cmd::run(&mut tsc)
 }
 
