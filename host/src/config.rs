@@ -10,6 +10,7 @@ mod parse;
 
 pub use mcp_servers::{McpServersImport, import_mcp_servers};
 
+use crate::credentials::CredentialDecl;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -95,9 +96,12 @@ pub struct ServerConfig {
     pub transport: TransportConfig,
     /// Whether the host may start it (default true).
     pub enabled: bool,
-    /// Names of the credentials it needs; each is handed to the server in its environment under that name.
-    pub credentials: Vec<String>,
-    /// Plain (non-secret) values for its environment; a stdio entry's `env`. Never shown by `Debug`.
+    /// The credentials it needs beyond what its bundle manifest declares; each is handed to the server in its
+    /// environment under its name. (The manager adds the manifest's and those `env` refers to: see
+    /// [`crate::credentials::server_declarations`].)
+    pub credentials: Vec<CredentialDecl>,
+    /// Values for its environment; a stdio entry's `env`. `${NAME}` and `${NAME:-fallback}` in a value refer to the
+    /// server's credential `NAME`, resolved at each start. Never shown by `Debug`.
     pub env: BTreeMap<String, String>,
     /// Default timeout of each tool call (the host's default, 60 s, when absent).
     pub timeout_ms: Option<u32>,
@@ -113,7 +117,7 @@ impl fmt::Debug for ServerConfig {
             .field("name", &self.name)
             .field("transport", &self.transport)
             .field("enabled", &self.enabled)
-            .field("credentials", &self.credentials)
+            .field("credentials", &self.credentials.iter().map(|d| d.name.as_str()).collect::<Vec<_>>())
             .field("env", &self.env.keys().collect::<Vec<_>>())
             .field("timeout_ms", &self.timeout_ms)
             .field("allow_destructive_tools", &self.allow_destructive_tools)
@@ -158,10 +162,17 @@ impl ServerConfig {
         self
     }
 
-    /// Declares a credential the server needs.
+    /// Declares a credential the server needs (required, without description).
     #[must_use]
     pub fn credential(mut self, name: impl Into<String>) -> Self {
-        self.credentials.push(name.into());
+        self.credentials.push(CredentialDecl::required(name, ""));
+        self
+    }
+
+    /// Declares a credential with its description and whether the server needs it to start.
+    #[must_use]
+    pub fn declare(mut self, credential: CredentialDecl) -> Self {
+        self.credentials.push(credential);
         self
     }
 
@@ -241,7 +252,13 @@ impl ServerConfig {
         }
         out.insert("enabled".into(), json!(self.enabled));
         if !self.credentials.is_empty() {
-            out.insert("credentials".into(), json!(self.credentials));
+            // A required credential without description is written as its name, as people write it by hand.
+            let credentials: Vec<Value> = self
+                .credentials
+                .iter()
+                .map(|d| if d.required && d.description.is_empty() { json!(d.name) } else { json!(d) })
+                .collect();
+            out.insert("credentials".into(), Value::Array(credentials));
         }
         if !self.env.is_empty() {
             out.insert("env".into(), json!(self.env));

@@ -1,4 +1,5 @@
 use super::*;
+use crate::credentials::CredentialDecl;
 use serde_json::json;
 
 const CLAUDE_DESKTOP: &str = r#"{
@@ -48,7 +49,7 @@ fn a_claude_desktop_file_imports_every_entry() {
         TransportConfig::Wasm { worker_url: "/bundles/echo/bootstrap.js".into(), wasm_url: None }
     );
     assert_eq!(echo.timeout_ms, Some(5000));
-    assert_eq!(echo.credentials, vec!["ECHO_KEY".to_owned()]);
+    assert_eq!(echo.credentials, [CredentialDecl::required("ECHO_KEY", "")]);
     assert!(echo.auto_start && echo.enabled && !echo.allow_destructive_tools);
     assert!(echo.transport.unavailable_reason().is_none());
 
@@ -69,7 +70,9 @@ fn each_bad_entry_is_reported_with_its_name_and_field_and_the_good_ones_still_im
         "notAnObject": 5,
         "emptyUrl": { "type": "wasm", "workerUrl": "  " },
         "badHeader": { "url": "https://x", "headers": { "Authorization": 1 } },
-        "badCredential": { "workerUrl": "/c.js", "credentials": ["API KEY"] }
+        "badCredential": { "workerUrl": "/c.js", "credentials": ["API KEY"] },
+        "badDeclaration": { "workerUrl": "/d.js", "credentials": [{ "description": "no name", "required": "yes" }] },
+        "badReference": { "workerUrl": "/e.js", "env": { "API_KEY": "${API_KEY" } }
     }}"#;
     let import = import_mcp_servers(text).unwrap();
     assert_eq!(import.servers.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["good"]);
@@ -84,10 +87,13 @@ fn each_bad_entry_is_reported_with_its_name_and_field_and_the_good_ones_still_im
         ("emptyUrl", "workerUrl"),
         ("badHeader", "headers.Authorization"),
         ("badCredential", "credentials[0]"),
+        ("badDeclaration", "credentials[0].name"),
+        ("badDeclaration", "credentials[0].required"),
+        ("badReference", "env.API_KEY"),
     ] {
         assert!(problems.contains(&(expected.0.into(), expected.1.into())), "missing {expected:?} in {problems:?}");
     }
-    assert_eq!(import.errors.len(), 9, "{:?}", import.errors);
+    assert_eq!(import.errors.len(), 12, "{:?}", import.errors);
     let shown = import.errors.iter().find(|e| e.entry == "badArgs").unwrap().to_string();
     assert_eq!(shown, r#"server "badArgs", field args[1]: expected a string, found a number"#);
 }
@@ -112,7 +118,9 @@ fn the_hosts_own_form_round_trips() {
     let config = ServerConfig::wasm("echo", "/bundles/echo/bootstrap.js")
         .wasm_url("/bundles/echo/server_bg.wasm")
         .credential("TOKEN")
+        .declare(CredentialDecl::optional("REGION", "Region override"))
         .env("MODE", "fast")
+        .env("AUTH", "Bearer ${TOKEN}")
         .timeout_ms(1_000)
         .allow_destructive_tools(true)
         .auto_start(true)
@@ -120,6 +128,11 @@ fn the_hosts_own_form_round_trips() {
     let json = config.to_json();
     assert_eq!(json["type"], "wasm");
     assert_eq!(json["wasmUrl"], "/bundles/echo/server_bg.wasm");
+    assert_eq!(
+        json["credentials"],
+        json!(["TOKEN", {"name": "REGION", "description": "Region override", "required": false}]),
+        "a bare required name is written as people write it"
+    );
     assert_eq!(ServerConfig::from_json(&json).unwrap(), config);
     assert!(config.validate().is_ok());
 
@@ -153,4 +166,35 @@ fn debug_never_shows_secret_values() {
     assert!(shown.contains("Authorization"), "names are shown: {shown}");
     let with_env = ServerConfig::wasm("e", "/e.js").env("TOKEN", "hunter2");
     assert!(!format!("{with_env:?}").contains("hunter2"));
+}
+
+#[test]
+fn env_references_of_an_imported_entry_become_declared_credentials() {
+    let text = r#"{"mcpServers": {
+        "search": { "workerUrl": "/s.js",
+                    "credentials": [{"name": "API_KEY", "description": "Your search key", "required": true}],
+                    "env": { "API_KEY": "${API_KEY}", "AUTH": "Bearer ${TOKEN}", "REGION": "${REGION:-eu}",
+                             "MODE": "fast" } },
+        "plain": { "workerUrl": "/p.js", "env": { "GITHUB_TOKEN": "ghp_typed_by_hand" } }
+    }}"#;
+    let import = import_mcp_servers(text).unwrap();
+    assert!(import.errors.is_empty(), "{:?}", import.errors);
+    assert_eq!(
+        find(&import, "search").credentials,
+        [
+            CredentialDecl::required("API_KEY", "Your search key"),
+            CredentialDecl::required("TOKEN", "referenced by env AUTH"),
+            CredentialDecl::optional("REGION", "referenced by env REGION"),
+        ]
+    );
+    assert_eq!(find(&import, "search").env["API_KEY"], "${API_KEY}", "resolved at start, never stored resolved");
+    assert!(find(&import, "plain").credentials.is_empty(), "a plain value refers to nothing");
+    // The host's own form reads declarations too, and a bad reference is refused with its field.
+    let config = ServerConfig::from_json(&json!({
+        "name": "s", "workerUrl": "/s.js", "credentials": ["A", {"name": "B", "required": false}]
+    }))
+    .unwrap();
+    assert_eq!(config.credentials, [CredentialDecl::required("A", ""), CredentialDecl::optional("B", "")]);
+    let errors = ServerConfig::wasm("s", "/s.js").env("K", "${1BAD}").validate().unwrap_err();
+    assert_eq!(errors[0].field, "env.K");
 }

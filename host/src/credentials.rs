@@ -15,6 +15,7 @@
 // The pure parts are used by the browser-only repository; natively they are compiled for their tests.
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code, reason = "used by the wasm32-only repository"))]
 
+mod declared;
 mod encoding;
 mod env_ref;
 mod error;
@@ -27,10 +28,14 @@ mod secret;
 #[cfg(target_arch = "wasm32")]
 mod webcrypto;
 
+#[cfg(target_arch = "wasm32")]
+pub(crate) use declared::lookup_outcome;
+pub use declared::{server_declarations, worker_env};
 pub use env_ref::{EnvTemplate, env_declarations};
 pub use error::{CredentialError, CredentialResult};
 pub use key::{KeyMode, PBKDF2_ITERATIONS};
 #[cfg(target_arch = "wasm32")]
 pub use repository::{CredentialsRepository, KeySource};
+pub(crate) use scope::normalize as normalize_declarations;
 pub use scope::{CredentialDecl, MAX_NAME_LEN, MissingCredentials};
 pub use secret::{AppKey, Secret};

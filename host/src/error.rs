@@ -106,6 +106,17 @@ pub enum Error {
     /// The caller's input was not usable (arguments that are not a JSON object, a bad option).
     #[error("{0}")]
     InvalidInput(String),
+    /// The server's bundle has a `manifest.json` that cannot be read (docs/wire-protocol.md has the format). The
+    /// server is not started: it could need secrets the host does not know about.
+    #[error("server {server}: invalid manifest {url}: {reason}")]
+    InvalidManifest {
+        /// The server.
+        server: String,
+        /// Where the manifest is.
+        url: String,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 impl Error {
@@ -124,6 +135,7 @@ impl Error {
             Self::Unavailable { .. } => "UNAVAILABLE",
             Self::NeedsCredentials { .. } => "NEEDS_CREDENTIALS",
             Self::InvalidInput(_) => "INVALID_INPUT",
+            Self::InvalidManifest { .. } => "INVALID_MANIFEST",
         }
     }
 

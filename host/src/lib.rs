@@ -11,6 +11,7 @@ pub mod js_api;
 pub mod json_schema;
 pub mod listeners;
 pub mod manager;
+pub mod manifest;
 pub mod observation;
 pub mod registry;
 pub mod server_requests;

@@ -27,13 +27,14 @@ mod backoff;
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
 mod calls;
+mod credentials;
 mod health;
 mod lifecycle;
 mod runtime;
 
 pub use backoff::Backoff;
 pub use health::{FailurePolicy, ServerHealth, ServerStatus};
-pub use runtime::{CredentialSource, LaunchRequest, Launcher, Runtime, StaticCredentials};
+pub use runtime::{CredentialSource, CredentialsNeeded, LaunchRequest, Launcher, Runtime, StaticCredentials};
 
 use crate::client::{ClientOptions, McpClient};
 use crate::config::ServerConfig;
@@ -135,6 +136,18 @@ pub enum ManagerEvent {
         /// Which list.
         list: ListKind,
     },
+    /// A server cannot start without credentials (sent after its `needs_credentials` status): which, with what
+    /// each is for, so that a UI can ask the user. Never a value.
+    CredentialsRequired {
+        /// The server.
+        server: String,
+        /// The credentials to provide or unlock.
+        credentials: Vec<crate::credentials::CredentialDecl>,
+        /// True when they may well be stored but the vault is locked: unlocking is what helps.
+        locked: bool,
+        /// Why the server cannot start, as the credential source said it.
+        reason: String,
+    },
     /// A server was removed from the configuration.
     Removed {
         /// The server.
@@ -180,6 +193,8 @@ struct Slot {
     starting: Option<StartFuture>,
     discovery: Discovery,
     watchdog_armed: bool,
+    /// What the last start lacked, while the server is `needs_credentials`.
+    needs: Option<CredentialsNeeded>,
 }
 
 /// Rediscovery after `list_changed`: one at a time, and once more if another notice came meanwhile.
@@ -267,6 +282,7 @@ impl McpTransportManager {
                 starting: None,
                 discovery: Discovery::default(),
                 watchdog_armed: false,
+                needs: None,
             };
             slots.insert(name.clone(), slot);
         }
@@ -376,6 +392,21 @@ impl McpTransportManager {
     /// The running client of a server, if it runs.
     pub fn client(&self, name: &str) -> Option<Rc<McpClient>> {
         self.inner.slots.borrow().get(name).and_then(|slot| slot.client.clone())
+    }
+
+    /// What a server in `needs_credentials` lacks: the credentials to ask for (with descriptions), and whether
+    /// unlocking the vault is what helps. `None` for a server in any other state.
+    pub fn credentials_needed(&self, name: &str) -> Option<CredentialsNeeded> {
+        let slots = self.inner.slots.borrow();
+        let slot = slots.get(name)?;
+        (slot.health.status == ServerStatus::NeedsCredentials).then(|| slot.needs.clone()).flatten()
+    }
+
+    /// Every credential the server declares, as its next start will ask for them: its bundle manifest's (fetched
+    /// now), its config's, and those its `env` refers to ([`crate::credentials::server_declarations`]).
+    pub async fn declared_credentials(&self, name: &str) -> Result<Vec<crate::credentials::CredentialDecl>> {
+        let config = self.config(name).ok_or_else(|| unknown(name))?;
+        self.inner.declarations(name, &config).await
     }
 
     /// Tries again a server that waits for credentials (call it when the vault is unlocked or a credential set).

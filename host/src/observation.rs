@@ -22,7 +22,7 @@ mod stream;
 mod tools;
 
 pub use art::ArtObservation;
-pub use bridge::{ConfiguredNeeds, CredentialNeeds, Watches};
+pub use bridge::Watches;
 pub use events::{
     CredentialsRequiredEvent, EventBody, EventKind, ListChangedEvent, ProgressEvent, ServerEvent, ServerLogEvent,
     ServerRequestEvent, ServerRequestSettledEvent, ServerRestartingEvent, ServerStatusEvent, Settlement, StatusEvent,

@@ -2,9 +2,11 @@
 //! clock, and timers the test fires by advancing it.
 
 use crate::client::{CallOptions, ClientOptions, McpClient, Transport};
+use crate::config::TransportConfig;
 use crate::connection::{Clock, Connection};
 use crate::error::{Error, Result};
 use crate::manager::{LaunchRequest, Launcher, Runtime};
+use crate::manifest::BundleManifest;
 use crate::tool_system::McpCaller;
 use futures_channel::{mpsc, oneshot};
 use futures_executor::{LocalPool, LocalSpawner};
@@ -237,6 +239,9 @@ pub(crate) struct TestLauncher {
     pub(crate) envs: RefCell<Vec<LaunchEnv>>,
     /// Live "workers" by server name (latest last).
     pub(crate) live: RefCell<Vec<(String, Rc<PipeTransport>)>>,
+    /// The manifest each server's bundle has (none unless set), and how often each was read.
+    pub(crate) manifests: RefCell<HashMap<String, Result<Option<BundleManifest>>>>,
+    pub(crate) manifest_reads: RefCell<Vec<String>>,
 }
 
 impl TestLauncher {
@@ -248,7 +253,14 @@ impl TestLauncher {
             launches: RefCell::new(Vec::new()),
             envs: RefCell::new(Vec::new()),
             live: RefCell::new(Vec::new()),
+            manifests: RefCell::new(HashMap::new()),
+            manifest_reads: RefCell::new(Vec::new()),
         }
+    }
+
+    /// Gives `name`'s bundle a manifest (or makes reading it fail).
+    pub(crate) fn set_manifest(&self, name: &str, manifest: Result<Option<BundleManifest>>) {
+        self.manifests.borrow_mut().insert(name.to_owned(), manifest);
     }
 
     pub(crate) fn set(&self, name: &str, behaviour: Behaviour) {
@@ -275,6 +287,12 @@ impl TestLauncher {
 }
 
 impl Launcher for TestLauncher {
+    fn manifest(&self, server: &str, _: &TransportConfig) -> LocalBoxFuture<'static, Result<Option<BundleManifest>>> {
+        self.manifest_reads.borrow_mut().push(server.to_owned());
+        let manifest = self.manifests.borrow().get(server).cloned().unwrap_or(Ok(None));
+        Box::pin(async move { manifest })
+    }
+
     fn launch(&self, request: LaunchRequest) -> LocalBoxFuture<'static, Result<McpClient>> {
         let name = request.server.clone();
         self.launches.borrow_mut().push(name.clone());

@@ -97,7 +97,7 @@ describe("McpRuntime (JavaScript API)", () => {
     assert.deepEqual(started, { echo: true, everything: true });
     assert.equal(out.restarted, "connected");
     assert.equal(out.disconnected, "disconnected");
-    assert.deepEqual(out.config.credentials, ["EVERYTHING_API_KEY"]);
+    assert.deepEqual(out.config.credentials, [{ name: "EVERYTHING_API_KEY", description: "", required: false }]);
     assert.equal(out.config.workerUrl, EVERYTHING);
     assert.equal(out.unknown.code, "UNKNOWN_SERVER");
     assert.equal(out.unknownConnect.code, "UNKNOWN_SERVER");

@@ -9,8 +9,13 @@
 //!
 //! Entries without `type` get it from their fields (`workerUrl` → wasm, `url` → http, `command` → stdio).
 //! Fields this host does not know (`autoApprove`, …) are ignored, so a file written for another client imports.
+//!
+//! `${NAME}` references in an entry's `env` (`"env": {"API_KEY": "${API_KEY}"}`) name credentials of that server:
+//! the import declares them in the entry's `credentials` (required unless the reference has a `:-fallback`), so a
+//! missing one puts the server in `needs_credentials`, and the manager resolves them from the vault at each start.
 
 use super::{ConfigError, ServerConfig, parse};
+use crate::credentials::{CredentialDecl, CredentialError, env_declarations, normalize_declarations};
 use serde_json::Value;
 
 /// What an import found: the entries that are valid, and one error per problem in the others.
@@ -49,10 +54,23 @@ pub fn import_mcp_servers(text: &str) -> Result<McpServersImport, ConfigError> {
             import.errors.push(ConfigError::new(name.as_str(), "", message));
             continue;
         };
-        match parse::entry(name, object) {
+        match parse::entry(name, object).and_then(declare_references) {
             Ok(config) => import.servers.push(config),
             Err(errors) => import.errors.extend(errors),
         }
     }
     Ok(import)
+}
+
+/// Adds the credentials that the entry's `env` refers to to its declared `credentials`.
+fn declare_references(mut config: ServerConfig) -> Result<ServerConfig, Vec<ConfigError>> {
+    let env: Vec<(String, String)> = config.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let name = config.name.clone();
+    let problem = move |e: CredentialError| vec![ConfigError::new(name.as_str(), "env", e.to_string())];
+    let references = env_declarations(&env).map_err(&problem)?;
+    if !references.is_empty() {
+        let all: Vec<CredentialDecl> = config.credentials.iter().cloned().chain(references).collect();
+        config.credentials = normalize_declarations(&all).map_err(&problem)?;
+    }
+    Ok(config)
 }

@@ -1,6 +1,7 @@
 //! Reading one server entry field by field, collecting every problem with the field's name.
 
 use super::{ConfigError, ServerConfig, TransportConfig};
+use crate::credentials::{CredentialDecl, EnvTemplate};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
@@ -10,16 +11,9 @@ pub(crate) fn entry(name: &str, object: &Map<String, Value>) -> Result<ServerCon
     fields.check_name();
     let transport = fields.transport();
     let enabled = fields.enabled();
-    let credentials = fields.string_list("credentials");
-    for (i, credential) in credentials.iter().enumerate() {
-        if !is_env_name(credential) {
-            fields.error(
-                format!("credentials[{i}]"),
-                format!("{credential:?} is not a usable name (letters, digits, _)"),
-            );
-        }
-    }
+    let credentials = fields.credentials();
     let env = fields.string_map("env");
+    fields.check_references(&env);
     let timeout_ms = fields.timeout_ms();
     let allow_destructive_tools = fields.bool("allowDestructiveTools").unwrap_or(false);
     let auto_start = fields.bool("autoStart").unwrap_or(false);
@@ -128,6 +122,86 @@ impl Fields<'_> {
             }
         }
         out
+    }
+
+    /// `credentials`: names, or declarations `{name, description?, required?}` as a bundle manifest writes them
+    /// (a declaration without `required` is required).
+    fn credentials(&mut self) -> Vec<CredentialDecl> {
+        let Some(value) = self.object.get("credentials") else { return Vec::new() };
+        let Value::Array(items) = value else {
+            self.wrong_type("credentials", "an array of names or declarations", value);
+            return Vec::new();
+        };
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let decl = match item {
+                Value::String(name) => self
+                    .credential_name(&format!("credentials[{i}]"), name)
+                    .map(|name| CredentialDecl::required(name, "")),
+                Value::Object(fields) => self.declaration(i, fields),
+                other => {
+                    self.wrong_type(&format!("credentials[{i}]"), "a name or {name, description, required}", other);
+                    None
+                }
+            };
+            out.extend(decl);
+        }
+        out
+    }
+
+    fn declaration(&mut self, i: usize, fields: &Map<String, Value>) -> Option<CredentialDecl> {
+        let field = |key: &str| format!("credentials[{i}].{key}");
+        let name = match fields.get("name") {
+            Some(Value::String(name)) => self.credential_name(&field("name"), name),
+            Some(other) => {
+                self.wrong_type(&field("name"), "a string", other);
+                None
+            }
+            None => {
+                self.error(field("name"), "is required");
+                None
+            }
+        };
+        let description = match fields.get("description") {
+            None => String::new(),
+            Some(Value::String(text)) => text.clone(),
+            Some(other) => {
+                self.wrong_type(&field("description"), "a string", other);
+                String::new()
+            }
+        };
+        let required = match fields.get("required") {
+            None => true,
+            Some(Value::Bool(required)) => *required,
+            Some(other) => {
+                self.wrong_type(&field("required"), "true or false", other);
+                true
+            }
+        };
+        let name = name?;
+        Some(if required {
+            CredentialDecl::required(name, description)
+        } else {
+            CredentialDecl::optional(name, description)
+        })
+    }
+
+    fn credential_name(&mut self, field: &str, name: &str) -> Option<String> {
+        if is_env_name(name) {
+            Some(name.to_owned())
+        } else {
+            self.error(field, format!("{name:?} is not a usable name (letters, digits, _)"));
+            None
+        }
+    }
+
+    /// `${NAME}` references in `env` values must be well formed: a half-resolved value must never reach a server.
+    fn check_references(&mut self, env: &BTreeMap<String, String>) {
+        for (key, value) in env {
+            if let Err(error) = EnvTemplate::parse(value) {
+                self.error(format!("env.{key}"), error.to_string());
+            }
+        }
     }
 
     fn string_map(&mut self, key: &str) -> BTreeMap<String, String> {

@@ -46,7 +46,7 @@ impl EnvTemplate {
     }
 
     /// The credential names referenced, each with whether it has a fallback.
-    fn references(&self) -> impl Iterator<Item = (&str, bool)> {
+    pub(crate) fn references(&self) -> impl Iterator<Item = (&str, bool)> {
         self.parts.iter().filter_map(|part| match part {
             Part::Ref { name, fallback } => Some((name.as_str(), fallback.is_some())),
             Part::Text(_) => None,

@@ -142,7 +142,7 @@ fn build(
     let source = RedactingCredentials::new(vault.clone(), hub.redactor().clone());
     manager.set_credential_source(Some(Rc::new(source)));
     let system = ToolSystem::new(registry.clone(), Rc::new(manager.clone()), Rc::new(js_sys::Date::now));
-    let mut watches = hub.watch_manager(&manager, vault.clone());
+    let mut watches = hub.watch_manager(&manager);
     watches.extend(hub.watch_registry(&registry));
     watches.extend(hub.watch_tool_system(system.observations()));
     let inner = Rc::new(Inner {

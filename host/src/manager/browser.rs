@@ -6,6 +6,7 @@ use super::{ManagerOptions, McpTransportManager};
 use crate::client::McpClient;
 use crate::config::TransportConfig;
 use crate::error::{Error, Result};
+use crate::manifest::{BundleManifest, fetch::fetch_text, manifest_url};
 use crate::registry::ToolRegistry;
 use crate::server_requests::Spawner;
 use crate::worker::{WorkerSpec, compile_module};
@@ -95,6 +96,26 @@ impl WorkerLauncher {
 pub struct SharedWorkerLauncher(pub Rc<WorkerLauncher>);
 
 impl Launcher for SharedWorkerLauncher {
+    /// Fetched at each start (the browser's cache decides about the network), so that a redeployed bundle's
+    /// declarations are the ones asked for.
+    fn manifest(
+        &self,
+        server: &str,
+        transport: &TransportConfig,
+    ) -> LocalBoxFuture<'static, Result<Option<BundleManifest>>> {
+        let url = match transport {
+            TransportConfig::Wasm { worker_url, .. } => manifest_url(worker_url),
+            _ => None,
+        };
+        let server = server.to_owned();
+        Box::pin(async move {
+            let Some(url) = url else { return Ok(None) };
+            let text = fetch_text(&url).await.map_err(|cause| Error::WorkerLoad { server: server.clone(), cause })?;
+            let Some(text) = text else { return Ok(None) };
+            BundleManifest::parse(&text).map(Some).map_err(|reason| Error::InvalidManifest { server, url, reason })
+        })
+    }
+
     fn launch(&self, request: LaunchRequest) -> LocalBoxFuture<'static, Result<McpClient>> {
         let launcher = self.0.clone();
         Box::pin(async move {

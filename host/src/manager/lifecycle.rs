@@ -74,25 +74,35 @@ impl Inner {
 
     async fn start(self: &Rc<Self>, name: &str, generation: u64) -> Result<Rc<McpClient>> {
         let config = self.current(name, generation, |slot| slot.config.clone()).ok_or_else(|| stopped(name))?;
-        let mut env: Vec<(String, String)> = config.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-        if !config.credentials.is_empty() {
-            let source = self.credentials.borrow().clone();
-            let values = match source {
-                Some(source) => source.credentials(name, &config.credentials).await,
-                None => Err("no credential source is configured".to_owned()),
-            };
-            match values {
-                Ok(values) => env.extend(values),
-                Err(reason) => {
-                    self.current(name, generation, |slot| {
-                        slot.starting = None;
-                        slot.health.needs_credentials(reason.clone());
-                    });
-                    self.emit_status(name);
-                    return Err(Error::NeedsCredentials { server: name.to_owned(), reason });
-                }
+        // The manifest is read before each start, so a new bundle's new credentials are asked for.
+        let declared = match self.declarations(name, &config).await {
+            Ok(declared) => declared,
+            Err(error) => {
+                self.failed(name, generation, &error);
+                return Err(error);
             }
-        }
+        };
+        let env = match self.environment(name, &config, &declared).await {
+            Ok(env) => env,
+            Err(needs) => {
+                let reason = needs.reason.clone();
+                let waiting = self.current(name, generation, |slot| {
+                    slot.starting = None;
+                    slot.health.needs_credentials(reason.clone());
+                    slot.needs = Some(needs.clone());
+                });
+                if waiting.is_some() {
+                    self.emit_status(name);
+                    self.events.emit(&ManagerEvent::CredentialsRequired {
+                        server: name.to_owned(),
+                        credentials: needs.credentials,
+                        locked: needs.locked,
+                        reason: needs.reason,
+                    });
+                }
+                return Err(Error::NeedsCredentials { server: name.to_owned(), reason });
+            }
+        };
         let request = LaunchRequest {
             server: name.to_owned(),
             transport: config.transport.clone(),

@@ -5,7 +5,9 @@
 use crate::client::{ClientOptions, McpClient};
 use crate::config::TransportConfig;
 use crate::connection::Connection;
+use crate::credentials::{CredentialDecl, Secret};
 use crate::error::Result;
+use crate::manifest::BundleManifest;
 use futures_util::future::LocalBoxFuture;
 use std::collections::HashMap;
 use std::fmt;
@@ -51,17 +53,56 @@ impl fmt::Debug for LaunchRequest {
 pub trait Launcher {
     /// Starts the server and runs the MCP lifecycle with it.
     fn launch(&self, request: LaunchRequest) -> LocalBoxFuture<'static, Result<McpClient>>;
+
+    /// The manifest of the server's bundle (`manifest.json` beside its worker script), read before each start:
+    /// `None` when there is none. One that cannot be read is [`crate::Error::InvalidManifest`]. The default knows
+    /// of no manifests.
+    fn manifest(
+        &self,
+        server: &str,
+        transport: &TransportConfig,
+    ) -> LocalBoxFuture<'static, Result<Option<BundleManifest>>> {
+        let _ = (server, transport);
+        Box::pin(async { Ok(None) })
+    }
+}
+
+/// Why a server cannot have its credentials now: what a UI asks the user for. Never holds a value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CredentialsNeeded {
+    /// The credentials to provide (or to unlock), with what each is for.
+    pub credentials: Vec<CredentialDecl>,
+    /// True when they may well be stored but cannot be read: unlocking is what helps.
+    pub locked: bool,
+    /// Why, in words (names, never values).
+    pub reason: String,
+}
+
+impl CredentialsNeeded {
+    /// `credentials` are to be provided, because of `reason`.
+    pub fn new(credentials: Vec<CredentialDecl>, reason: impl Into<String>) -> Self {
+        Self { credentials, locked: false, reason: reason.into() }
+    }
+
+    /// The same, but what helps is unlocking the vault.
+    #[must_use]
+    pub fn locked(mut self) -> Self {
+        self.locked = true;
+        self
+    }
 }
 
 /// Where the credentials a server declared come from (the encrypted vault, in the browser).
 pub trait CredentialSource {
-    /// The values of `names` for `server`. `Err` says what is missing or why they cannot be read (a locked vault);
-    /// the server is then marked `needs_credentials`.
+    /// The values of the credentials `server` declared that are stored, by name; an optional one may be absent.
+    /// Values of other names are never returned. `Err` when a required one is not stored or cannot be read (a
+    /// locked vault): the server is then marked `needs_credentials`.
     fn credentials(
         &self,
         server: &str,
-        names: &[String],
-    ) -> LocalBoxFuture<'static, Result<Vec<(String, String)>, String>>;
+        declared: &[CredentialDecl],
+    ) -> LocalBoxFuture<'static, Result<Vec<(String, Secret)>, CredentialsNeeded>>;
 }
 
 /// Credentials held in memory, by server then name. For tests and for applications that keep their own.
@@ -92,18 +133,25 @@ impl CredentialSource for StaticCredentials {
     fn credentials(
         &self,
         server: &str,
-        names: &[String],
-    ) -> LocalBoxFuture<'static, Result<Vec<(String, String)>, String>> {
+        declared: &[CredentialDecl],
+    ) -> LocalBoxFuture<'static, Result<Vec<(String, Secret)>, CredentialsNeeded>> {
         let values = self.values.borrow();
         let mut found = Vec::new();
         let mut missing = Vec::new();
-        for name in names {
-            match values.get(&(server.to_owned(), name.clone())) {
-                Some(value) => found.push((name.clone(), value.clone())),
-                None => missing.push(name.as_str()),
+        for decl in declared {
+            match values.get(&(server.to_owned(), decl.name.clone())) {
+                Some(value) => found.push((decl.name.clone(), Secret::new(value.as_str()))),
+                None if decl.required => missing.push(decl.clone()),
+                None => {}
             }
         }
-        let outcome = if missing.is_empty() { Ok(found) } else { Err(format!("missing {}", missing.join(", "))) };
+        let outcome = if missing.is_empty() {
+            Ok(found)
+        } else {
+            let names: Vec<&str> = missing.iter().map(|d| d.name.as_str()).collect();
+            let reason = format!("missing {}", names.join(", "));
+            Err(CredentialsNeeded::new(missing, reason))
+        };
         Box::pin(async move { outcome })
     }
 }

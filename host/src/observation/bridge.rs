@@ -7,31 +7,13 @@ use super::events::{
 };
 use super::hub::{HubInner, ObservationManager};
 use super::{Observation, Observations};
-use crate::credentials::CredentialDecl;
-use crate::manager::{ListKind, ManagerEvent, McpTransportManager, ServerStatus};
+use crate::manager::{ListKind, ManagerEvent, McpTransportManager};
 use crate::registry::{RegistryChange, ToolFilter, ToolRegistry};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::rc::{Rc, Weak};
-
-/// What a server waiting for credentials needs: the credentials to ask for, and whether the vault is locked.
-pub trait CredentialNeeds {
-    /// For `server`, which could not start because of `reason`.
-    fn needs(&self, server: &str, reason: &str) -> (Vec<CredentialDecl>, bool);
-}
-
-/// The credentials a server's config declares, all required, without descriptions. Knows nothing of locks.
-#[derive(Debug, Clone)]
-pub struct ConfiguredNeeds(pub McpTransportManager);
-
-impl CredentialNeeds for ConfiguredNeeds {
-    fn needs(&self, server: &str, _reason: &str) -> (Vec<CredentialDecl>, bool) {
-        let names = self.0.config(server).map(|config| config.credentials).unwrap_or_default();
-        (names.into_iter().map(|name| CredentialDecl::required(name, "")).collect(), false)
-    }
-}
 
 /// Subscriptions of the hub to the runtime's parts; dropping it ends them.
 #[derive(Default)]
@@ -76,33 +58,27 @@ fn hub(weak: &Weak<HubInner>) -> Option<ObservationManager> {
 }
 
 impl ObservationManager {
-    /// Publishes the manager's events: `serverStatus`, `credentialsRequired` (when a server enters
-    /// `needs_credentials`, with what `needs` says), `serverRemoved`, `serverRestarting`, `serverLog`, `progress`
-    /// and `listChanged` for resources and prompts (tool list changes come from [`Self::watch_registry`]).
-    pub fn watch_manager(&self, manager: &McpTransportManager, needs: Rc<dyn CredentialNeeds>) -> Watches {
+    /// Publishes the manager's events: `serverStatus`, `credentialsRequired` (when a server cannot start without
+    /// credentials: which, with their descriptions from its manifest and config), `serverRemoved`,
+    /// `serverRestarting`, `serverLog`, `progress` and `listChanged` for resources and prompts (tool list changes
+    /// come from [`Self::watch_registry`]).
+    pub fn watch_manager(&self, manager: &McpTransportManager) -> Watches {
         let weak = self.downgrade();
-        let last_status: RefCell<HashMap<String, ServerStatus>> = RefCell::new(HashMap::new());
         let id = manager.subscribe(Rc::new(move |event: &ManagerEvent| {
             let Some(hub) = hub(&weak) else { return };
             match event {
                 ManagerEvent::Status { health } => {
-                    let before = last_status.borrow_mut().insert(health.name.clone(), health.status);
                     hub.emit(EventBody::ServerStatus(ServerStatusEvent::from(health)));
-                    let entered = before != Some(ServerStatus::NeedsCredentials);
-                    if health.status == ServerStatus::NeedsCredentials && entered {
-                        let reason = health.last_error.clone().unwrap_or_default();
-                        let (credentials, locked) = needs.needs(&health.name, &reason);
-                        let server = health.name.clone();
-                        hub.emit(EventBody::CredentialsRequired(CredentialsRequiredEvent {
-                            server,
-                            credentials,
-                            locked,
-                            reason,
-                        }));
-                    }
+                }
+                ManagerEvent::CredentialsRequired { server, credentials, locked, reason } => {
+                    hub.emit(EventBody::CredentialsRequired(CredentialsRequiredEvent {
+                        server: server.clone(),
+                        credentials: credentials.clone(),
+                        locked: *locked,
+                        reason: reason.clone(),
+                    }));
                 }
                 ManagerEvent::Removed { server } => {
-                    last_status.borrow_mut().remove(server);
                     hub.redactor().forget_server(server);
                     hub.emit(EventBody::ServerRemoved(ServerEvent { server: server.clone() }));
                 }

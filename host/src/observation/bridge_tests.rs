@@ -87,7 +87,7 @@ fn world() -> World {
     manager
         .set_credential_source(Some(Rc::new(RedactingCredentials::new(credentials.clone(), hub.redactor().clone()))));
     let system = ToolSystem::new(registry.clone(), Rc::new(manager.clone()), time.clock());
-    let mut watches = hub.watch_manager(&manager, Rc::new(ConfiguredNeeds(manager.clone())));
+    let mut watches = hub.watch_manager(&manager);
     watches.extend(hub.watch_registry(&registry));
     watches.extend(hub.watch_tool_system(system.observations()));
     launcher.set("kit", Behaviour::Serve(Rc::new(kit)));

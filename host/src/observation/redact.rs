@@ -4,8 +4,8 @@
 //! tool result or an error. Events go to UIs and into agents' observation stores, so before an event is kept or
 //! delivered, every credential value handed to any server is replaced by `[credential NAME]`.
 
-use crate::credentials::Secret;
-use crate::manager::CredentialSource;
+use crate::credentials::{CredentialDecl, Secret};
+use crate::manager::{CredentialSource, CredentialsNeeded};
 use futures_util::future::LocalBoxFuture;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -93,15 +93,14 @@ impl CredentialSource for RedactingCredentials {
     fn credentials(
         &self,
         server: &str,
-        names: &[String],
-    ) -> LocalBoxFuture<'static, Result<Vec<(String, String)>, String>> {
-        let values = self.source.credentials(server, names);
+        declared: &[CredentialDecl],
+    ) -> LocalBoxFuture<'static, Result<Vec<(String, Secret)>, CredentialsNeeded>> {
+        let values = self.source.credentials(server, declared);
         let redactor = self.redactor.clone();
         let server = server.to_owned();
         Box::pin(async move {
             let values = values.await?;
-            redactor
-                .set_server(&server, values.iter().map(|(name, value)| (name.clone(), Secret::new(value.as_str()))));
+            redactor.set_server(&server, values.iter().cloned());
             Ok(values)
         })
     }

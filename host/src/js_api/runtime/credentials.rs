@@ -169,15 +169,19 @@ impl JsCredentials {
         )
     }
 
-    /// The required credentials a configured server declares that are not stored (works while locked): what to
-    /// ask the user for.
+    /// The required credentials a configured server declares (in its bundle manifest, fetched now, its config and
+    /// its `env` references) that are not stored (works while locked): what to ask the user for.
     #[wasm_bindgen(unchecked_return_type = "Promise<CredentialDeclaration[]>")]
     pub fn missing(&self, server: String) -> Promise {
         vault_promise(
             &self.inner,
             async move |inner| {
-                let names = inner.manager.config(&server).map(|c| c.credentials).unwrap_or_default();
-                let declared = inner.vault.declared(&server, &names);
+                // What the server's next start asks for: its manifest's, its config's and its env's references.
+                let declared = inner
+                    .manager
+                    .declared_credentials(&server)
+                    .await
+                    .map_err(|e| CredentialError::InvalidInput(e.to_string()))?;
                 inner.vault.repository()?.missing(&server, &declared).await
             },
             |_, missing| to_js(&missing.map(|m| m.missing).unwrap_or_default()),

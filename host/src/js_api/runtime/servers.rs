@@ -4,10 +4,8 @@
 use super::convert::{JsFailure, config_errors_json, from_js, to_js, to_json_text};
 use super::{Inner, JsRuntime};
 use crate::config::{ServerConfig, import_mcp_servers};
-use crate::credentials::CredentialDecl;
 use js_sys::Promise;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
@@ -36,26 +34,16 @@ impl JsRuntime {
         #[wasm_bindgen(unchecked_param_type = "string | McpServersDocument")] document: JsValue,
     ) -> Result<JsValue, JsValue> {
         self.inner.open()?;
-        let mut text = match document.as_string() {
+        let text = match document.as_string() {
             Some(text) => text,
             None => to_json_text(&document, "mcpServers document")?,
         };
-        // Declarations with descriptions are read from the raw entries; the config keeps names only.
-        let mut declared = BTreeMap::new();
-        if let Ok(mut raw) = serde_json::from_str::<Value>(&text) {
-            if let Some(Value::Object(servers)) = raw.get_mut("mcpServers") {
-                for (name, entry) in servers.iter_mut() {
-                    declared.insert(name.clone(), credential_names(entry));
-                }
-                text = raw.to_string();
-            }
-        }
         let import = import_mcp_servers(&text).map_err(|e| JsFailure::from(vec![e]))?;
         let mut added = Vec::new();
         let mut errors = config_errors_json(&import.errors).as_array().cloned().unwrap_or_default();
         for config in import.servers {
             let name = config.name.clone();
-            match add_config(&self.inner, config, declared.remove(&name).unwrap_or_default()) {
+            match self.inner.manager.add(config) {
                 Ok(()) => added.push(name),
                 Err(error) => errors.push(json!({"entry": name, "field": "", "message": error.to_string()})),
             }
@@ -68,7 +56,6 @@ impl JsRuntime {
     pub fn remove_server(&self, name: String) -> Result<(), JsValue> {
         self.inner.open()?;
         self.inner.manager.remove(&name).map_err(JsFailure::from)?;
-        self.inner.vault.forget(&name);
         Ok(())
     }
 
@@ -160,45 +147,7 @@ impl JsRuntime {
 }
 
 /// Adds a server from its JSON form, whose `credentials` may be declarations (`{name, description, required}`).
-fn add(inner: &Rc<Inner>, mut value: Value) -> Result<(), JsFailure> {
-    let declared = credential_names(&mut value);
+fn add(inner: &Rc<Inner>, value: Value) -> Result<(), JsFailure> {
     let config = ServerConfig::from_json(&value).map_err(JsFailure::from)?;
-    add_config(inner, config, declared)
-}
-
-/// Replaces the declarations in an entry's `credentials` by their names (the form the config reads), and returns
-/// the declarations.
-fn credential_names(entry: &mut Value) -> Vec<CredentialDecl> {
-    let declared = entry.get("credentials").map(declarations).unwrap_or_default();
-    if let Some(Value::Array(entries)) = entry.get_mut("credentials") {
-        for entry in entries.iter_mut() {
-            if let Some(name) = entry.get("name").cloned().filter(Value::is_string) {
-                *entry = name;
-            }
-        }
-    }
-    declared
-}
-
-fn add_config(inner: &Rc<Inner>, config: ServerConfig, declared: Vec<CredentialDecl>) -> Result<(), JsFailure> {
-    let name = config.name.clone();
-    // Declared before the server is added: an auto-start looks its credentials up at once.
-    inner.vault.declare(&name, declared);
-    inner.manager.add(config).map_err(|error| {
-        inner.vault.forget(&name);
-        JsFailure::from(error)
-    })
-}
-
-/// Credential declarations from a `credentials` array: objects as given, names as required without description.
-fn declarations(credentials: &Value) -> Vec<CredentialDecl> {
-    let Value::Array(entries) = credentials else { return Vec::new() };
-    entries
-        .iter()
-        .filter_map(|entry| match entry {
-            Value::String(name) => Some(CredentialDecl::required(name.as_str(), "")),
-            Value::Object(_) => serde_json::from_value(entry.clone()).ok(),
-            _ => None,
-        })
-        .collect()
+    inner.manager.add(config).map_err(JsFailure::from)
 }

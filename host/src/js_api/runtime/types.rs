@@ -113,9 +113,9 @@ export interface ServerConfigInput {
   command?: string;
   args?: string[];
   enabled?: boolean;
-  /** Credentials the server needs: names, or declarations with descriptions (the bundle manifest's `credentials`). A declaration without `required` is required. */
+  /** Credentials the server needs beyond those its bundle's `manifest.json` declares (read before each start): names, or declarations with descriptions. A declaration without `required` is required. */
   credentials?: (string | { name: string; description?: string; required?: boolean })[];
-  /** Plain (non-secret) environment values. */
+  /** Environment values. `${NAME}` (or `${NAME:-fallback}`) in a value is the server's credential `NAME`, resolved from the vault at each start; an imported `mcpServers` entry declares the names it refers to. */
   env?: Record<string, string>;
   timeoutMs?: number;
   allowDestructiveTools?: boolean;
@@ -134,7 +134,8 @@ export interface ServerConfig {
   command?: string;
   args?: string[];
   enabled: boolean;
-  credentials?: string[];
+  /** A required credential without description is written as its name. */
+  credentials?: (string | CredentialDeclaration)[];
   env?: Record<string, string>;
   timeoutMs?: number;
   allowDestructiveTools: boolean;
@@ -310,7 +311,7 @@ export type RuntimeErrorCode =
   | "TERMINATED" | "UNKNOWN_SERVER" | "UNAVAILABLE" | "NEEDS_CREDENTIALS" | "INVALID_INPUT" | "INVALID_CONFIG"
   | "DUPLICATE_TOOL" | "INVALID_TOOL_NAME" | "ABORTED" | "UNKNOWN_REQUEST" | "RUNTIME_CLOSED"
   | "LOCKED" | "NOT_SET_UP" | "ALREADY_SET_UP" | "MODE_MISMATCH" | "WRONG_KEY" | "TAMPERED" | "KEY_CHANGED"
-  | "CORRUPT" | "MISSING_CREDENTIALS" | "CRYPTO" | "STORAGE" | "INTERNAL";
+  | "CORRUPT" | "MISSING_CREDENTIALS" | "CRYPTO" | "STORAGE" | "INTERNAL" | "INVALID_MANIFEST";
 
 /** Every error this API throws or rejects with. */
 export interface RuntimeError extends Error {
