@@ -14,8 +14,11 @@ import { mountWorkbench } from "./console/workbench.js";
  */
 const SERVERS = [{ name: "echo", workerUrl: "./bundles/echo/bootstrap.js" }];
 
-/** The host package, where `cargo xtask demo` puts it in the site. */
-const HOST_URL = "./pkg/host/mcp_worker_host.js";
+/**
+ * The light host package, where `cargo xtask demo` puts it in the site: the console only needs McpClient
+ * (pkg/host/ is the full runtime).
+ */
+const HOST_URL = "./pkg/host-client/mcp_worker_host.js";
 
 async function loadHost() {
   const started = performance.now();

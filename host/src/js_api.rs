@@ -4,6 +4,7 @@
 //! objects field by field. Errors are `Error` objects with a stable `code` (see [`Error::code`]).
 
 mod call;
+#[cfg(feature = "runtime")]
 pub mod runtime;
 
 use crate::client::McpClient;

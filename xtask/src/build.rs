@@ -73,6 +73,8 @@ pub(crate) struct Outputs {
     pub(crate) bundles: Vec<PathBuf>,
     /// `target/pkg/host/` if the host crate exists.
     pub(crate) host: Option<PathBuf>,
+    /// `target/pkg/host-client/`: the host without its `runtime` feature (`McpClient` only).
+    pub(crate) host_client: Option<PathBuf>,
 }
 
 pub(crate) fn build(profile: Profile) -> Result<Outputs> {
@@ -142,15 +144,39 @@ pub(crate) fn build(profile: Profile) -> Result<Outputs> {
             copy_dir(&companions, &out_dir)?;
         }
         outputs.host = Some(out_dir);
+        outputs.host_client = Some(build_host_client(host, profile)?);
     }
 
     println!("outputs:");
-    for dir in outputs.bundles.iter().chain(&outputs.host) {
+    for dir in outputs.bundles.iter().chain(&outputs.host).chain(&outputs.host_client) {
         let mut files = files_in(dir)?;
         files.sort();
         report_sizes(&files)?;
     }
     Ok(outputs)
+}
+
+/// The light host package: the same crate without its `runtime` feature, for pages that only need `McpClient`.
+/// Built after the full package because both link to the same file name; cargo keeps both builds cached.
+fn build_host_client(host: &WasmCrate, profile: Profile) -> Result<PathBuf> {
+    let mut cargo = cmd::cargo();
+    cargo.args(["build", "--target", WASM_TARGET, "-p", &host.package, "--no-default-features"]);
+    if profile == Profile::Release {
+        cargo.arg("--release");
+    }
+    cmd::run(&mut cargo)?;
+    let wasm = target_dir().join(WASM_TARGET).join(profile.dir()).join(format!("{}.wasm", host.lib));
+    let out_dir = target_dir().join("pkg").join(format!("{HOST_DIR}-client"));
+    remove_dir(&out_dir)?;
+    cmd::run(cmd::new("wasm-bindgen").args(["--target", "web", "--out-name", &host.lib]).args([
+        "--out-dir".as_ref(),
+        out_dir.as_os_str(),
+        wasm.as_os_str(),
+    ]))?;
+    if profile == Profile::Release {
+        wasm_opt(&out_dir.join(format!("{}_bg.wasm", host.lib)))?;
+    }
+    Ok(out_dir)
 }
 
 fn sample_servers() -> Result<Vec<WasmCrate>> {
