@@ -28,7 +28,8 @@ mod secret;
 #[cfg(target_arch = "wasm32")]
 mod webcrypto;
 
-#[cfg(target_arch = "wasm32")]
+// For the JavaScript runtime's vault.
+#[cfg(all(target_arch = "wasm32", feature = "runtime"))]
 pub(crate) use declared::lookup_outcome;
 pub use declared::{server_declarations, worker_env};
 pub use env_ref::{EnvTemplate, env_declarations};

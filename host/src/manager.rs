@@ -49,7 +49,7 @@ use serde::Serialize;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 /// The default timeout of a tool call.
 pub const DEFAULT_CALL_TIMEOUT_MS: u32 = 60_000;
@@ -228,7 +228,29 @@ impl fmt::Debug for McpTransportManager {
     }
 }
 
+/// A handle on a manager that does not keep it alive: for listeners that the manager itself holds.
+#[derive(Clone)]
+pub struct WeakManager(Weak<Inner>);
+
+impl fmt::Debug for WeakManager {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("WeakManager").field(&self.0.strong_count()).finish()
+    }
+}
+
+impl WeakManager {
+    /// The manager, if it is still alive.
+    pub fn upgrade(&self) -> Option<McpTransportManager> {
+        self.0.upgrade().map(|inner| McpTransportManager { inner })
+    }
+}
+
 impl McpTransportManager {
+    /// A handle that does not keep the manager alive.
+    pub fn downgrade(&self) -> WeakManager {
+        WeakManager(Rc::downgrade(&self.inner))
+    }
+
     /// A manager without servers that registers tools in `registry`.
     pub fn new(
         runtime: Rc<dyn Runtime>,

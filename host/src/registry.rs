@@ -169,6 +169,8 @@ pub struct RegistryChange {
     pub added: Vec<String>,
     /// Names removed.
     pub removed: Vec<String>,
+    /// Threads whose enabled tools changed (see [`ToolRegistry::enablement`]).
+    pub threads: Vec<String>,
 }
 
 /// The result of replacing one server's tools.
@@ -225,7 +227,7 @@ impl ToolRegistry {
             exposed: true,
         };
         self.insert(entry)?;
-        self.changes.emit(&RegistryChange { added: vec![name.clone()], removed: Vec::new() });
+        self.changes.emit(&RegistryChange { added: vec![name.clone()], ..RegistryChange::default() });
         Ok(name)
     }
 
@@ -250,7 +252,7 @@ impl ToolRegistry {
             }
         }
         if !removed.is_empty() || !outcome.registered.is_empty() {
-            self.changes.emit(&RegistryChange { added: outcome.registered.clone(), removed });
+            self.changes.emit(&RegistryChange { added: outcome.registered.clone(), removed, threads: Vec::new() });
         }
         outcome
     }
@@ -269,7 +271,7 @@ impl ToolRegistry {
     pub fn unregister_where(&self, predicate: impl Fn(&ToolEntry) -> bool) -> usize {
         let removed = self.remove_where(predicate);
         if !removed.is_empty() {
-            self.changes.emit(&RegistryChange { added: Vec::new(), removed: removed.clone() });
+            self.changes.emit(&RegistryChange { removed: removed.clone(), ..RegistryChange::default() });
         }
         removed.len()
     }
@@ -313,16 +315,24 @@ impl ToolRegistry {
     /// Replaces a thread's enabled tools (entries may end in `*`, see [`ThreadEnablement`]).
     pub fn set_thread_tools(&self, thread_id: &str, tools: impl IntoIterator<Item = impl Into<String>>) {
         self.enablement.borrow_mut().set(thread_id, tools);
+        self.thread_changed(thread_id);
     }
 
     /// Adds tools to a thread.
     pub fn enable_for_thread(&self, thread_id: &str, tools: impl IntoIterator<Item = impl Into<String>>) {
         self.enablement.borrow_mut().enable(thread_id, tools);
+        self.thread_changed(thread_id);
     }
 
     /// Removes tools from a thread.
     pub fn disable_for_thread<'a>(&self, thread_id: &str, tools: impl IntoIterator<Item = &'a str>) {
         self.enablement.borrow_mut().disable(thread_id, tools);
+        self.thread_changed(thread_id);
+    }
+
+    /// Tells subscribers (the state manager's persistence, for one) that a thread's enablement changed.
+    fn thread_changed(&self, thread_id: &str) {
+        self.changes.emit(&RegistryChange { threads: vec![thread_id.to_owned()], ..RegistryChange::default() });
     }
 
     /// A copy of every thread's enablement.

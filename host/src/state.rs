@@ -15,6 +15,10 @@
 //! // after a reload:
 //! let servers: Loaded<MyConfig> = state.servers().load_all().await?;
 //! ```
+//!
+//! A manager is kept in the database by [`Persistence::attach`]: it restores the stored servers (with their
+//! enablement) and every thread's enabled tools, reports what it skipped ([`RestoreReport`]), and from then on
+//! writes each server added, removed, enabled or disabled and each change of a thread's enabled tools.
 
 // The pure parts are used by the browser-only manager; natively they are compiled for their tests.
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code, reason = "used by the wasm32-only manager"))]
@@ -24,7 +28,10 @@ pub(crate) mod database;
 mod error;
 #[cfg(target_arch = "wasm32")]
 mod manager;
+#[cfg(target_arch = "wasm32")]
+mod persistence;
 mod record;
+mod sync;
 mod thread;
 
 #[cfg(target_arch = "wasm32")]
@@ -32,5 +39,8 @@ pub use database::{Database, SCHEMA_VERSION};
 pub use error::{StateError, StateResult, StorageError};
 #[cfg(target_arch = "wasm32")]
 pub use manager::{Collection, StateManager, Threads};
+#[cfg(target_arch = "wasm32")]
+pub use persistence::Persistence;
 pub use record::{CorruptRecord, Loaded};
+pub use sync::RestoreReport;
 pub use thread::ThreadConfig;

@@ -19,6 +19,7 @@ mod credentials;
 mod events;
 mod native_tool;
 mod options;
+mod persist;
 mod servers;
 mod tools;
 mod types;
@@ -31,7 +32,7 @@ use crate::manager::McpTransportManager;
 use crate::observation::{ObservationManager, RedactingCredentials, ServerRequests, Watches};
 use crate::registry::ToolRegistry;
 use crate::server_requests::ServerRequestHandlers;
-use crate::state::Database;
+use crate::state::{Database, Persistence, StateManager};
 use crate::tool_system::ToolSystem;
 use convert::JsFailure;
 use js_sys::Promise;
@@ -51,6 +52,9 @@ pub(crate) struct Inner {
     pub(crate) hub: ObservationManager,
     pub(crate) requests: Rc<ServerRequests>,
     pub(crate) vault: Rc<Vault>,
+    /// Saves servers and thread configurations, when the runtime was created with `database`.
+    pub(crate) persistence: RefCell<Option<Persistence>>,
+    pub(crate) database_name: String,
     watches: RefCell<Option<Watches>>,
     closed: Cell<bool>,
 }
@@ -81,6 +85,11 @@ impl std::fmt::Debug for JsRuntime {
 impl JsRuntime {
     /// Creates a runtime: opens the credentials database (locked) and starts no server yet. If IndexedDB cannot be
     /// opened, the runtime still works; credential operations then reject with code `STORAGE`.
+    ///
+    /// With `database`, the runtime is kept in that database: the servers, their enablement and every thread's
+    /// enabled tools saved there are restored now (what could not be read is skipped and listed in
+    /// `persistence()`), and every later change is saved. A database that cannot be opened then rejects with
+    /// `STORAGE`.
     #[wasm_bindgen(unchecked_return_type = "Promise<McpRuntime>")]
     pub fn create(
         #[wasm_bindgen(unchecked_optional_param_type = "RuntimeOptions")] options: Option<JsValue>,
@@ -88,8 +97,16 @@ impl JsRuntime {
         let options = options::read(&options.unwrap_or(JsValue::UNDEFINED));
         future_to_promise(async move {
             let options = options?;
-            let repository = Database::open(&options.database_name).await.map(|db| CredentialsRepository::new(&db));
-            Ok(JsRuntime { inner: build(options, repository)? }.into())
+            let persist = options.persist;
+            let db = Database::open(&options.database_name).await;
+            let repository = db.as_ref().map(CredentialsRepository::new).map_err(Clone::clone);
+            let inner = build(options, repository)?;
+            if persist {
+                let db = db.map_err(|e| JsFailure::from(crate::credentials::CredentialError::Storage(e)))?;
+                let persistence = Persistence::attach(&StateManager::new(&db), &inner.manager).await;
+                inner.persistence.replace(Some(persistence.map_err(JsFailure::from)?));
+            }
+            Ok(JsRuntime { inner }.into())
         })
     }
 
@@ -108,6 +125,8 @@ impl JsRuntime {
         for health in self.inner.manager.health_all() {
             let _ = self.inner.manager.disconnect(&health.name);
         }
+        // Closing is not removing: what is saved stays for the next runtime on this database.
+        self.inner.persistence.borrow_mut().take();
         self.inner.watches.borrow_mut().take();
     }
 }
@@ -116,7 +135,7 @@ fn build(
     options: RuntimeOptions,
     repository: Result<CredentialsRepository, crate::state::StorageError>,
 ) -> Result<Rc<Inner>, JsFailure> {
-    let RuntimeOptions { history_size, mut manager, roots, elicitation, sampling, .. } = options;
+    let RuntimeOptions { history_size, mut manager, roots, elicitation, sampling, database_name, .. } = options;
     let hub = ObservationManager::new(Rc::new(js_sys::Date::now), runtime_id(), history_size);
     let requests = ServerRequests::new(hub.clone());
     if elicitation.enabled() || sampling.enabled() || roots.is_some() {
@@ -152,6 +171,8 @@ fn build(
         hub,
         requests,
         vault,
+        persistence: RefCell::new(None),
+        database_name,
         watches: RefCell::new(None),
         closed: Cell::new(false),
     });

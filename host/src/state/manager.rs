@@ -154,6 +154,16 @@ impl Threads {
         self.update(thread, |config| config.enable(tools)).await
     }
 
+    /// Replaces the tools enabled in a thread (its configuration's other fields stay) and returns its
+    /// configuration.
+    pub async fn set_enabled_tools<S: AsRef<str>>(&self, thread: &str, tools: &[S]) -> StateResult<ThreadConfig> {
+        self.update(thread, |config| {
+            config.enabled_tools.clear();
+            config.enable(tools);
+        })
+        .await
+    }
+
     /// Disables tools in a thread and returns its configuration.
     pub async fn disable_tools<S: AsRef<str>>(&self, thread: &str, tools: &[S]) -> StateResult<ThreadConfig> {
         self.update(thread, |config| config.disable(tools)).await

@@ -5,6 +5,7 @@ use crate::config::ConfigError;
 use crate::credentials::CredentialError;
 use crate::error::Error;
 use crate::registry::RegistryError;
+use crate::state::StateError;
 use js_sys::{Array, Reflect};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -68,6 +69,12 @@ impl From<Error> for JsFailure {
             Error::Rpc { error: rpc, .. } => failure.with("rpcCode", Value::from(rpc.code)),
             _ => failure,
         }
+    }
+}
+
+impl From<StateError> for JsFailure {
+    fn from(error: StateError) -> Self {
+        Self::new(error.code(), error.to_string())
     }
 }
 

@@ -15,6 +15,7 @@ pub(crate) const DEFAULT_DATABASE: &str = "mcp-worker";
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct OptionsJson {
+    database: Option<String>,
     database_name: Option<String>,
     history_size: Option<usize>,
     default_timeout_ms: Option<u32>,
@@ -64,6 +65,8 @@ impl Answering {
 #[derive(Debug)]
 pub(crate) struct RuntimeOptions {
     pub(crate) database_name: String,
+    /// Restore servers and thread configurations from the database, and save their changes (`database` given).
+    pub(crate) persist: bool,
     pub(crate) history_size: usize,
     pub(crate) manager: ManagerOptions,
     pub(crate) roots: Option<Vec<Value>>,
@@ -109,8 +112,22 @@ pub(crate) fn read(options: &JsValue) -> Result<RuntimeOptions, JsFailure> {
         );
     }
     manager.failure_policy = policy;
+    let persist = json.database.is_some();
+    let database_name = match (json.database, json.database_name) {
+        (Some(_), Some(_)) => {
+            return Err(JsFailure::invalid(
+                "give `database` (credentials and saved state) or `databaseName` (credentials only), not both",
+            ));
+        }
+        (Some(name), None) | (None, Some(name)) => name,
+        (None, None) => DEFAULT_DATABASE.to_owned(),
+    };
+    if database_name.is_empty() {
+        return Err(JsFailure::invalid("the database name must not be empty"));
+    }
     Ok(RuntimeOptions {
-        database_name: json.database_name.unwrap_or_else(|| DEFAULT_DATABASE.to_owned()),
+        database_name,
+        persist,
         history_size: json.history_size.unwrap_or(DEFAULT_HISTORY),
         manager,
         roots: json.roots,

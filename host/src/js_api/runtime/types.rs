@@ -7,7 +7,9 @@ use wasm_bindgen::prelude::*;
 const TS_RUNTIME: &'static str = r#"
 /** Options of `McpRuntime.create`. Every field is optional. */
 export interface RuntimeOptions {
-  /** IndexedDB database holding the encrypted credentials (default "mcp-worker"). */
+  /** IndexedDB database of this runtime: its encrypted credentials, and its servers (with their enablement) and threads' enabled tools, restored now and saved on every change. A reloaded page that creates its runtime with the same `database` gets them back (credentials still locked); see `persistence()`. */
+  database?: string;
+  /** IndexedDB database holding only the encrypted credentials; nothing else is saved (default "mcp-worker" when neither this nor `database` is given). */
   databaseName?: string;
   /** How many status events are kept for late subscribers (default 256). */
   historySize?: number;
@@ -311,7 +313,7 @@ export type RuntimeErrorCode =
   | "TERMINATED" | "UNKNOWN_SERVER" | "UNAVAILABLE" | "NEEDS_CREDENTIALS" | "INVALID_INPUT" | "INVALID_CONFIG"
   | "DUPLICATE_TOOL" | "INVALID_TOOL_NAME" | "ABORTED" | "UNKNOWN_REQUEST" | "RUNTIME_CLOSED"
   | "LOCKED" | "NOT_SET_UP" | "ALREADY_SET_UP" | "MODE_MISMATCH" | "WRONG_KEY" | "TAMPERED" | "KEY_CHANGED"
-  | "CORRUPT" | "MISSING_CREDENTIALS" | "CRYPTO" | "STORAGE" | "INTERNAL" | "INVALID_MANIFEST";
+  | "CORRUPT" | "MISSING_CREDENTIALS" | "CRYPTO" | "STORAGE" | "INTERNAL" | "INVALID_MANIFEST" | "ENCODE";
 
 /** Every error this API throws or rejects with. */
 export interface RuntimeError extends Error {
@@ -322,6 +324,28 @@ export interface RuntimeError extends Error {
   missing?: CredentialDeclaration[];
   /** `RPC_ERROR`: the JSON-RPC error code. */
   rpcCode?: number;
+}
+
+/** A saved record that could not be restored, and why; the rest was restored without it. */
+export interface UnreadableRecord {
+  /** The object store: "servers" or "threads". */
+  store: string;
+  /** The record's key: a server name or a thread id. */
+  key: string;
+  reason: string;
+}
+
+/** What a runtime created with `database` restored and saved. */
+export interface PersistenceReport {
+  database: string;
+  /** Servers restored at creation, in name order. */
+  servers: string[];
+  /** Threads whose enabled tools were restored, in id order. */
+  threads: string[];
+  /** Records skipped at creation. */
+  problems: UnreadableRecord[];
+  /** Saves that failed since (each names its record, never a value). */
+  writeErrors: string[];
 }
 
 /** How a vault key is given. */
