@@ -40,6 +40,12 @@ export async function openRuntimePage({ files = {} } = {}) {
   }
   const response = await page.goto(blank);
   assert.ok(response?.ok(), `the blank page did not load from ${blank}`);
+  await loadHost(page);
+  return { browser, page, pageErrors, consoleMessages };
+}
+
+/** Loads and initializes the host package in the page and installs the helpers (again after a reload). */
+export async function loadHost(page) {
   await page.evaluate(async () => {
     const host = await import("/pkg/host/mcp_worker_host.js");
     await host.default();
@@ -70,5 +76,4 @@ export async function openRuntimePage({ files = {} } = {}) {
     };
     window.unique = (prefix) => `${prefix}-${Date.now()}-${Math.random().toString(16).slice(2)}`;
   });
-  return { browser, page, pageErrors, consoleMessages };
 }

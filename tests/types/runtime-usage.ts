@@ -35,6 +35,17 @@ export async function usage(): Promise<void> {
   const fresh = await McpRuntime.create();
   fresh.close();
 
+  // A runtime kept in its database: restored now, saved on every change.
+  const kept = await McpRuntime.create({ database: "app-state" });
+  const report = kept.persistence();
+  if (report) {
+    real(report.servers, true);
+    const skipped: string | undefined = report.problems[0]?.reason;
+    void skipped;
+  }
+  await kept.flushState();
+  kept.close();
+
   // Servers.
   runtime.addServer({
     name: "everything",
