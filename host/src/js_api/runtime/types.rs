@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 const TS_RUNTIME: &'static str = r#"
 /** Options of `McpRuntime.create`. Every field is optional. */
 export interface RuntimeOptions {
-  /** IndexedDB database of this runtime: its encrypted credentials, and its servers (with their enablement) and threads' enabled tools, restored now and saved on every change. A reloaded page that creates its runtime with the same `database` gets them back (credentials still locked); see `persistence()`. */
+  /** IndexedDB database of this runtime: its encrypted credentials, and its servers (with their enablement) and threads' enabled tools, restored now and saved on every change. A reloaded page that creates its runtime with the same `database` gets them back (credentials still locked); see `persistence()`. A restored server is already there: `addServer` with its name throws `INVALID_INPUT` (look with `server(name)` first). */
   database?: string;
   /** IndexedDB database holding only the encrypted credentials; nothing else is saved (default "mcp-worker" when neither this nor `database` is given). */
   databaseName?: string;
