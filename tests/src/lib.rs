@@ -37,3 +37,28 @@ pub fn text_args(text: &str) -> Option<serde_json::Map<String, Value>> {
 pub fn now_ms() -> f64 {
     js_sys::Date::now()
 }
+
+/// What to do when a bundled JS fixture is missing.
+pub const FIXTURES_BUNDLE_HINT: &str = "bundle the fixtures first: node_modules/.bin/esbuild tests/fixtures/src/*.mjs \
+                                        --bundle --format=esm --platform=browser --outdir=tests/fixtures/dist \
+                                        (cargo xtask test does it)";
+
+/// Imports a bundled fixture module at run time, calls its `export(workerUrl)` and returns the JSON report it
+/// resolves with. A module that fails to load or run fails the test with the reason and the bundling hint.
+pub async fn run_fixture_module(module_url: &str, export: &str, worker_url: &str) -> Value {
+    use wasm_bindgen::{JsCast, JsValue};
+    let run = js_sys::Function::new_with_args(
+        "moduleUrl, name, workerUrl",
+        "return import(moduleUrl).then((m) => m[name](workerUrl)).then((report) => JSON.stringify(report));",
+    );
+    let promise = run
+        .call3(&JsValue::NULL, &module_url.into(), &export.into(), &worker_url.into())
+        .ok()
+        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
+    let Some(promise) = promise else { panic!("cannot import {module_url}\n{FIXTURES_BUNDLE_HINT}") };
+    let report = wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .unwrap_or_else(|e| panic!("{module_url} {export}() failed: {e:?}\n{FIXTURES_BUNDLE_HINT}"));
+    let text = report.as_string().unwrap_or_default();
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{export}() reported no JSON ({e}): {text}"))
+}

@@ -12,12 +12,10 @@ use mcp_worker_host::worker::WorkerSpec;
 use mcp_worker_host::{CallOptions, Error, McpClient};
 use mcp_worker_protocol::notifications::ProgressParams;
 use mcp_worker_protocol::{CallToolResult, ContentBlock};
-use mcp_worker_tests::{ECHO_URL, now_ms};
+use mcp_worker_tests::{ECHO_URL, FIXTURES_BUNDLE_HINT, now_ms, run_fixture_module};
 use serde_json::{Value, json};
 use std::cell::RefCell;
 use std::rc::Rc;
-use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -28,11 +26,8 @@ const TS_SERVER_URL: &str = "/fixtures/dist/ts-sdk-server.js";
 /// The module exporting `runClientAgainst(workerUrl)`, bundled.
 const TS_CLIENT_URL: &str = "/fixtures/dist/ts-sdk-client.js";
 
-const BUNDLE_HINT: &str = "bundle the fixtures first: node_modules/.bin/esbuild tests/fixtures/src/*.mjs --bundle \
-                           --format=esm --platform=browser --outdir=tests/fixtures/dist (cargo xtask test does it)";
-
 async fn spawn_ts_server(spec: WorkerSpec) -> McpClient {
-    McpClient::spawn(spec).await.unwrap_or_else(|e| panic!("the TS SDK server starts: {e}\n{BUNDLE_HINT}"))
+    McpClient::spawn(spec).await.unwrap_or_else(|e| panic!("the TS SDK server starts: {e}\n{FIXTURES_BUNDLE_HINT}"))
 }
 
 fn args(value: Value) -> Option<serde_json::Map<String, Value>> {
@@ -220,23 +215,9 @@ async fn concurrent_calls_to_a_ts_sdk_server_each_get_their_own_answer() {
 
 // ---- B. The TS SDK's Client on the page, talking to our echo server ----
 
-/// Imports the bundled client module at run time and runs `runClientAgainst(worker_url)`; returns its report.
+/// Runs the bundled client module's `runClientAgainst(worker_url)`; returns its report.
 async fn run_ts_client(worker_url: &str) -> Value {
-    let run = js_sys::Function::new_with_args(
-        "moduleUrl, workerUrl",
-        "return import(moduleUrl).then((m) => m.runClientAgainst(workerUrl)).then((report) => JSON.stringify(report));",
-    );
-    let promise = run
-        .call2(&JsValue::NULL, &JsValue::from_str(TS_CLIENT_URL), &JsValue::from_str(worker_url))
-        .expect("the import starts")
-        .dyn_into::<js_sys::Promise>()
-        .expect("a promise");
-    let text = JsFuture::from(promise)
-        .await
-        .unwrap_or_else(|e| panic!("the TS SDK client ran: {e:?}\n{BUNDLE_HINT}"))
-        .as_string()
-        .expect("a JSON string");
-    serde_json::from_str(&text).unwrap()
+    run_fixture_module(TS_CLIENT_URL, "runClientAgainst", worker_url).await
 }
 
 /// The value of a step that must have succeeded.

@@ -6,9 +6,8 @@
 #![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
+use mcp_worker_tests::run_fixture_module;
 use serde_json::{Value, json};
-use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -18,25 +17,8 @@ const EVERYTHING_URL: &str = "/bundles/everything/bootstrap.js";
 /// The module exporting `runEverything(workerUrl)`, bundled.
 const MODULE_URL: &str = "/fixtures/dist/ts-sdk-everything.js";
 
-const BUNDLE_HINT: &str = "bundle the fixtures first: node_modules/.bin/esbuild tests/fixtures/src/*.mjs --bundle \
-                           --format=esm --platform=browser --outdir=tests/fixtures/dist (cargo xtask test does it)";
-
 async fn run() -> Value {
-    let run = js_sys::Function::new_with_args(
-        "moduleUrl, workerUrl",
-        "return import(moduleUrl).then((m) => m.runEverything(workerUrl)).then((report) => JSON.stringify(report));",
-    );
-    let promise = run
-        .call2(&JsValue::NULL, &JsValue::from_str(MODULE_URL), &JsValue::from_str(EVERYTHING_URL))
-        .expect("the import starts")
-        .dyn_into::<js_sys::Promise>()
-        .expect("a promise");
-    let text = JsFuture::from(promise)
-        .await
-        .unwrap_or_else(|e| panic!("the TS SDK client ran: {e:?}\n{BUNDLE_HINT}"))
-        .as_string()
-        .expect("a JSON string");
-    serde_json::from_str(&text).unwrap()
+    run_fixture_module(MODULE_URL, "runEverything", EVERYTHING_URL).await
 }
 
 /// The value of a step that must have succeeded.
