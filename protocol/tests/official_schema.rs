@@ -1,64 +1,23 @@
 //! What we put on the wire is valid against the official MCP 2025-11-25 JSON Schema: every frame as the generic
 //! JSON-RPC message type and as the specific MCP message type, every result as its MCP result type.
 
+#[path = "support/frames.rs"]
+mod frames;
 #[path = "support/schema.rs"]
 mod schema;
 
+use frames::{assert_frame, assert_notification, assert_request, assert_result, object};
 use mcp_worker_protocol::jsonrpc::{self, EmptyResult};
 use mcp_worker_protocol::lifecycle::{ListChangedCapability, ResourcesCapability};
 use mcp_worker_protocol::notifications::{CancelledParams, ProgressParams};
 use mcp_worker_protocol::version::LATEST_PROTOCOL_VERSION;
 use mcp_worker_protocol::{
     Annotations, CallToolParams, CallToolResult, ClientCapabilities, ContentBlock, EmbeddedResource, ErrorObject, Icon,
-    Implementation, InitializeParams, InitializeResult, JsonObject, ListToolsResult, Message, PaginatedParams,
-    RequestId, Resource, ResourceContents, Role, ServerCapabilities, TextContent, Tool, ToolAnnotations, methods,
+    Implementation, InitializeParams, InitializeResult, JsonObject, ListToolsResult, PaginatedParams, RequestId,
+    Resource, ResourceContents, Role, ServerCapabilities, TextContent, Tool, ToolAnnotations, methods,
 };
 use schema::assert_valid;
-use serde::Serialize;
-use serde_json::{Value, json};
-
-fn object(value: Value) -> JsonObject {
-    match value {
-        Value::Object(map) => map,
-        other => panic!("not an object: {other}"),
-    }
-}
-
-/// A frame we wrote is valid as a JSON-RPC message, as each of `defs`, and reads back through [`Message::parse`].
-#[track_caller]
-fn assert_frame(frame: &str, defs: &[&str]) {
-    let value: Value = serde_json::from_str(frame).unwrap_or_else(|e| panic!("we wrote {frame}, not JSON: {e}"));
-    assert_valid("JSONRPCMessage", &value);
-    for def in defs {
-        assert_valid(def, &value);
-    }
-    if let Err(e) = Message::parse(frame) {
-        panic!("our own frame {frame} does not parse: {e}");
-    }
-}
-
-#[track_caller]
-fn assert_request<P: Serialize>(method: &str, params: Option<&P>, def: &str) {
-    for id in [RequestId::Number(1), RequestId::from("req-1")] {
-        let frame = jsonrpc::encode_request(&id, method, params).unwrap_or_else(|e| panic!("{method}: {e}"));
-        assert_frame(&frame, &["JSONRPCRequest", def]);
-    }
-}
-
-#[track_caller]
-fn assert_notification<P: Serialize>(method: &str, params: Option<&P>, def: &str) {
-    let frame = jsonrpc::encode_notification(method, params).unwrap_or_else(|e| panic!("{method}: {e}"));
-    assert_frame(&frame, &["JSONRPCNotification", def]);
-}
-
-/// A result we send is valid inside a response frame, and on its own as `def`.
-#[track_caller]
-fn assert_result<R: Serialize>(result: &R, def: &str) {
-    let frame = jsonrpc::encode_result(&RequestId::from(42), result).unwrap_or_else(|e| panic!("{def}: {e}"));
-    assert_frame(&frame, &["JSONRPCResultResponse"]);
-    let value: Value = serde_json::from_str(&frame).unwrap_or_else(|e| panic!("{frame}: {e}"));
-    assert_valid(def, &value["result"]);
-}
+use serde_json::json;
 
 fn icon() -> Icon {
     Icon {

@@ -2,64 +2,26 @@
 //! official MCP 2025-11-25 JSON Schema: every frame as the generic JSON-RPC type and as its specific MCP type, every
 //! result as its MCP result type. Both directions are checked, since the host will send what the SDK receives.
 
+#[path = "support/frames.rs"]
+mod frames;
 #[path = "support/schema.rs"]
 mod schema;
 
+use frames::{assert_notification, assert_request, assert_result, object};
 use mcp_worker_protocol::completion::{CompletionArgument, CompletionContext};
-use mcp_worker_protocol::jsonrpc::{self, EmptyResult};
+use mcp_worker_protocol::jsonrpc::EmptyResult;
 use mcp_worker_protocol::roots::Root;
 use mcp_worker_protocol::sampling::{IncludeContext, ModelHint, ModelPreferences, ToolChoice};
 use mcp_worker_protocol::{
     Annotations, CompleteParams, CompleteResult, Completion, CompletionReference, ContentBlock, CreateMessageParams,
-    CreateMessageResult, ElicitAction, ElicitParams, ElicitResult, GetPromptParams, GetPromptResult, Icon, JsonObject,
+    CreateMessageResult, ElicitAction, ElicitParams, ElicitResult, GetPromptParams, GetPromptResult, Icon,
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListRootsResult, LoggingLevel,
-    LoggingMessageParams, Message, PaginatedParams, Prompt, PromptArgument, PromptMessage, ReadResourceResult,
-    RequestId, Resource, ResourceContents, ResourceParams, ResourceTemplate, Role, SamplingContent, SamplingMessage,
-    SetLevelParams, Tool, methods,
+    LoggingMessageParams, PaginatedParams, Prompt, PromptArgument, PromptMessage, ReadResourceResult, Resource,
+    ResourceContents, ResourceParams, ResourceTemplate, Role, SamplingContent, SamplingMessage, SetLevelParams, Tool,
+    methods,
 };
-use schema::assert_valid;
-use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use std::collections::BTreeMap;
-
-fn object(value: Value) -> JsonObject {
-    match value {
-        Value::Object(map) => map,
-        other => panic!("not an object: {other}"),
-    }
-}
-
-#[track_caller]
-fn assert_frame(frame: &str, defs: &[&str]) {
-    let value: Value = serde_json::from_str(frame).unwrap_or_else(|e| panic!("we wrote {frame}, not JSON: {e}"));
-    assert_valid("JSONRPCMessage", &value);
-    for def in defs {
-        assert_valid(def, &value);
-    }
-    Message::parse(frame).unwrap_or_else(|e| panic!("our own frame does not parse: {e}\n{frame}"));
-}
-
-#[track_caller]
-fn assert_request<P: Serialize>(method: &str, params: Option<&P>, def: &str) {
-    for id in [RequestId::Number(1), RequestId::from("req-1")] {
-        let frame = jsonrpc::encode_request(&id, method, params).unwrap_or_else(|e| panic!("{method}: {e}"));
-        assert_frame(&frame, &["JSONRPCRequest", def]);
-    }
-}
-
-#[track_caller]
-fn assert_notification<P: Serialize>(method: &str, params: Option<&P>, def: &str) {
-    let frame = jsonrpc::encode_notification(method, params).unwrap_or_else(|e| panic!("{method}: {e}"));
-    assert_frame(&frame, &["JSONRPCNotification", def]);
-}
-
-#[track_caller]
-fn assert_result<R: Serialize>(result: &R, def: &str) {
-    let frame = jsonrpc::encode_result(&RequestId::from(42), result).unwrap_or_else(|e| panic!("{def}: {e}"));
-    assert_frame(&frame, &["JSONRPCResultResponse"]);
-    let value: Value = serde_json::from_str(&frame).unwrap_or_else(|e| panic!("{frame}: {e}"));
-    assert_valid(def, &value["result"]);
-}
 
 const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg==";
 
