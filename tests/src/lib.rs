@@ -2,8 +2,8 @@
 
 #![cfg(target_arch = "wasm32")]
 
-use mcp_worker_host::worker::WorkerSpec;
-use mcp_worker_host::{McpClient, Result};
+use mcp_worker_client::worker::WorkerSpec;
+use mcp_worker_client::{McpClient, Result};
 use serde_json::Value;
 
 /// The echo server's worker script, as the test runner serves it (from this package's directory).

@@ -5,15 +5,15 @@
 
 use futures_util::future::join_all;
 use gloo_timers::future::TimeoutFuture;
-use mcp_worker_host::McpClient;
-use mcp_worker_host::config::ServerConfig;
-use mcp_worker_host::credentials::{
+use mcp_worker_client::McpClient;
+use mcp_worker_client::worker::WorkerSpec;
+use mcp_worker_runtime::config::ServerConfig;
+use mcp_worker_runtime::manager::{ManagerOptions, McpTransportManager, ServerStatus};
+use mcp_worker_runtime::registry::ToolRegistry;
+use mcp_worker_vault::credentials::{
     AppKey, CredentialDecl, CredentialError, CredentialsRepository, KeyMode, KeySource, Secret,
 };
-use mcp_worker_host::manager::{ManagerOptions, McpTransportManager, ServerStatus};
-use mcp_worker_host::registry::ToolRegistry;
-use mcp_worker_host::state::Database;
-use mcp_worker_host::worker::WorkerSpec;
+use mcp_worker_vault::state::Database;
 use serde_json::{Value, json};
 use std::future::Future;
 use std::rc::Rc;

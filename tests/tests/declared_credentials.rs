@@ -5,12 +5,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use gloo_timers::future::TimeoutFuture;
-use mcp_worker_host::config::{ServerConfig, import_mcp_servers};
-use mcp_worker_host::credentials::{AppKey, CredentialDecl, CredentialsRepository, KeySource, Secret};
-use mcp_worker_host::manager::{ManagerOptions, McpTransportManager, ServerStatus};
-use mcp_worker_host::observation::{EventFilter, ObservationManager, RedactingCredentials, Watches};
-use mcp_worker_host::registry::ToolRegistry;
-use mcp_worker_host::state::Database;
+use mcp_worker_runtime::config::{ServerConfig, import_mcp_servers};
+use mcp_worker_runtime::manager::{ManagerOptions, McpTransportManager, ServerStatus};
+use mcp_worker_runtime::observation::{EventFilter, ObservationManager, RedactingCredentials, Watches};
+use mcp_worker_runtime::registry::ToolRegistry;
+use mcp_worker_vault::credentials::{AppKey, CredentialDecl, CredentialsRepository, KeySource, Secret};
+use mcp_worker_vault::state::Database;
 use serde_json::{Value, json};
 use std::rc::Rc;
 use wasm_bindgen_test::*;

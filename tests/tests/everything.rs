@@ -7,8 +7,8 @@
 #![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
-use mcp_worker_host::worker::WorkerSpec;
-use mcp_worker_host::{CallOptions, Error, McpClient, RequestOptions};
+use mcp_worker_client::worker::WorkerSpec;
+use mcp_worker_client::{CallOptions, Error, McpClient, RequestOptions};
 use mcp_worker_protocol::notifications::ProgressParams;
 use mcp_worker_protocol::{ContentBlock, Notification, ResourceContents};
 use mcp_worker_tests::now_ms;

@@ -3,8 +3,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use gloo_timers::future::TimeoutFuture;
-use mcp_worker_host::worker::WorkerSpec;
-use mcp_worker_host::{Error, McpClient};
+use mcp_worker_client::worker::WorkerSpec;
+use mcp_worker_client::{Error, McpClient};
 use mcp_worker_tests::{now_ms, spawn_echo, spawn_js_server};
 use serde_json::Value;
 use wasm_bindgen_test::*;

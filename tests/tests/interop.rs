@@ -8,8 +8,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use futures_util::future::join_all;
-use mcp_worker_host::worker::WorkerSpec;
-use mcp_worker_host::{CallOptions, Error, McpClient};
+use mcp_worker_client::worker::WorkerSpec;
+use mcp_worker_client::{CallOptions, Error, McpClient};
 use mcp_worker_protocol::notifications::ProgressParams;
 use mcp_worker_protocol::{CallToolResult, ContentBlock};
 use mcp_worker_tests::{ECHO_URL, FIXTURES_BUNDLE_HINT, now_ms, run_fixture_module};

@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use js_sys::{Array, Function, Object, Promise, Reflect};
-use mcp_worker_host::js_api::JsMcpClient;
+use mcp_worker_host::JsMcpClient;
 use mcp_worker_tests::{ECHO_URL, JS_SERVER_URL};
 use wasm_bindgen::convert::TryFromJsValue;
 use wasm_bindgen::{JsCast, JsValue};

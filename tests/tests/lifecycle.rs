@@ -3,8 +3,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use futures_util::future::join_all;
-use mcp_worker_host::worker::{WorkerSpec, compile_module};
-use mcp_worker_host::{Error, McpClient};
+use mcp_worker_client::worker::{WorkerSpec, compile_module};
+use mcp_worker_client::{Error, McpClient};
 use mcp_worker_protocol::ContentBlock;
 use mcp_worker_tests::{ECHO_URL, ECHO_WASM_URL, spawn_echo, text_args};
 use serde_json::json;

@@ -5,13 +5,13 @@
 
 use futures_util::StreamExt;
 use gloo_timers::future::TimeoutFuture;
-use mcp_worker_host::client::CallOptions;
-use mcp_worker_host::config::ServerConfig;
-use mcp_worker_host::manager::{
+use mcp_worker_client::session::CallOptions;
+use mcp_worker_client::{Error, Result};
+use mcp_worker_runtime::config::ServerConfig;
+use mcp_worker_runtime::manager::{
     Backoff, ManagerEvent, ManagerOptions, McpTransportManager, ServerStatus, browser::WorkerLauncher,
 };
-use mcp_worker_host::registry::ToolRegistry;
-use mcp_worker_host::{Error, Result};
+use mcp_worker_runtime::registry::ToolRegistry;
 use mcp_worker_tests::{ECHO_URL, now_ms};
 use serde_json::{Value, json};
 use std::cell::{Cell, RefCell};

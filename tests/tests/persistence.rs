@@ -5,11 +5,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use gloo_timers::future::TimeoutFuture;
-use mcp_worker_host::config::{ServerConfig, import_mcp_servers};
-use mcp_worker_host::credentials::{AppKey, CredentialDecl, CredentialsRepository, KeySource, Secret};
-use mcp_worker_host::manager::{ManagerOptions, McpTransportManager, ServerStatus};
-use mcp_worker_host::registry::ToolRegistry;
-use mcp_worker_host::state::{Database, Persistence, StateManager};
+use mcp_worker_runtime::config::{ServerConfig, import_mcp_servers};
+use mcp_worker_runtime::manager::{ManagerOptions, McpTransportManager, ServerStatus};
+use mcp_worker_runtime::registry::ToolRegistry;
+use mcp_worker_vault::credentials::{AppKey, CredentialDecl, CredentialsRepository, KeySource, Secret};
+use mcp_worker_vault::state::{Database, Persistence, StateManager};
 use serde_json::{Value, json};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;

@@ -3,11 +3,11 @@
 #![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
-use mcp_worker_host::client::CallOptions;
-use mcp_worker_host::config::ServerConfig;
-use mcp_worker_host::manager::{ManagerOptions, McpTransportManager, browser};
-use mcp_worker_host::registry::ToolRegistry;
-use mcp_worker_host::server_requests::{ServerRequest, ServerRequestHandlers};
+use mcp_worker_client::server_requests::{ServerRequest, ServerRequestHandlers};
+use mcp_worker_client::session::CallOptions;
+use mcp_worker_runtime::config::ServerConfig;
+use mcp_worker_runtime::manager::{ManagerOptions, McpTransportManager, browser};
+use mcp_worker_runtime::registry::ToolRegistry;
 use serde_json::{Value, json};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -35,7 +35,7 @@ async fn the_applications_handlers_answer_elicitation_sampling_and_roots() {
         Rc::new(move |request: ServerRequest| {
             asked.borrow_mut().push(request);
             let answer = answer.clone();
-            Box::pin(async move { Ok(answer) }) as mcp_worker_host::server_requests::HandlerFuture
+            Box::pin(async move { Ok(answer) }) as mcp_worker_client::server_requests::HandlerFuture
         })
     };
     let handlers = ServerRequestHandlers::new(browser::spawner())

@@ -4,8 +4,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use futures_util::future::join_all;
-use mcp_worker_host::credentials::{AppKey, CredentialError, CredentialsRepository, KeySource, Secret};
-use mcp_worker_host::state::{Database, Loaded, SCHEMA_VERSION, StateError, StateManager, ThreadConfig};
+use mcp_worker_vault::credentials::{AppKey, CredentialError, CredentialsRepository, KeySource, Secret};
+use mcp_worker_vault::state::{Database, Loaded, SCHEMA_VERSION, StateError, StateManager, ThreadConfig};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;

@@ -2,11 +2,11 @@
 #![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
-use mcp_worker_host::config::ServerConfig;
-use mcp_worker_host::manager::{ManagerOptions, McpTransportManager};
-use mcp_worker_host::observation::Observation;
-use mcp_worker_host::registry::{ExportFormat, ToolFilter, ToolRegistry};
-use mcp_worker_host::tool_system::{ExecuteOptions, ParsedToolCall, ToolStatus, ToolSystem};
+use mcp_worker_runtime::config::ServerConfig;
+use mcp_worker_runtime::manager::{ManagerOptions, McpTransportManager};
+use mcp_worker_runtime::observation::Observation;
+use mcp_worker_runtime::registry::{ExportFormat, ToolFilter, ToolRegistry};
+use mcp_worker_runtime::tool_system::{ExecuteOptions, ParsedToolCall, ToolStatus, ToolSystem};
 use mcp_worker_tests::{ECHO_URL, now_ms};
 use serde_json::json;
 use std::cell::RefCell;

@@ -12,6 +12,9 @@ use std::path::{Path, PathBuf};
 use crate::{Result, cmd, display, root, target_dir};
 
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
+/// The host's JavaScript binding crate (its package ships as `target/pkg/host/`).
+const HOST_CRATE: &str = "host/js";
+/// The package's name under `target/pkg/`.
 const HOST_DIR: &str = "host";
 const BOOTSTRAP: &str = "worker-sdk/js/bootstrap.js";
 
@@ -85,7 +88,7 @@ pub(crate) fn build(profile: Profile) -> Result<Outputs> {
         println!("note: no sample servers yet (no sample-servers/<dir>/Cargo.toml): no bundles to build");
     }
     if host.is_none() {
-        println!("note: no host crate yet ({HOST_DIR}/Cargo.toml missing): no host package to build");
+        println!("note: no host crate yet ({HOST_CRATE}/Cargo.toml missing): no host package to build");
     }
     if servers.is_empty() && host.is_none() {
         return Ok(Outputs::default());
@@ -138,10 +141,12 @@ pub(crate) fn build(profile: Profile) -> Result<Outputs> {
         if profile == Profile::Release {
             wasm_opt(&out_dir.join(format!("{}_bg.wasm", host.lib)))?;
         }
-        // The host's JavaScript companions (the ART adapter) ship beside the package they import.
-        let companions = root().join(HOST_DIR).join("js");
-        if companions.is_dir() {
-            copy_dir(&companions, &out_dir)?;
+        // The host's JavaScript companions (the ART adapter and its types) ship beside the package they import.
+        for companion in files_in(&root().join(HOST_CRATE))? {
+            let name = companion.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            if name.ends_with(".mjs") || name.ends_with(".d.mts") {
+                copy_file(&companion, &out_dir.join(&name))?;
+            }
         }
         outputs.host = Some(out_dir);
         outputs.host_client = Some(build_host_client(host, profile)?);
@@ -195,7 +200,7 @@ fn sample_servers() -> Result<Vec<WasmCrate>> {
 }
 
 fn host_crate() -> Result<Option<WasmCrate>> {
-    let dir = root().join(HOST_DIR);
+    let dir = root().join(HOST_CRATE);
     if dir.join("Cargo.toml").is_file() { wasm_crate(&dir, HOST_DIR.to_owned()).map(Some) } else { Ok(None) }
 }
 

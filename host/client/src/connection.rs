@@ -1,0 +1,520 @@
+//! One JSON-RPC connection to a server: request ids, the pending-request table, timeouts and cancellation.
+//!
+//! The connection knows nothing of workers or the browser. Frames go out through a [`Sink`]; frames that come
+//! in are fed to [`Connection::receive`]; the time comes from a [`Clock`]. So the same code runs over a
+//! MessagePort in the page and over an in-memory pipe in native tests.
+//!
+//! Timeouts cost nothing per request: each pending request records its deadline, and one periodic
+//! [`Connection::sweep`] per connection fails the overdue ones (the browser glue calls it on a timer). A deadline
+//! can move with each progress notification, up to a hard maximum ([`RequestOptions::reset_on_progress`]).
+//!
+//! Hooks let an owner (the manager) follow the connection: [`Connection::set_close_handler`] (it closed, and why),
+//! [`Connection::set_cancel_handler`] (the host cancelled a request; the server kept reporting progress on it), and
+//! [`Connection::set_server_request_handlers`] (requests from the server: elicitation, sampling, roots).
+
+mod deadline;
+mod incoming;
+mod watch;
+
+use deadline::Deadline;
+
+pub use watch::{CancelEvent, CancelHandler};
+
+use crate::error::{Error, Result};
+use crate::server_requests::ServerRequestHandlers;
+use futures_channel::oneshot;
+use futures_util::future::AbortHandle;
+use mcp_worker_protocol::jsonrpc::{encode_error, encode_notification, encode_request};
+use mcp_worker_protocol::notifications::{CancelledParams, ProgressParams};
+use mcp_worker_protocol::{Message, Notification, RequestId, methods};
+use serde::Serialize;
+use serde_json::value::RawValue;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::{Rc, Weak};
+use std::task::{Context, Poll};
+
+/// Writes one frame to the peer. An `Err` names why the frame could not be sent.
+pub type Sink = Box<dyn Fn(&str) -> std::result::Result<(), String>>;
+
+/// Milliseconds on a monotonic-enough clock (`Date.now()` in the browser).
+pub type Clock = Rc<dyn Fn() -> f64>;
+
+/// Called with every progress notification for a request.
+pub type ProgressHandler = Rc<dyn Fn(&ProgressParams)>;
+
+/// Called with every notification that is not progress (list changes, log messages, …).
+pub type NotificationHandler = Rc<dyn Fn(&Notification)>;
+
+/// Called once when the connection closes, with the cause.
+pub type CloseHandler = Rc<dyn Fn(&Error)>;
+
+/// Per-request options.
+#[derive(Clone, Default)]
+#[non_exhaustive]
+pub struct RequestOptions {
+    /// Fail the request after this many milliseconds (`None`: wait for ever).
+    pub timeout_ms: Option<u32>,
+    /// Receives `notifications/progress` for this request; its progress token is the request id.
+    pub on_progress: Option<ProgressHandler>,
+    /// Each progress notification restarts the timeout (the request must carry a progress token to get any).
+    pub reset_on_progress: bool,
+    /// With `reset_on_progress`: the request fails after this many milliseconds in total, whatever progress comes.
+    pub max_total_ms: Option<u32>,
+}
+
+impl std::fmt::Debug for RequestOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RequestOptions")
+            .field("timeout_ms", &self.timeout_ms)
+            .field("on_progress", &self.on_progress.is_some())
+            .field("reset_on_progress", &self.reset_on_progress)
+            .field("max_total_ms", &self.max_total_ms)
+            .finish()
+    }
+}
+
+impl RequestOptions {
+    /// Options with a timeout.
+    pub fn timeout(ms: u32) -> Self {
+        Self { timeout_ms: Some(ms), ..Self::default() }
+    }
+}
+
+struct Pending {
+    method: Box<str>,
+    deadline: Option<Deadline>,
+    on_progress: Option<ProgressHandler>,
+    reply: Reply,
+}
+
+/// Called once with the outcome of a request sent with [`Connection::request_with_callback`].
+pub type ReplyCallback = Box<dyn FnOnce(Result<Box<RawValue>>)>;
+
+/// How a request's outcome reaches its caller.
+enum Reply {
+    /// A [`ResponseFuture`] waits on the other end.
+    Channel(oneshot::Sender<Result<Box<RawValue>>>),
+    /// Called from the receive path itself: no task, no wake-up (the JavaScript API resolves its promise here).
+    Callback(ReplyCallback),
+}
+
+impl Reply {
+    fn complete(self, outcome: Result<Box<RawValue>>) {
+        match self {
+            Self::Channel(sender) => {
+                let _ = sender.send(outcome);
+            }
+            Self::Callback(callback) => callback(outcome),
+        }
+    }
+}
+
+struct Inner {
+    server: String,
+    sink: Sink,
+    clock: Clock,
+    next_id: Cell<i64>,
+    pending: RefCell<HashMap<i64, Pending>>,
+    closed: RefCell<Option<Error>>,
+    on_notification: RefCell<Option<NotificationHandler>>,
+    on_close: RefCell<Option<CloseHandler>>,
+    on_cancel: RefCell<Option<CancelHandler>>,
+    /// Requests the host cancelled, and when (only while a cancel handler is set).
+    cancelled: RefCell<HashMap<i64, f64>>,
+    server_requests: RefCell<Option<ServerRequestHandlers>>,
+    /// Requests from the server being handled, to drop them if the server cancels or the connection closes.
+    incoming: RefCell<HashMap<RequestId, AbortHandle>>,
+}
+
+/// A connection to one server. Cheap to clone; all clones are the same connection.
+#[derive(Clone)]
+pub struct Connection {
+    inner: Rc<Inner>,
+}
+
+impl std::fmt::Debug for Connection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Connection")
+            .field("server", &self.inner.server)
+            .field("pending", &self.inner.pending.borrow().len())
+            .field("closed", &self.inner.closed.borrow().is_some())
+            .finish()
+    }
+}
+
+impl Connection {
+    /// A connection to `server` that writes frames to `sink`.
+    pub fn new(server: impl Into<String>, sink: Sink, clock: Clock) -> Self {
+        let inner = Inner {
+            server: server.into(),
+            sink,
+            clock,
+            next_id: Cell::new(1),
+            pending: RefCell::new(HashMap::new()),
+            closed: RefCell::new(None),
+            on_notification: RefCell::new(None),
+            on_close: RefCell::new(None),
+            on_cancel: RefCell::new(None),
+            cancelled: RefCell::new(HashMap::new()),
+            server_requests: RefCell::new(None),
+            incoming: RefCell::new(HashMap::new()),
+        };
+        Self { inner: Rc::new(inner) }
+    }
+
+    /// A handle that does not keep the connection alive.
+    pub fn downgrade(&self) -> WeakConnection {
+        WeakConnection(Rc::downgrade(&self.inner))
+    }
+
+    /// The server's name, as errors show it.
+    pub fn server(&self) -> &str {
+        &self.inner.server
+    }
+
+    /// How many requests await an answer.
+    pub fn pending_count(&self) -> usize {
+        self.inner.pending.borrow().len()
+    }
+
+    /// Why the connection closed, if it has.
+    pub fn closed_reason(&self) -> Option<Error> {
+        self.inner.closed.borrow().clone()
+    }
+
+    /// Receives every notification other than progress.
+    pub fn set_notification_handler(&self, handler: Option<NotificationHandler>) {
+        *self.inner.on_notification.borrow_mut() = handler;
+    }
+
+    /// Called once when the connection closes (at once if it already has).
+    pub fn set_close_handler(&self, handler: Option<CloseHandler>) {
+        *self.inner.on_close.borrow_mut() = handler.clone();
+        let closed = self.closed_reason();
+        if let (Some(handler), Some(cause)) = (handler, closed) {
+            handler(&cause);
+        }
+    }
+
+    /// Answers requests from the server (elicitation, sampling, roots) with these handlers; `ping` is always
+    /// answered. Without handlers, every other request is answered `-32601`.
+    pub fn set_server_request_handlers(&self, handlers: Option<ServerRequestHandlers>) {
+        *self.inner.server_requests.borrow_mut() = handlers;
+    }
+
+    /// Reserves the id of the next request (for params that must carry it, e.g. as a progress token).
+    pub fn next_request_id(&self) -> i64 {
+        let id = self.inner.next_id.get();
+        self.inner.next_id.set(id.wrapping_add(1).max(1));
+        id
+    }
+
+    /// Sends a request with a fresh id and waits for its raw result.
+    pub fn request<P: Serialize>(&self, method: &str, params: Option<&P>, options: RequestOptions) -> ResponseFuture {
+        let id = self.next_request_id();
+        self.request_with_id(id, method, params, options)
+    }
+
+    /// Sends a request with an id from [`Connection::next_request_id`].
+    pub fn request_with_id<P: Serialize>(
+        &self,
+        id: i64,
+        method: &str,
+        params: Option<&P>,
+        options: RequestOptions,
+    ) -> ResponseFuture {
+        let (reply, receiver) = oneshot::channel();
+        let future = ResponseFuture { id, receiver, connection: Rc::downgrade(&self.inner), finished: false };
+        match encode_request(&RequestId::Number(id), method, params) {
+            Ok(frame) => self.send_request(id, method, &frame, options, Reply::Channel(reply)),
+            Err(e) => {
+                let _ = reply.send(Err(Error::InvalidInput(format!("{method} params are not serializable: {e}"))));
+            }
+        }
+        future
+    }
+
+    /// Sends a request whose outcome is handed to `callback`, called exactly once: with the answer, a timeout,
+    /// or the connection's close. [`Connection::abandon`] cancels it.
+    pub fn request_with_callback<P: Serialize>(
+        &self,
+        id: i64,
+        method: &str,
+        params: Option<&P>,
+        options: RequestOptions,
+        callback: ReplyCallback,
+    ) {
+        match encode_request(&RequestId::Number(id), method, params) {
+            Ok(frame) => self.send_request(id, method, &frame, options, Reply::Callback(callback)),
+            Err(e) => callback(Err(Error::InvalidInput(format!("{method} params are not serializable: {e}")))),
+        }
+    }
+
+    /// Expects the answer to a request frame the caller sends itself (a frame built without passing through
+    /// Rust strings, by the JavaScript API). The frame must carry `id` and `method`.
+    pub fn expect_response(&self, id: i64, method: &str, options: RequestOptions, callback: ReplyCallback) -> bool {
+        if let Some(cause) = self.closed_reason() {
+            callback(Err(cause));
+            return false;
+        }
+        self.register(id, method, options, Reply::Callback(callback));
+        true
+    }
+
+    /// Cancels a request sent with a callback: it is forgotten, the server is told, and the callback is dropped
+    /// unanswered (the caller chose to stop waiting).
+    pub fn abandon(&self, id: i64, reason: &str) {
+        let removed = self.inner.pending.borrow_mut().remove(&id);
+        if let Some(pending) = removed {
+            self.send_cancelled(id, &pending.method, reason);
+        }
+    }
+
+    /// Forgets a request the caller answered itself, from a frame it parsed on its own (see
+    /// [`Connection::expect_response`]): its reply is dropped uncalled. False when it was no longer pending
+    /// (timed out, cancelled, closed), in which case the answer is late and to be ignored.
+    pub fn take_answered(&self, id: i64) -> bool {
+        self.inner.pending.borrow_mut().remove(&id).is_some()
+    }
+
+    fn send_request(&self, id: i64, method: &str, frame: &str, options: RequestOptions, reply: Reply) {
+        if let Some(cause) = self.closed_reason() {
+            return reply.complete(Err(cause));
+        }
+        self.register(id, method, options, reply);
+        if let Err(cause) = (self.inner.sink)(frame) {
+            self.fail(id, Error::Closed { server: self.inner.server.clone(), reason: cause });
+        }
+    }
+
+    fn register(&self, id: i64, method: &str, options: RequestOptions, reply: Reply) {
+        let deadline = Deadline::new((self.inner.clock)(), &options);
+        let pending = Pending { method: method.into(), deadline, on_progress: options.on_progress, reply };
+        self.inner.pending.borrow_mut().insert(id, pending);
+    }
+
+    /// Sends a notification.
+    pub fn notify<P: Serialize>(&self, method: &str, params: Option<&P>) -> Result<()> {
+        if let Some(cause) = self.closed_reason() {
+            return Err(cause);
+        }
+        let frame = encode_notification(method, params)
+            .map_err(|e| Error::InvalidInput(format!("{method} params are not serializable: {e}")))?;
+        (self.inner.sink)(&frame).map_err(|reason| Error::Closed { server: self.inner.server.clone(), reason })
+    }
+
+    /// Handles one frame from the server. Never panics on malformed input.
+    pub fn receive(&self, frame: &str) {
+        match Message::parse(frame) {
+            Ok(Message::Response(response)) => {
+                let RequestId::Number(id) = response.id else { return };
+                // A response for an unknown id is late (timed out, cancelled) or bogus: ignored, as the spec says.
+                let Some(pending) = self.inner.pending.borrow_mut().remove(&id) else {
+                    self.inner.cancelled.borrow_mut().remove(&id);
+                    return;
+                };
+                let outcome = response.outcome.map_err(|error| Error::Rpc {
+                    server: self.inner.server.clone(),
+                    method: pending.method.into(),
+                    error,
+                });
+                pending.reply.complete(outcome);
+            }
+            Ok(Message::Notification(notification)) => self.on_notification(&notification),
+            Ok(Message::Request(request)) => self.on_server_request(request),
+            Ok(_) => {}
+            Err(bad) if bad.answerable => self.send_quietly(encode_error(bad.id.as_ref(), &bad.error)),
+            Err(_) => {}
+        }
+    }
+
+    fn on_notification(&self, notification: &Notification) {
+        if notification.method == methods::PROGRESS {
+            let Some(params) = notification.params.as_deref() else { return };
+            let Ok(progress) = serde_json::from_str::<ProgressParams>(params.get()) else { return };
+            let RequestId::Number(id) = progress.progress_token else { return };
+            let now = (self.inner.clock)();
+            let handler = {
+                let mut pending = self.inner.pending.borrow_mut();
+                let Some(entry) = pending.get_mut(&id) else {
+                    drop(pending);
+                    self.progress_after_cancel(id, now);
+                    return;
+                };
+                if let Some(deadline) = &mut entry.deadline {
+                    deadline.progressed(now);
+                }
+                entry.on_progress.clone()
+            };
+            if let Some(handler) = handler {
+                handler(&progress);
+            }
+            return;
+        }
+        if notification.method == methods::CANCELLED {
+            self.on_server_cancelled(notification);
+            return;
+        }
+        let handler = self.inner.on_notification.borrow().clone();
+        if let Some(handler) = handler {
+            handler(notification);
+        }
+    }
+
+    fn send_quietly(&self, frame: String) {
+        if self.inner.closed.borrow().is_none() {
+            let _ = (self.inner.sink)(&frame);
+        }
+    }
+
+    /// Fails every request whose deadline has passed, and tells the server to stop working on it.
+    /// Returns how many timed out.
+    pub fn sweep(&self) -> usize {
+        let now = (self.inner.clock)();
+        let overdue: Vec<i64> = self
+            .inner
+            .pending
+            .borrow()
+            .iter()
+            .filter(|(_, p)| p.deadline.is_some_and(|d| d.at <= now))
+            .map(|(id, _)| *id)
+            .collect();
+        for id in &overdue {
+            let Some(pending) = self.inner.pending.borrow_mut().remove(id) else { continue };
+            let ms = pending.deadline.map_or(0, |d| d.expired_ms());
+            self.send_cancelled(*id, &pending.method, &format!("timed out after {ms} ms"));
+            let error = Error::Timeout { server: self.inner.server.clone(), method: pending.method.into(), ms };
+            pending.reply.complete(Err(error));
+        }
+        self.forget_old_cancellations(now);
+        overdue.len()
+    }
+
+    /// Closes the connection: every pending request fails with `cause` at once, and later requests fail
+    /// immediately. Closing twice keeps the first cause.
+    pub fn close(&self, cause: Error) {
+        if self.inner.closed.borrow().is_some() {
+            return;
+        }
+        *self.inner.closed.borrow_mut() = Some(cause.clone());
+        let pending: Vec<Pending> = self.inner.pending.borrow_mut().drain().map(|(_, p)| p).collect();
+        for p in pending {
+            p.reply.complete(Err(cause.clone()));
+        }
+        let incoming: Vec<AbortHandle> = self.inner.incoming.borrow_mut().drain().map(|(_, a)| a).collect();
+        for handle in incoming {
+            handle.abort();
+        }
+        let handler = self.inner.on_close.borrow_mut().take();
+        if let Some(handler) = handler {
+            handler(&cause);
+        }
+    }
+
+    /// Fails one pending request (e.g. its frame could not be posted).
+    pub fn fail(&self, id: i64, error: Error) {
+        if let Some(pending) = self.inner.pending.borrow_mut().remove(&id) {
+            pending.reply.complete(Err(error));
+        }
+    }
+
+    fn send_cancelled(&self, id: i64, method: &str, reason: &str) {
+        // The spec forbids cancelling `initialize`; a failed handshake ends the connection instead.
+        if method == methods::INITIALIZE {
+            return;
+        }
+        let params = CancelledParams::new(RequestId::Number(id), reason);
+        if let Ok(frame) = encode_notification(methods::CANCELLED, Some(&params)) {
+            self.send_quietly(frame);
+        }
+        self.cancellation_sent(id);
+    }
+}
+
+/// A connection handle that does not keep it alive (for timers and listeners).
+#[derive(Clone)]
+pub struct WeakConnection(Weak<Inner>);
+
+impl std::fmt::Debug for WeakConnection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WeakConnection")
+    }
+}
+
+impl WeakConnection {
+    /// The connection, if it is still alive.
+    pub fn upgrade(&self) -> Option<Connection> {
+        self.0.upgrade().map(|inner| Connection { inner })
+    }
+}
+
+/// The answer to one request. Dropping it before it resolves cancels the request: the pending entry is removed
+/// and the server is sent `notifications/cancelled`.
+#[must_use = "a request is cancelled when its future is dropped"]
+pub struct ResponseFuture {
+    id: i64,
+    receiver: oneshot::Receiver<Result<Box<RawValue>>>,
+    connection: Weak<Inner>,
+    finished: bool,
+}
+
+impl std::fmt::Debug for ResponseFuture {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResponseFuture").field("id", &self.id).field("finished", &self.finished).finish()
+    }
+}
+
+impl ResponseFuture {
+    /// The request's id.
+    pub fn id(&self) -> i64 {
+        self.id
+    }
+
+    /// Cancels the request, telling the server why.
+    pub fn cancel(mut self, reason: &str) {
+        self.abandon(reason);
+    }
+
+    fn abandon(&mut self, reason: &str) {
+        if self.finished {
+            return;
+        }
+        self.finished = true;
+        let Some(inner) = self.connection.upgrade() else { return };
+        let connection = Connection { inner };
+        let removed = connection.inner.pending.borrow_mut().remove(&self.id);
+        if let Some(pending) = removed {
+            connection.send_cancelled(self.id, &pending.method, reason);
+        }
+    }
+}
+
+impl Future for ResponseFuture {
+    type Output = Result<Box<RawValue>>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match Pin::new(&mut self.receiver).poll(cx) {
+            Poll::Ready(outcome) => {
+                self.finished = true;
+                Poll::Ready(outcome.unwrap_or_else(|_| {
+                    let server = self.connection.upgrade().map(|i| i.server.clone()).unwrap_or_default();
+                    Err(Error::Closed { server, reason: "the connection was dropped".into() })
+                }))
+            }
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl Drop for ResponseFuture {
+    fn drop(&mut self) {
+        self.abandon("request abandoned by the caller");
+    }
+}
+
+#[cfg(test)]
+#[path = "connection_tests.rs"]
+mod tests;

@@ -1,0 +1,16 @@
+#![doc = include_str!("../README.md")]
+#![warn(missing_docs)]
+
+pub mod connection;
+pub mod error;
+pub mod server_requests;
+pub mod session;
+pub mod transport;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;
+
+pub use connection::{Connection, RequestOptions};
+pub use error::{Error, Result};
+pub use mcp_worker_protocol as protocol;
+pub use session::{CallOptions, ClientOptions, McpClient};
+pub use transport::Transport;

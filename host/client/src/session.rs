@@ -1,0 +1,319 @@
+//! An MCP client session over a [`Connection`]: the lifecycle, discovery and tool calls.
+
+use crate::connection::{Connection, RequestOptions};
+use crate::error::{Error, Result};
+use crate::transport::Transport;
+use mcp_worker_protocol::jsonrpc::EmptyResult;
+use mcp_worker_protocol::{
+    CallToolResult, ClientCapabilities, Implementation, InitializeParams, InitializeResult, JsonObject,
+    ListToolsResult, PaginatedParams, Tool, methods, version,
+};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
+use std::collections::HashSet;
+use std::rc::Rc;
+
+/// The default per-request timeout (as the official SDKs: 60 s).
+pub const DEFAULT_REQUEST_TIMEOUT_MS: u32 = 60_000;
+
+/// The most pages `list_tools` follows before it calls the server broken.
+pub const MAX_LIST_PAGES: usize = 10_000;
+
+/// How the client introduces itself and how long it waits.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ClientOptions {
+    /// Who the client is (`clientInfo`).
+    pub client_info: Implementation,
+    /// What the client offers.
+    pub capabilities: ClientCapabilities,
+    /// Timeout of each request unless a call says otherwise.
+    pub request_timeout_ms: u32,
+    /// Timeout of `initialize`.
+    pub initialize_timeout_ms: u32,
+}
+
+impl Default for ClientOptions {
+    fn default() -> Self {
+        Self {
+            client_info: Implementation::new("mcp-worker-host", env!("CARGO_PKG_VERSION")),
+            capabilities: ClientCapabilities::default(),
+            request_timeout_ms: DEFAULT_REQUEST_TIMEOUT_MS,
+            initialize_timeout_ms: 10_000,
+        }
+    }
+}
+
+/// An initialized MCP session with one server.
+pub struct McpClient {
+    connection: Connection,
+    init: InitializeResult,
+    request_timeout_ms: u32,
+    transport: Option<Rc<dyn Transport>>,
+}
+
+impl std::fmt::Debug for McpClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpClient")
+            .field("connection", &self.connection)
+            .field("server_info", &self.init.server_info)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Options of one tool call.
+#[derive(Clone, Default)]
+#[non_exhaustive]
+pub struct CallOptions {
+    /// Overrides the client's request timeout.
+    pub timeout_ms: Option<u32>,
+    /// Receives the server's progress notifications for this call.
+    pub on_progress: Option<crate::connection::ProgressHandler>,
+    /// Each progress notification restarts the timeout (the call then asks the server for progress).
+    pub reset_timeout_on_progress: bool,
+    /// With `reset_timeout_on_progress`: the call fails after this many milliseconds in total.
+    pub max_total_timeout_ms: Option<u32>,
+}
+
+impl CallOptions {
+    /// Fails the call after `ms` milliseconds (`None`: the client's or server's default).
+    #[must_use]
+    pub fn timeout(mut self, ms: Option<u32>) -> Self {
+        self.timeout_ms = ms;
+        self
+    }
+
+    /// Hands the server's progress notifications for this call to `handler`.
+    #[must_use]
+    pub fn on_progress(mut self, handler: crate::connection::ProgressHandler) -> Self {
+        self.on_progress = Some(handler);
+        self
+    }
+
+    /// Restarts the timeout on each progress notification, failing the call after `max_total_ms` in total.
+    #[must_use]
+    pub fn reset_timeout_on_progress(mut self, max_total_ms: Option<u32>) -> Self {
+        self.reset_timeout_on_progress = true;
+        self.max_total_timeout_ms = max_total_ms;
+        self
+    }
+}
+
+impl std::fmt::Debug for CallOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CallOptions")
+            .field("timeout_ms", &self.timeout_ms)
+            .field("on_progress", &self.on_progress.is_some())
+            .field("reset_timeout_on_progress", &self.reset_timeout_on_progress)
+            .field("max_total_timeout_ms", &self.max_total_timeout_ms)
+            .finish()
+    }
+}
+
+#[derive(Serialize)]
+struct CallParamsRef<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    arguments: Option<&'a RawValue>,
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    meta: Option<ProgressMeta>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ProgressMeta {
+    progress_token: i64,
+}
+
+impl McpClient {
+    /// Runs the lifecycle on `connection`: `initialize` (version negotiation), then `notifications/initialized`.
+    /// A server that answers with a protocol version this host does not speak is refused, as the spec requires.
+    pub async fn initialize(
+        connection: Connection,
+        options: &ClientOptions,
+        transport: Option<Rc<dyn Transport>>,
+    ) -> Result<Self> {
+        let params = InitializeParams::new(options.client_info.clone(), options.capabilities.clone());
+        let request = connection.request(
+            methods::INITIALIZE,
+            Some(&params),
+            RequestOptions::timeout(options.initialize_timeout_ms),
+        );
+        let raw = request.await.map_err(|e| match e {
+            Error::Timeout { server, ms, .. } => Error::HandshakeTimeout { server, ms, stage: "initialize" },
+            other => other,
+        })?;
+        let init: InitializeResult = decode(&connection, methods::INITIALIZE, &raw)?;
+        if let Err(unsupported) = version::accept(&init.protocol_version) {
+            let error = Error::Protocol { server: connection.server().to_owned(), message: unsupported.to_string() };
+            connection.close(error.clone());
+            return Err(error);
+        }
+        connection.notify::<()>(methods::INITIALIZED, None)?;
+        Ok(Self { connection, init, request_timeout_ms: options.request_timeout_ms, transport })
+    }
+
+    /// What the server said about itself in `initialize`.
+    pub fn server_info(&self) -> &InitializeResult {
+        &self.init
+    }
+
+    /// The timeout of each request unless a call says otherwise.
+    pub fn request_timeout_ms(&self) -> u32 {
+        self.request_timeout_ms
+    }
+
+    /// The underlying connection.
+    pub fn connection(&self) -> &Connection {
+        &self.connection
+    }
+
+    /// Sends `ping` and waits for the answer.
+    pub async fn ping(&self) -> Result<()> {
+        let _: EmptyResult = self.request(methods::PING, None::<&()>).await?;
+        Ok(())
+    }
+
+    /// One page of `tools/list`.
+    pub async fn list_tools_page(&self, cursor: Option<String>) -> Result<ListToolsResult> {
+        self.request(methods::TOOLS_LIST, Some(&PaginatedParams::new(cursor))).await
+    }
+
+    /// Every tool, following `nextCursor` to the end. A server whose cursors loop is reported, not followed
+    /// for ever.
+    pub async fn list_tools(&self) -> Result<Vec<Tool>> {
+        let mut tools = Vec::new();
+        for page in self.list_tools_raw().await? {
+            tools.extend(decode::<Vec<Tool>>(&self.connection, methods::TOOLS_LIST, &page)?);
+        }
+        Ok(tools)
+    }
+
+    /// Every page's `tools` array as JSON text, following `nextCursor` to the end (for callers that hand the
+    /// tools on as JSON, such as the JavaScript API, which parses each page once with `JSON.parse`).
+    pub async fn list_tools_raw(&self) -> Result<Vec<Box<RawValue>>> {
+        #[derive(serde::Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Page {
+            tools: Box<RawValue>,
+            next_cursor: Option<String>,
+        }
+        let mut pages = Vec::new();
+        let mut seen = HashSet::new();
+        let mut cursor = None;
+        for _ in 0..MAX_LIST_PAGES {
+            let page: Page = self.request(methods::TOOLS_LIST, Some(&PaginatedParams::new(cursor.take()))).await?;
+            if !page.tools.get().starts_with('[') {
+                return Err(self.protocol_error("tools/list result tools is not an array".into()));
+            }
+            pages.push(page.tools);
+            match page.next_cursor {
+                None => return Ok(pages),
+                Some(next) if !seen.insert(next.clone()) => {
+                    return Err(self.protocol_error(format!("tools/list repeated cursor {next:?}")));
+                }
+                Some(next) => cursor = Some(next),
+            }
+        }
+        Err(self.protocol_error(format!("tools/list did not end within {MAX_LIST_PAGES} pages")))
+    }
+
+    /// Calls a tool. An execution error is a result with `isError: true`, not an `Err`: the model should read it.
+    pub async fn call_tool(&self, name: &str, arguments: Option<JsonObject>) -> Result<CallToolResult> {
+        let arguments = match arguments {
+            Some(map) => Some(serde_json::value::to_raw_value(&map).map_err(|e| Error::InvalidInput(e.to_string()))?),
+            None => None,
+        };
+        let raw = self.call_tool_raw(name, arguments.as_deref(), CallOptions::default()).await?;
+        decode(&self.connection, methods::TOOLS_CALL, &raw)
+    }
+
+    /// Calls a tool with arguments given as JSON text, and returns the result checked to be a `CallToolResult`
+    /// but still as JSON text (so a caller that hands it to JavaScript parses it once).
+    pub async fn call_tool_raw(
+        &self,
+        name: &str,
+        arguments: Option<&RawValue>,
+        options: CallOptions,
+    ) -> Result<Box<RawValue>> {
+        if let Some(args) = arguments {
+            if !args.get().trim_start().starts_with('{') {
+                return Err(Error::InvalidInput(format!("arguments of tool {name} must be a JSON object")));
+            }
+        }
+        let id = self.connection.next_request_id();
+        let wants_progress = options.on_progress.is_some() || options.reset_timeout_on_progress;
+        let meta = wants_progress.then_some(ProgressMeta { progress_token: id });
+        let params = CallParamsRef { name, arguments, meta };
+        let request_options = RequestOptions {
+            timeout_ms: Some(options.timeout_ms.unwrap_or(self.request_timeout_ms)),
+            on_progress: options.on_progress,
+            reset_on_progress: options.reset_timeout_on_progress,
+            max_total_ms: options.max_total_timeout_ms,
+        };
+        let raw = self.connection.request_with_id(id, methods::TOOLS_CALL, Some(&params), request_options).await?;
+        check_call_result(&self.connection, &raw)?;
+        Ok(raw)
+    }
+
+    /// Closes the session and its transport. Pending requests fail at once with [`Error::Closed`].
+    pub fn close(&self) {
+        self.close_with(Error::Closed {
+            server: self.connection.server().to_owned(),
+            reason: "closed by the host".into(),
+        });
+    }
+
+    /// Closes the session and its transport (terminating the worker); pending requests fail at once with `cause`.
+    pub fn close_with(&self, cause: Error) {
+        self.connection.close(cause);
+        if let Some(transport) = &self.transport {
+            transport.close();
+        }
+    }
+
+    async fn request<P: Serialize, R: DeserializeOwned>(&self, method: &str, params: Option<&P>) -> Result<R> {
+        let raw = self.connection.request(method, params, RequestOptions::timeout(self.request_timeout_ms)).await?;
+        decode(&self.connection, method, &raw)
+    }
+
+    fn protocol_error(&self, message: String) -> Error {
+        Error::Protocol { server: self.connection.server().to_owned(), message }
+    }
+}
+
+fn decode<R: DeserializeOwned>(connection: &Connection, method: &str, raw: &RawValue) -> Result<R> {
+    serde_json::from_str(raw.get()).map_err(|e| Error::Protocol {
+        server: connection.server().to_owned(),
+        message: format!("unreadable {method} result: {e}"),
+    })
+}
+
+/// Checks the shape a `CallToolResult` must have without building it: an object with a `content` array.
+fn check_call_result(connection: &Connection, raw: &RawValue) -> Result<()> {
+    #[derive(serde::Deserialize)]
+    struct Shape<'a> {
+        #[serde(borrow)]
+        content: &'a RawValue,
+    }
+    let shape: Shape<'_> = decode_borrowed(connection, raw)?;
+    if !shape.content.get().starts_with('[') {
+        return Err(Error::Protocol {
+            server: connection.server().to_owned(),
+            message: "tools/call result content is not an array".into(),
+        });
+    }
+    Ok(())
+}
+
+fn decode_borrowed<'a, R: serde::Deserialize<'a>>(connection: &Connection, raw: &'a RawValue) -> Result<R> {
+    serde_json::from_str(raw.get()).map_err(|e| Error::Protocol {
+        server: connection.server().to_owned(),
+        message: format!("unreadable tools/call result: {e}"),
+    })
+}
+
+#[cfg(test)]
+#[path = "session_tests.rs"]
+mod tests;

@@ -1,0 +1,209 @@
+//! The JavaScript API: `McpClient.spawn`, `listTools`, `callTool`, `ping`, `close`, and `compileModule`.
+//!
+//! Results cross into JavaScript as JSON text parsed by the engine (`JSON.parse`), which is faster than building
+//! objects field by field. Errors are `Error` objects with a stable `code` (see [`Error::code`]).
+
+mod call;
+
+use js_sys::{Promise, Reflect, WebAssembly};
+use mcp_worker_client::error::Error;
+use mcp_worker_client::session::McpClient;
+use mcp_worker_client::worker::{WorkerSpec, compile_module, spawn_with_port};
+use serde::Deserialize;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+use web_sys::MessagePort;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** How to start a server in a worker. */
+export interface SpawnOptions {
+  /** The server's name, shown in errors. */
+  name: string;
+  /** URL of the bundle's worker script (`bootstrap.js`). */
+  workerUrl: string;
+  /** A module from `compileModule`, so the worker skips its own fetch and compile. */
+  module?: WebAssembly.Module;
+  /** Values the server receives in its environment. */
+  env?: Record<string, string>;
+  /** Time allowed for the worker to boot, and again to initialize (default 10000). */
+  handshakeTimeoutMs?: number;
+  /** Default timeout of each request (default 60000). */
+  requestTimeoutMs?: number;
+}
+
+/** Options of one tool call. */
+export interface CallToolOptions {
+  timeoutMs?: number;
+  onProgress?: (progress: { progressToken: number | string; progress: number; total?: number; message?: string }) => void;
+}
+
+/** An MCP tool definition. */
+export interface Tool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: { type: "object"; [key: string]: unknown };
+  outputSchema?: { [key: string]: unknown };
+  annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  icons?: { src: string; mimeType?: string; sizes?: string[]; theme?: "light" | "dark" }[];
+  _meta?: { [key: string]: unknown };
+}
+
+/** A content block of a tool result. */
+export type ContentBlock =
+  | { type: "text"; text: string }
+  | { type: "image" | "audio"; data: string; mimeType: string }
+  | { type: "resource_link"; uri: string; name: string; [key: string]: unknown }
+  | { type: "resource"; resource: { uri: string; mimeType?: string; text?: string; blob?: string } };
+
+/** The result of `tools/call`. A failed tool run is a result with `isError: true`. */
+export interface CallToolResult {
+  content: ContentBlock[];
+  structuredContent?: { [key: string]: unknown };
+  isError?: boolean;
+  _meta?: { [key: string]: unknown };
+}
+
+/** What the server said about itself in `initialize`. */
+export interface InitializeResult {
+  protocolVersion: string;
+  capabilities: { [key: string]: unknown };
+  serverInfo: { name: string; version: string; title?: string };
+  instructions?: string;
+}
+
+/** Errors thrown by this API carry a stable code. */
+export interface McpWorkerError extends Error {
+  code: "WORKER_LOAD" | "HANDSHAKE_TIMEOUT" | "WORKER_CRASHED" | "CLOSED" | "TIMEOUT" | "RPC_ERROR" | "PROTOCOL" | "INVALID_INPUT";
+}
+"#;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SpawnOptions {
+    name: String,
+    worker_url: String,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    handshake_timeout_ms: Option<u32>,
+    request_timeout_ms: Option<u32>,
+}
+
+/// A connection to one MCP server running in a Web Worker.
+#[derive(Debug)]
+#[wasm_bindgen(js_name = McpClient)]
+pub struct JsMcpClient {
+    inner: Rc<McpClient>,
+    port: MessagePort,
+    waiters: call::Waiters,
+}
+
+#[wasm_bindgen(js_class = McpClient)]
+impl JsMcpClient {
+    /// Starts a server in a new module worker and initializes it.
+    #[wasm_bindgen(unchecked_return_type = "Promise<McpClient>")]
+    pub fn spawn(#[wasm_bindgen(unchecked_param_type = "SpawnOptions")] options: JsValue) -> Promise {
+        future_to_promise(async move {
+            let parsed: SpawnOptions = serde_wasm_bindgen::from_value(options.clone())
+                .map_err(|e| to_js_error(&Error::InvalidInput(format!("invalid spawn options: {e}"))))?;
+            let mut spec = WorkerSpec::new(parsed.name, parsed.worker_url);
+            if let Ok(module) = Reflect::get(&options, &"module".into())?.dyn_into::<WebAssembly::Module>() {
+                spec = spec.module(module);
+            }
+            for (name, value) in parsed.env {
+                spec = spec.env(name, value);
+            }
+            if let Some(ms) = parsed.handshake_timeout_ms {
+                spec = spec.handshake_timeout_ms(ms);
+            }
+            if let Some(ms) = parsed.request_timeout_ms {
+                spec = spec.request_timeout_ms(ms);
+            }
+            let spawned = spawn_with_port(spec).await.map_err(|e| to_js_error(&e))?;
+            let waiters = call::Waiters::default();
+            let interceptor = call::interceptor(spawned.client.connection().clone(), waiters.clone());
+            *spawned.interceptor.borrow_mut() = Some(interceptor);
+            Ok(JsMcpClient { inner: Rc::new(spawned.client), port: spawned.port, waiters }.into())
+        })
+    }
+
+    /// What the server said about itself in `initialize`.
+    #[wasm_bindgen(getter = serverInfo, unchecked_return_type = "InitializeResult")]
+    pub fn server_info(&self) -> Result<JsValue, JsValue> {
+        to_js(self.inner.server_info())
+    }
+
+    /// Every tool the server offers (all pages).
+    #[wasm_bindgen(js_name = listTools, unchecked_return_type = "Promise<Tool[]>")]
+    pub fn list_tools(&self) -> Promise {
+        let client = self.inner.clone();
+        future_to_promise(async move {
+            // Each page is parsed once, by the browser: no typed copy in Rust to serialize again.
+            let pages = client.list_tools_raw().await.map_err(|e| to_js_error(&e))?;
+            let tools = js_sys::Array::new();
+            for page in pages {
+                let page: js_sys::Array = js_sys::JSON::parse(page.get())?.unchecked_into();
+                for tool in page.iter() {
+                    tools.push(&tool);
+                }
+            }
+            Ok(tools.into())
+        })
+    }
+
+    /// Calls a tool. Resolves with the result, also when the tool failed (`isError: true`); rejects when the
+    /// call could not be made (unknown tool, timeout, crashed worker, …).
+    #[wasm_bindgen(js_name = callTool, unchecked_return_type = "Promise<CallToolResult>")]
+    pub fn call_tool(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | undefined")] args: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CallToolOptions | undefined")] options: JsValue,
+    ) -> Promise {
+        call::call_tool(&self.inner, &self.port, &self.waiters, (&name, &args, &options))
+    }
+
+    /// Pings the server.
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn ping(&self) -> Promise {
+        let client = self.inner.clone();
+        future_to_promise(async move {
+            client.ping().await.map_err(|e| to_js_error(&e))?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// Terminates the worker. Calls in flight reject with code `CLOSED`.
+    pub fn close(&self) {
+        self.inner.close();
+    }
+}
+
+/// Compiles a server's wasm once; pass the module to `McpClient.spawn` for each worker of that bundle.
+#[wasm_bindgen(js_name = compileModule, unchecked_return_type = "Promise<WebAssembly.Module>")]
+pub fn compile_module_js(url: String) -> Promise {
+    future_to_promise(async move {
+        let module = compile_module(&url).await.map_err(|e| to_js_error(&e))?;
+        Ok(module.into())
+    })
+}
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    let text = serde_json::to_string(value).map_err(|e| to_js_error(&Error::InvalidInput(e.to_string())))?;
+    js_sys::JSON::parse(&text)
+}
+
+/// An `Error` with the host error's message and a stable `code`.
+fn to_js_error(error: &Error) -> JsValue {
+    let js_error = js_sys::Error::new(&error.to_string());
+    let _ = Reflect::set(&js_error, &"code".into(), &error.code().into());
+    if let Error::Rpc { error: rpc, .. } = error {
+        let _ = Reflect::set(&js_error, &"rpcCode".into(), &JsValue::from_f64(rpc.code as f64));
+    }
+    js_error.into()
+}

@@ -1,0 +1,10 @@
+#![doc = include_str!("../README.md")]
+#![warn(missing_docs)]
+
+#[cfg(target_arch = "wasm32")]
+mod client;
+#[cfg(all(target_arch = "wasm32", feature = "runtime"))]
+mod runtime;
+
+#[cfg(target_arch = "wasm32")]
+pub use client::{JsMcpClient, compile_module_js};

@@ -1,0 +1,254 @@
+//! The status socket from JavaScript: `subscribe` (a callback; returns the unsubscribe function), `history`,
+//! `observations`, and answers to server requests.
+//!
+//! A subscriber's callback runs synchronously, in event order. What it throws is caught and reported on the
+//! console, and a promise it returns is not awaited (its rejection is caught too): a failing or slow subscriber
+//! never holds up the others or the runtime.
+
+use super::convert::{JsFailure, options_from_js, property, thrown_message, to_js};
+use super::{Inner, JsRuntime};
+use js_sys::{Function, Promise};
+use mcp_worker_protocol::ErrorObject;
+use mcp_worker_runtime::observation::{EventFilter, EventKind, ObservationType, StatusEvent, Watches};
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct SubscribeJson {
+    #[serde(flatten)]
+    filter: EventFilter,
+    #[serde(default)]
+    replay: Value,
+    #[serde(default)]
+    format: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct HistoryJson {
+    #[serde(flatten)]
+    filter: EventFilter,
+    limit: Option<usize>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct ObservationQuery {
+    thread_id: Option<String>,
+    types: Option<BTreeSet<String>>,
+    limit: Option<usize>,
+}
+
+#[wasm_bindgen(js_class = McpRuntime)]
+impl JsRuntime {
+    /// Calls `callback` with every later status event that passes the filter in `options` (kinds, servers,
+    /// threadId); with `replay`, first with the kept ones (all, or those after a `seq`). With `format:
+    /// "observation"` the callback gets ART `Observation`s. Returns the function that ends the subscription.
+    #[wasm_bindgen(unchecked_return_type = "() => void")]
+    pub fn subscribe(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "(event: StatusEvent) => unknown")] callback: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SubscribeOptions")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        self.inner.open()?;
+        let callback: Function =
+            callback.dyn_into().map_err(|_| JsFailure::invalid("subscribe needs a callback function"))?;
+        let json: SubscribeJson = options_from_js(&options, "subscribe options")?;
+        let observations = match json.format.as_deref() {
+            None | Some("event") => false,
+            Some("observation") => true,
+            Some(other) => return Err(JsFailure::invalid(format!("unknown format {other:?}")).into()),
+        };
+        let deliver: Rc<dyn Fn(&StatusEvent)> = Rc::new(move |event: &StatusEvent| {
+            let value = if observations { to_js(&event.to_observation()) } else { to_js(event) };
+            if let Ok(value) = value {
+                call_safely(&callback, &value);
+            }
+        });
+        let hub = &self.inner.hub;
+        let id = match json.replay {
+            Value::Bool(true) => hub.subscribe_with_history(json.filter, 0, deliver),
+            Value::Number(seq) => hub.subscribe_with_history(json.filter, seq.as_u64().unwrap_or(0), deliver),
+            Value::Null | Value::Bool(false) => hub.subscribe(json.filter, deliver),
+            _ => return Err(JsFailure::invalid("replay must be a boolean or a seq number").into()),
+        };
+        let weak = Rc::downgrade(&self.inner);
+        let unsubscribe = Closure::<dyn FnMut()>::new(move || {
+            if let Some(inner) = weak.upgrade() {
+                inner.hub.unsubscribe(id);
+            }
+        });
+        Ok(unsubscribe.into_js_value())
+    }
+
+    /// The kept events that pass the filter, oldest first (at most the newest `limit`).
+    #[wasm_bindgen(unchecked_return_type = "StatusEvent[]")]
+    pub fn history(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "HistoryOptions")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let json: HistoryJson = options_from_js(&options.unwrap_or(JsValue::UNDEFINED), "history options")?;
+        Ok(to_js(&self.inner.hub.history(&json.filter, json.limit))?)
+    }
+
+    /// The kept events as ART `Observation`s: those of a thread (and of no thread), of some types.
+    #[wasm_bindgen(unchecked_return_type = "ArtObservation[]")]
+    pub fn observations(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "ObservationQuery")] query: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let query: ObservationQuery = options_from_js(&query.unwrap_or(JsValue::UNDEFINED), "observation query")?;
+        let mut filter = EventFilter::all();
+        filter.thread_id = query.thread_id;
+        let mut observations: Vec<_> = self
+            .inner
+            .hub
+            .history(&filter, None)
+            .iter()
+            .map(StatusEvent::to_observation)
+            .filter(|o| query.types.as_ref().is_none_or(|types| types.contains(&type_name(o.kind))))
+            .collect();
+        if let Some(limit) = query.limit {
+            let excess = observations.len().saturating_sub(limit);
+            observations.drain(..excess);
+        }
+        Ok(to_js(&observations)?)
+    }
+
+    /// How many events are kept for late subscribers.
+    #[wasm_bindgen(getter = historySize)]
+    pub fn history_size(&self) -> usize {
+        self.inner.hub.history_capacity()
+    }
+
+    /// Keeps up to `size` events from now on.
+    #[wasm_bindgen(setter = historySize)]
+    pub fn set_history_size(&self, size: usize) {
+        self.inner.hub.set_history_capacity(size);
+    }
+
+    /// The server requests (elicitation, sampling) waiting for an answer.
+    #[wasm_bindgen(js_name = pendingRequests, unchecked_return_type = "PendingServerRequest[]")]
+    pub fn pending_requests(&self) -> Result<JsValue, JsValue> {
+        Ok(to_js(&self.inner.requests.pending())?)
+    }
+
+    /// Answers a server request with its result (`ElicitResult` or `CreateMessageResult`). Throws
+    /// `UNKNOWN_REQUEST` when it no longer waits (answered, or cancelled by the server).
+    #[wasm_bindgen(js_name = answerRequest)]
+    pub fn answer_request(
+        &self,
+        #[wasm_bindgen(js_name = "requestId")] request_id: u32,
+        #[wasm_bindgen(unchecked_param_type = "ElicitResult | CreateMessageResult")] result: JsValue,
+    ) -> Result<(), JsValue> {
+        let result: Value = super::convert::from_js(&result, "request result")?;
+        if !result.is_object() {
+            return Err(JsFailure::invalid("a request's result must be an object").into());
+        }
+        if !self.inner.requests.answer(u64::from(request_id), result) {
+            return Err(unknown_request(request_id).into());
+        }
+        Ok(())
+    }
+
+    /// Refuses a server request; the server receives a JSON-RPC error with `message` (and `code`, default
+    /// -32603). Throws `UNKNOWN_REQUEST` when it no longer waits.
+    #[wasm_bindgen(js_name = rejectRequest)]
+    pub fn reject_request(
+        &self,
+        #[wasm_bindgen(js_name = "requestId")] request_id: u32,
+        message: String,
+        code: Option<i32>,
+    ) -> Result<(), JsValue> {
+        let error = match code {
+            Some(code) => ErrorObject::new(i64::from(code), message),
+            None => ErrorObject::internal_error(message),
+        };
+        if !self.inner.requests.reject(u64::from(request_id), error) {
+            return Err(unknown_request(request_id).into());
+        }
+        Ok(())
+    }
+}
+
+fn unknown_request(id: u32) -> JsFailure {
+    JsFailure::new("UNKNOWN_REQUEST", format!("no server request {id} is waiting (answered or cancelled)"))
+}
+
+fn type_name(kind: ObservationType) -> String {
+    serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+}
+
+/// Calls a subscriber. A throw or a rejected promise is reported on the console and goes no further.
+fn call_safely(callback: &Function, value: &JsValue) {
+    match callback.call1(&JsValue::NULL, value) {
+        Err(thrown) => report("a status subscriber threw", &thrown),
+        Ok(returned) => {
+            if let Ok(promise) = returned.dyn_into::<Promise>() {
+                let catch = property(&promise, "catch").and_then(|f| f.dyn_into::<Function>().ok());
+                if let Some(catch) = catch {
+                    REPORT_REJECTION.with(|report| drop(catch.call1(&promise, report.as_ref())));
+                }
+            }
+        }
+    }
+}
+
+thread_local! {
+    /// One handler for every rejected subscriber promise (a closure per promise would pile up for promises that
+    /// never settle).
+    static REPORT_REJECTION: Closure<dyn FnMut(JsValue)> =
+        Closure::new(|rejected: JsValue| report("a status subscriber rejected", &rejected));
+}
+
+fn report(what: &str, error: &JsValue) {
+    web_sys::console::error_2(&JsValue::from_str(what), error);
+}
+
+/// Answers `kind` requests (`elicitation` or `sampling`) with a JavaScript function: it gets each pending
+/// request and returns (or resolves to) the result; what it throws or rejects with is sent as the error.
+pub(super) fn answer_with(inner: &Rc<Inner>, kind: &str, function: Function) -> Watches {
+    let event = if kind == "sampling" { EventKind::SamplingRequested } else { EventKind::ElicitationRequested };
+    let weak = Rc::downgrade(inner);
+    let id = inner.hub.subscribe(
+        EventFilter::all().kinds([event]),
+        Rc::new(move |event: &StatusEvent| {
+            let Ok(request) = to_js(event) else { return };
+            let Some(request_id) = property(&request, "requestId").and_then(|id| id.as_f64()) else { return };
+            let request_id = request_id as u64;
+            let returned = function.call1(&JsValue::NULL, &request);
+            let weak = weak.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let outcome = match returned {
+                    Ok(value) => match value.dyn_into::<Promise>() {
+                        Ok(promise) => JsFuture::from(promise).await,
+                        Err(value) => Ok(value),
+                    },
+                    Err(thrown) => Err(thrown),
+                };
+                let Some(inner) = weak.upgrade() else { return };
+                let answer = outcome.map_err(|e| thrown_message(&e)).and_then(|value| {
+                    super::convert::from_js::<Value>(&value, "request result")
+                        .map_err(|e| e.to_string())
+                        .and_then(|v| if v.is_object() { Ok(v) } else { Err("the result must be an object".into()) })
+                });
+                // The application may have answered by id meanwhile; then this answer is not needed.
+                let _ = match answer {
+                    Ok(result) => inner.requests.answer(request_id, result),
+                    Err(message) => inner.requests.reject(request_id, ErrorObject::internal_error(message)),
+                };
+            });
+        }),
+    );
+    let hub = inner.hub.clone();
+    Watches::on_drop(move || {
+        hub.unsubscribe(id);
+    })
+}

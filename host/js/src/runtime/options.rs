@@ -1,0 +1,149 @@
+//! `McpRuntime.create(options)`: the options object, read into the manager's options.
+
+use super::convert::{JsFailure, from_js, property};
+use js_sys::Function;
+use mcp_worker_runtime::manager::{Backoff, DEFAULT_CALL_TIMEOUT_MS, FailurePolicy, ManagerOptions};
+use mcp_worker_runtime::observation::DEFAULT_HISTORY;
+use serde::Deserialize;
+use serde_json::Value;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+
+/// The database that holds the credentials unless the options name another.
+pub(crate) const DEFAULT_DATABASE: &str = "mcp-worker";
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OptionsJson {
+    database: Option<String>,
+    database_name: Option<String>,
+    history_size: Option<usize>,
+    default_timeout_ms: Option<u32>,
+    handshake_timeout_ms: Option<u32>,
+    /// Absent: the default (3); `null`: never give up; a number: that many.
+    #[serde(default = "absent")]
+    max_consecutive_failures: Value,
+    backoff: Option<BackoffJson>,
+    cancel_grace_ms: Option<u32>,
+    roots: Option<Vec<Value>>,
+    #[serde(default)]
+    elicitation: Value,
+    #[serde(default)]
+    sampling: Value,
+}
+
+fn absent() -> Value {
+    Value::String("absent".into())
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct BackoffJson {
+    initial_ms: Option<u32>,
+    factor: Option<f64>,
+    max_ms: Option<u32>,
+}
+
+/// How the application answers a kind of server request.
+#[derive(Debug, Clone)]
+pub(crate) enum Answering {
+    /// Not declared to servers.
+    No,
+    /// Through events and `answerRequest`.
+    ByEvents,
+    /// By this function (and `answerRequest` until it answers).
+    ByFunction(Function),
+}
+
+impl Answering {
+    pub(crate) fn enabled(&self) -> bool {
+        !matches!(self, Self::No)
+    }
+}
+
+/// The options, read.
+#[derive(Debug)]
+pub(crate) struct RuntimeOptions {
+    pub(crate) database_name: String,
+    /// Restore servers and thread configurations from the database, and save their changes (`database` given).
+    pub(crate) persist: bool,
+    pub(crate) history_size: usize,
+    pub(crate) manager: ManagerOptions,
+    pub(crate) roots: Option<Vec<Value>>,
+    pub(crate) elicitation: Answering,
+    pub(crate) sampling: Answering,
+}
+
+pub(crate) fn read(options: &JsValue) -> Result<RuntimeOptions, JsFailure> {
+    let given = !(options.is_undefined() || options.is_null());
+    if given && !options.is_object() {
+        return Err(JsFailure::invalid("the runtime options must be an object"));
+    }
+    let json: OptionsJson = if given {
+        from_js(options, "runtime options")?
+    } else {
+        serde_json::from_str("{}").map_err(|e| JsFailure::invalid(e.to_string()))?
+    };
+    let mut manager = ManagerOptions::default();
+    manager.report_progress = true;
+    manager.default_timeout_ms = json.default_timeout_ms.unwrap_or(DEFAULT_CALL_TIMEOUT_MS);
+    if let Some(ms) = json.handshake_timeout_ms {
+        manager.client.initialize_timeout_ms = ms;
+    }
+    if let Some(ms) = json.cancel_grace_ms {
+        manager.cancel_grace_ms = ms;
+    }
+    let mut policy = FailurePolicy::default();
+    policy.max_consecutive_failures = match &json.max_consecutive_failures {
+        Value::Null => None,
+        Value::Number(n) => Some(
+            n.as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|n| *n > 0)
+                .ok_or_else(|| JsFailure::invalid("maxConsecutiveFailures must be a whole number above 0, or null"))?,
+        ),
+        _ => policy.max_consecutive_failures,
+    };
+    if let Some(backoff) = json.backoff {
+        let default = Backoff::default();
+        policy.backoff = Backoff::new(
+            backoff.initial_ms.unwrap_or(default.initial_ms),
+            backoff.factor.unwrap_or(default.factor),
+            backoff.max_ms.unwrap_or(default.max_ms),
+        );
+    }
+    manager.failure_policy = policy;
+    let persist = json.database.is_some();
+    let database_name = match (json.database, json.database_name) {
+        (Some(_), Some(_)) => {
+            return Err(JsFailure::invalid(
+                "give `database` (credentials and saved state) or `databaseName` (credentials only), not both",
+            ));
+        }
+        (Some(name), None) | (None, Some(name)) => name,
+        (None, None) => DEFAULT_DATABASE.to_owned(),
+    };
+    if database_name.is_empty() {
+        return Err(JsFailure::invalid("the database name must not be empty"));
+    }
+    Ok(RuntimeOptions {
+        database_name,
+        persist,
+        history_size: json.history_size.unwrap_or(DEFAULT_HISTORY),
+        manager,
+        roots: json.roots,
+        elicitation: answering(options, "elicitation", &json.elicitation)?,
+        sampling: answering(options, "sampling", &json.sampling)?,
+    })
+}
+
+fn answering(options: &JsValue, key: &str, json: &Value) -> Result<Answering, JsFailure> {
+    if let Some(function) = property(options, key).and_then(|v| v.dyn_into::<Function>().ok()) {
+        return Ok(Answering::ByFunction(function));
+    }
+    match json {
+        Value::Null | Value::Bool(false) => Ok(Answering::No),
+        Value::Bool(true) => Ok(Answering::ByEvents),
+        _ => Err(JsFailure::invalid(format!("{key} must be true, false or a function"))),
+    }
+}

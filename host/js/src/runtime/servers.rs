@@ -1,0 +1,153 @@
+//! Servers from JavaScript: add (one config, or an `mcpServers` document), remove, enable, disable, connect,
+//! disconnect, restart, and their health.
+
+use super::convert::{JsFailure, config_errors_json, from_js, to_js, to_json_text};
+use super::{Inner, JsRuntime};
+use js_sys::Promise;
+use mcp_worker_runtime::config::{ServerConfig, import_mcp_servers};
+use serde_json::{Value, json};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+#[wasm_bindgen(js_class = McpRuntime)]
+impl JsRuntime {
+    /// Adds a server. Throws `INVALID_CONFIG` (with `errors`, one per field) for a config that is not usable, and
+    /// `INVALID_INPUT` when the name is taken. A server with `autoStart` starts now; the others at first use.
+    #[wasm_bindgen(js_name = addServer)]
+    pub fn add_server(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ServerConfigInput")] config: JsValue,
+    ) -> Result<(), JsValue> {
+        self.inner.open()?;
+        let value: Value = from_js(&config, "server config")?;
+        add(&self.inner, value)?;
+        Ok(())
+    }
+
+    /// Adds every valid entry of an `mcpServers` document (JSON text or the object). Entries with problems are
+    /// skipped and reported, never hiding the good ones; a document that is not JSON or has no `mcpServers`
+    /// throws `INVALID_CONFIG`.
+    #[wasm_bindgen(js_name = importMcpServers, unchecked_return_type = "ImportResult")]
+    pub fn import_mcp_servers(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | McpServersDocument")] document: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        self.inner.open()?;
+        let text = match document.as_string() {
+            Some(text) => text,
+            None => to_json_text(&document, "mcpServers document")?,
+        };
+        let import = import_mcp_servers(&text).map_err(|e| JsFailure::from(vec![e]))?;
+        let mut added = Vec::new();
+        let mut errors = config_errors_json(&import.errors).as_array().cloned().unwrap_or_default();
+        for config in import.servers {
+            let name = config.name.clone();
+            match self.inner.manager.add(config) {
+                Ok(()) => added.push(name),
+                Err(error) => errors.push(json!({"entry": name, "field": "", "message": error.to_string()})),
+            }
+        }
+        Ok(to_js(&json!({"added": added, "errors": errors}))?)
+    }
+
+    /// Removes a server: stops it (its calls fail at once) and unregisters its tools.
+    #[wasm_bindgen(js_name = removeServer)]
+    pub fn remove_server(&self, name: String) -> Result<(), JsValue> {
+        self.inner.open()?;
+        self.inner.manager.remove(&name).map_err(JsFailure::from)?;
+        Ok(())
+    }
+
+    /// Enables a disabled server (and starts it if it auto-starts).
+    #[wasm_bindgen(js_name = enableServer)]
+    pub fn enable_server(&self, name: String) -> Result<(), JsValue> {
+        self.inner.open()?;
+        Ok(self.inner.manager.enable(&name).map_err(JsFailure::from)?)
+    }
+
+    /// Disables a server: stops it and unregisters its tools until it is enabled.
+    #[wasm_bindgen(js_name = disableServer)]
+    pub fn disable_server(&self, name: String) -> Result<(), JsValue> {
+        self.inner.open()?;
+        Ok(self.inner.manager.disable(&name).map_err(JsFailure::from)?)
+    }
+
+    /// Starts a server now and resolves once it is connected (also brings a server out of `error`).
+    #[wasm_bindgen(js_name = connectServer, unchecked_return_type = "Promise<void>")]
+    pub fn connect_server(&self, name: String) -> Promise {
+        let inner = self.inner.clone();
+        future_to_promise(async move {
+            inner.open()?;
+            inner.manager.connect(&name).await.map_err(JsFailure::from)?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// Stops a server (its calls fail at once); its next use starts it again.
+    #[wasm_bindgen(js_name = disconnectServer)]
+    pub fn disconnect_server(&self, name: String) -> Result<(), JsValue> {
+        self.inner.open()?;
+        Ok(self.inner.manager.disconnect(&name).map_err(JsFailure::from)?)
+    }
+
+    /// Disconnects, then connects.
+    #[wasm_bindgen(js_name = restartServer, unchecked_return_type = "Promise<void>")]
+    pub fn restart_server(&self, name: String) -> Promise {
+        let inner = self.inner.clone();
+        future_to_promise(async move {
+            inner.open()?;
+            inner.manager.restart(&name).await.map_err(JsFailure::from)?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// Starts every enabled server that is not running, concurrently; resolves with each one's outcome.
+    #[wasm_bindgen(js_name = startAll, unchecked_return_type = "Promise<StartOutcome[]>")]
+    pub fn start_all(&self) -> Promise {
+        let inner = self.inner.clone();
+        future_to_promise(async move {
+            inner.open()?;
+            let outcomes = inner.manager.start_all().await;
+            let array = js_sys::Array::new();
+            for (server, outcome) in outcomes {
+                let entry = to_js(&json!({"server": server, "ok": outcome.is_ok()}))?;
+                if let Err(error) = outcome {
+                    let _ = js_sys::Reflect::set(&entry, &"error".into(), &JsFailure::from(error).into_js());
+                }
+                array.push(&entry);
+            }
+            Ok(array.into())
+        })
+    }
+
+    /// Every server's health, by name.
+    #[wasm_bindgen(unchecked_return_type = "ServerHealth[]")]
+    pub fn servers(&self) -> Result<JsValue, JsValue> {
+        Ok(to_js(&self.inner.manager.health_all())?)
+    }
+
+    /// One server's health, or `undefined`.
+    #[wasm_bindgen(unchecked_return_type = "ServerHealth | undefined")]
+    pub fn server(&self, name: String) -> Result<JsValue, JsValue> {
+        match self.inner.manager.health(&name) {
+            Some(health) => Ok(to_js(&health)?),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// A server's configuration, or `undefined`.
+    #[wasm_bindgen(js_name = serverConfig, unchecked_return_type = "ServerConfig | undefined")]
+    pub fn server_config(&self, name: String) -> Result<JsValue, JsValue> {
+        match self.inner.manager.config(&name) {
+            Some(config) => Ok(to_js(&config.to_json())?),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+}
+
+/// Adds a server from its JSON form, whose `credentials` may be declarations (`{name, description, required}`).
+fn add(inner: &Rc<Inner>, value: Value) -> Result<(), JsFailure> {
+    let config = ServerConfig::from_json(&value).map_err(JsFailure::from)?;
+    inner.manager.add(config).map_err(JsFailure::from)
+}

@@ -1,0 +1,229 @@
+//! Tools from JavaScript: list them in each export format, register native tools, enable them per thread, and run
+//! tool calls (the agent's batch, or one MCP call), abortable with an `AbortSignal`.
+
+use super::JsRuntime;
+use super::abort::{abortable, signal_of};
+use super::convert::{JsFailure, from_js, options_from_js, property, strings, to_js, to_json_text};
+use super::native_tool::JsTool;
+use js_sys::{Function, Promise};
+use mcp_worker_client::session::CallOptions;
+use mcp_worker_protocol::Tool;
+use mcp_worker_runtime::registry::{ExportFormat, ToolFilter};
+use mcp_worker_runtime::tool_system::{ExecuteOptions, ParsedToolCall};
+use serde::Deserialize;
+use serde_json::json;
+use serde_json::value::RawValue;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct ListFilter {
+    thread_id: Option<String>,
+    server: Option<String>,
+    #[serde(default)]
+    include_hidden: bool,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct ExecuteJson {
+    trace_id: Option<String>,
+    timeout_ms: Option<u32>,
+    #[serde(default)]
+    include_raw_result: bool,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct CallJson {
+    timeout_ms: Option<u32>,
+}
+
+#[wasm_bindgen(js_class = McpRuntime)]
+impl JsRuntime {
+    /// The registry's tools in a format (`openai`, `anthropic`, `art`, `mcp`; default `mcp`), with schemas prepared
+    /// for it. Tools whose schema cannot be made acceptable are in `skipped`, with why.
+    ///
+    /// (The declaration here covers the default format; the `McpRuntime` interface in the TypeScript section adds
+    /// the signature that types each format's tools.)
+    #[wasm_bindgen(js_name = listTools, unchecked_return_type = "ToolExport<Tool>")]
+    pub fn list_tools(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "undefined")] format: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "ToolListFilter")] filter: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let (format, filter) = (format.unwrap_or(JsValue::UNDEFINED), filter.unwrap_or(JsValue::UNDEFINED));
+        let format = match format.as_string().as_deref() {
+            None if format.is_undefined() || format.is_null() => ExportFormat::Mcp,
+            Some("mcp") => ExportFormat::Mcp,
+            Some("openai") => ExportFormat::OpenAi,
+            Some("anthropic") => ExportFormat::Anthropic,
+            Some("art") => ExportFormat::Art,
+            _ => return Err(JsFailure::invalid("format must be one of openai, anthropic, art, mcp").into()),
+        };
+        let filter: ListFilter = options_from_js(&filter, "tool filter")?;
+        let mut selection = match filter.thread_id {
+            Some(thread) => ToolFilter::for_thread(thread),
+            None if filter.include_hidden => ToolFilter::everything(),
+            None => ToolFilter::default(),
+        };
+        if let Some(server) = filter.server {
+            selection = selection.server(server);
+        }
+        let export = self.inner.registry.export(format, &selection);
+        let skipped: Vec<_> =
+            export.skipped.iter().map(|(name, why)| json!({"name": name, "reason": why.to_string()})).collect();
+        Ok(to_js(&json!({"tools": export.tools, "skipped": skipped}))?)
+    }
+
+    /// Registers a tool that runs in the page: `definition` is an MCP tool definition (its `name` must match
+    /// `^[a-zA-Z0-9_-]{1,64}$` and not start with `mcp__`), `execute` is called with the checked arguments and
+    /// `{threadId, traceId, callId}`. Throws `DUPLICATE_TOOL` for a taken name. Returns the registry name.
+    #[wasm_bindgen(js_name = registerTool)]
+    pub fn register_tool(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "NativeToolDefinition")] definition: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "NativeToolFunction")] execute: JsValue,
+    ) -> Result<String, JsValue> {
+        self.inner.open()?;
+        let function: Function =
+            execute.dyn_into().map_err(|_| JsFailure::invalid("registerTool needs a function to execute the tool"))?;
+        let definition: Tool = from_js(&definition, "tool definition")?;
+        let tool = JsTool { name: definition.name.clone(), function };
+        Ok(self.inner.registry.register_native(definition, Rc::new(tool)).map_err(JsFailure::from)?)
+    }
+
+    /// Removes a native tool; false if there was none of that name. MCP tools go with their server (disable it).
+    #[wasm_bindgen(js_name = unregisterTool)]
+    pub fn unregister_tool(&self, name: String) -> Result<bool, JsValue> {
+        if let Some(server) = self.inner.registry.get(&name).and_then(|entry| entry.server().map(str::to_owned)) {
+            let message = format!("{name} is a tool of server {server}: disable or remove the server instead");
+            return Err(JsFailure::invalid(message).into());
+        }
+        Ok(self.inner.registry.unregister(&name))
+    }
+
+    /// Replaces the tools a thread may use (names; an entry ending in `*` enables a prefix, e.g. `mcp__echo__*`).
+    /// A thread nobody configured may use none.
+    #[wasm_bindgen(js_name = setThreadTools)]
+    pub fn set_thread_tools(
+        &self,
+        #[wasm_bindgen(js_name = "threadId")] thread_id: String,
+        #[wasm_bindgen(unchecked_param_type = "string[]")] tools: JsValue,
+    ) -> Result<(), JsValue> {
+        self.inner.registry.set_thread_tools(&thread_id, strings(&tools, "tools")?);
+        Ok(())
+    }
+
+    /// Adds tools to a thread.
+    #[wasm_bindgen(js_name = enableTools)]
+    pub fn enable_tools(
+        &self,
+        #[wasm_bindgen(js_name = "threadId")] thread_id: String,
+        #[wasm_bindgen(unchecked_param_type = "string[]")] tools: JsValue,
+    ) -> Result<(), JsValue> {
+        self.inner.registry.enable_for_thread(&thread_id, strings(&tools, "tools")?);
+        Ok(())
+    }
+
+    /// Removes tools from a thread.
+    #[wasm_bindgen(js_name = disableTools)]
+    pub fn disable_tools(
+        &self,
+        #[wasm_bindgen(js_name = "threadId")] thread_id: String,
+        #[wasm_bindgen(unchecked_param_type = "string[]")] tools: JsValue,
+    ) -> Result<(), JsValue> {
+        let tools = strings(&tools, "tools")?;
+        self.inner.registry.disable_for_thread(&thread_id, tools.iter().map(String::as_str));
+        Ok(())
+    }
+
+    /// The entries of a thread's tool list, or `null` when the thread is not configured.
+    #[wasm_bindgen(js_name = threadTools, unchecked_return_type = "string[] | null")]
+    pub fn thread_tools(&self, #[wasm_bindgen(js_name = "threadId")] thread_id: String) -> Result<JsValue, JsValue> {
+        Ok(to_js(&self.inner.registry.enablement().enabled(&thread_id))?)
+    }
+
+    /// Runs an agent's tool calls for a thread: each is checked (registered, enabled for the thread, arguments
+    /// valid against the schema) and run, concurrently; the results come in call order with the LLM's `callId`s.
+    /// A failed call is a result with `status: "error"`, never a rejection. Aborting the `signal` rejects with an
+    /// `AbortError` (code `ABORTED`) and cancels the calls on their servers.
+    #[wasm_bindgen(js_name = executeTools, unchecked_return_type = "Promise<ToolResult[]>")]
+    pub fn execute_tools(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ParsedToolCall[]")] calls: JsValue,
+        #[wasm_bindgen(js_name = "threadId")] thread_id: String,
+        #[wasm_bindgen(unchecked_optional_param_type = "ExecuteToolsOptions")] options: Option<JsValue>,
+    ) -> Promise {
+        let inner = self.inner.clone();
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        let prepared = (|| -> Result<_, JsFailure> {
+            inner.open()?;
+            let calls: Vec<ParsedToolCall> = from_js(&calls, "tool calls")?;
+            let json: ExecuteJson = options_from_js(&options, "execute options")?;
+            Ok((calls, json, signal_of(&options)?))
+        })();
+        future_to_promise(async move {
+            let (calls, json, signal) = prepared?;
+            let mut execute = ExecuteOptions::default();
+            execute.timeout_ms = json.timeout_ms;
+            execute.include_raw_result = json.include_raw_result;
+            let trace = json.trace_id;
+            let run = async {
+                let results = inner
+                    .hub
+                    .execute_tools(&inner.system, &inner.registry, calls, &thread_id, trace.as_deref(), &execute)
+                    .await;
+                Ok(results)
+            };
+            let results = abortable(signal, "executeTools", run).await?;
+            Ok(to_js(&results)?)
+        })
+    }
+
+    /// Calls one tool on one server directly (the server's own tool name), starting the server if needed. Resolves
+    /// with the `CallToolResult` (also when the tool failed: `isError: true`); rejects when the call could not be
+    /// made. Aborting the `signal` rejects with an `AbortError` and sends `notifications/cancelled`.
+    #[wasm_bindgen(js_name = callTool, unchecked_return_type = "Promise<CallToolResult>")]
+    pub fn call_tool(
+        &self,
+        server: String,
+        tool: String,
+        #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] args: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "RuntimeCallOptions")] options: Option<JsValue>,
+    ) -> Promise {
+        let inner = self.inner.clone();
+        let (args, options) = (args.unwrap_or(JsValue::UNDEFINED), options.unwrap_or(JsValue::UNDEFINED));
+        let prepared = (|| -> Result<_, JsFailure> {
+            inner.open()?;
+            let arguments = if args.is_undefined() || args.is_null() {
+                None
+            } else {
+                let text = to_json_text(&args, "tool arguments")?;
+                Some(RawValue::from_string(text).map_err(|e| JsFailure::invalid(e.to_string()))?)
+            };
+            let json: CallJson = options_from_js(&options, "call options")?;
+            let mut call = CallOptions::default().timeout(json.timeout_ms);
+            if let Some(callback) = property(&options, "onProgress").and_then(|f| f.dyn_into::<Function>().ok()) {
+                call.on_progress = Some(Rc::new(move |progress| {
+                    if let Ok(value) = to_js(progress) {
+                        // A throwing callback must not break the call: its error stays in JS.
+                        let _ = callback.call1(&JsValue::NULL, &value);
+                    }
+                }));
+            }
+            Ok((arguments, call, signal_of(&options)?))
+        })();
+        future_to_promise(async move {
+            let (arguments, call, signal) = prepared?;
+            let run = async {
+                inner.manager.call_tool(&server, &tool, arguments.as_deref(), call).await.map_err(JsFailure::from)
+            };
+            let raw = abortable(signal, "callTool", run).await?;
+            js_sys::JSON::parse(raw.get())
+        })
+    }
+}

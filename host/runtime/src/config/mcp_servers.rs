@@ -1,0 +1,76 @@
+//! The `mcpServers` JSON of Claude Desktop, Cursor and others, with this host's `wasm` entries added.
+//!
+//! ```json
+//! { "mcpServers": {
+//!     "echo":   { "type": "wasm", "workerUrl": "/bundles/echo/bootstrap.js" },
+//!     "remote": { "url": "https://example.com/mcp", "headers": { "Authorization": "Bearer …" } },
+//!     "files":  { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"] } } }
+//! ```
+//!
+//! Entries without `type` get it from their fields (`workerUrl` → wasm, `url` → http, `command` → stdio).
+//! Fields this host does not know (`autoApprove`, …) are ignored, so a file written for another client imports.
+//!
+//! `${NAME}` references in an entry's `env` (`"env": {"API_KEY": "${API_KEY}"}`) name credentials of that server:
+//! the import declares them in the entry's `credentials` (required unless the reference has a `:-fallback`), so a
+//! missing one puts the server in `needs_credentials`, and the manager resolves them from the vault at each start.
+
+use super::{ConfigError, ServerConfig, parse};
+use crate::credentials::{CredentialDecl, CredentialError, env_declarations, normalize as normalize_declarations};
+use serde_json::Value;
+
+/// What an import found: the entries that are valid, and one error per problem in the others.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct McpServersImport {
+    /// Valid entries, in name order.
+    pub servers: Vec<ServerConfig>,
+    /// Problems; each names its entry and field. An entry with any problem is not in `servers`.
+    pub errors: Vec<ConfigError>,
+}
+
+/// Reads an `mcpServers` document. Fails as a whole only when the text is not JSON or has no `mcpServers` object;
+/// otherwise each entry is accepted or rejected on its own.
+pub fn import_mcp_servers(text: &str) -> Result<McpServersImport, ConfigError> {
+    let document: Value =
+        serde_json::from_str(text).map_err(|e| ConfigError::new("", "", format!("not valid JSON: {e}")))?;
+    let Some(root) = document.as_object() else {
+        return Err(ConfigError::new("", "", format!("expected an object, found {}", parse::kind(&document))));
+    };
+    let servers = match root.get("mcpServers") {
+        Some(Value::Object(servers)) => servers,
+        Some(other) => {
+            return Err(ConfigError::new(
+                "",
+                "mcpServers",
+                format!("expected an object, found {}", parse::kind(other)),
+            ));
+        }
+        None => return Err(ConfigError::new("", "mcpServers", "is missing")),
+    };
+    let mut import = McpServersImport::default();
+    for (name, entry) in servers {
+        let Some(object) = entry.as_object() else {
+            let message = format!("expected an object, found {}", parse::kind(entry));
+            import.errors.push(ConfigError::new(name.as_str(), "", message));
+            continue;
+        };
+        match parse::entry(name, object).and_then(declare_references) {
+            Ok(config) => import.servers.push(config),
+            Err(errors) => import.errors.extend(errors),
+        }
+    }
+    Ok(import)
+}
+
+/// Adds the credentials that the entry's `env` refers to to its declared `credentials`.
+fn declare_references(mut config: ServerConfig) -> Result<ServerConfig, Vec<ConfigError>> {
+    let env: Vec<(String, String)> = config.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let name = config.name.clone();
+    let problem = move |e: CredentialError| vec![ConfigError::new(name.as_str(), "env", e.to_string())];
+    let references = env_declarations(&env).map_err(&problem)?;
+    if !references.is_empty() {
+        let all: Vec<CredentialDecl> = config.credentials.iter().cloned().chain(references).collect();
+        config.credentials = normalize_declarations(&all).map_err(&problem)?;
+    }
+    Ok(config)
+}

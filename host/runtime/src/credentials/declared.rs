@@ -1,0 +1,186 @@
+//! A server's credentials, from every place that declares them, and the environment its worker gets from them.
+//!
+//! A server declares credentials in its bundle manifest (with descriptions), in its configuration (`credentials`),
+//! and by referring to them in its configuration's `env` (`"API_KEY": "${API_KEY}"`, as the `mcpServers` files of
+//! desktop clients do). [`server_declarations`] merges the three into the one list that the vault is asked for and
+//! the user is told about; [`worker_env`] builds `connect.env` from what the vault returned: exactly the declared
+//! credentials, plus the configuration's `env` with its references resolved.
+
+use super::env_ref::{EnvTemplate, env_declarations};
+use super::error::{CredentialError, CredentialResult};
+use super::scope::{CredentialDecl, MissingCredentials, normalize};
+use super::secret::Secret;
+use std::collections::BTreeMap;
+
+/// Everything a server declares, one entry per name, in this order: its manifest's credentials, its
+/// configuration's, then the names its `env` refers to. A name is required if any declaration says so. Its
+/// description is the configuration's if it gives one (the application's words for its users), else the
+/// manifest's, else the reference's (`referenced by env KEY`).
+///
+/// A name that the configuration's `env` sets itself is the configuration's to give: it is not asked for (unless
+/// the `env` value refers to it, as in `"API_KEY": "${API_KEY}"`, and then as the reference says).
+pub fn server_declarations(
+    manifest: &[CredentialDecl],
+    config: &[CredentialDecl],
+    env: &BTreeMap<String, String>,
+) -> CredentialResult<Vec<CredentialDecl>> {
+    let pairs: Vec<(String, String)> = env.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let references = env_declarations(&pairs)?;
+    let described = |name: &str| {
+        let own = config.iter().chain(manifest).find(|d| d.name == name && !d.description.is_empty());
+        own.map(|d| d.description.clone())
+    };
+    let own = manifest.iter().chain(config).filter(|d| !env.contains_key(&d.name));
+    let all: Vec<CredentialDecl> = own
+        .chain(&references)
+        .map(|d| CredentialDecl {
+            description: described(&d.name).unwrap_or_else(|| d.description.clone()),
+            ..d.clone()
+        })
+        .collect();
+    normalize(&all)
+}
+
+/// The environment of `server`'s worker: each declared credential that has a value, under its name, in
+/// declaration order; then the configuration's `env`, each value with its `${NAME}` references replaced by the
+/// credential `NAME` (or the `${NAME:-fallback}`). Values for names that were not declared are dropped, whoever
+/// returned them. A reference that cannot be resolved is [`CredentialError::Missing`], naming the credential.
+pub fn worker_env(
+    server: &str,
+    declared: &[CredentialDecl],
+    env: &BTreeMap<String, String>,
+    values: Vec<(String, Secret)>,
+) -> CredentialResult<Vec<(String, Secret)>> {
+    let values: BTreeMap<String, Secret> =
+        values.into_iter().filter(|(name, _)| declared.iter().any(|d| &d.name == name)).collect();
+    let mut out: Vec<(String, Secret)> = declared
+        .iter()
+        .filter(|d| !env.contains_key(&d.name))
+        .filter_map(|d| values.get(&d.name).map(|value| (d.name.clone(), value.clone())))
+        .collect();
+    let mut missing: Vec<CredentialDecl> = Vec::new();
+    for (key, value) in env {
+        let template = EnvTemplate::parse(value)?;
+        match template.render(|name| values.get(name)) {
+            Some(rendered) => out.push((key.clone(), rendered)),
+            None => {
+                let unresolved = template.references().filter(|(name, has_fallback)| {
+                    !has_fallback && !values.contains_key(*name) && !missing.iter().any(|d| d.name == *name)
+                });
+                let unresolved: Vec<CredentialDecl> = unresolved
+                    .map(|(name, _)| {
+                        let known = declared.iter().find(|d| d.name == name);
+                        let description =
+                            known.map_or_else(|| format!("referenced by env {key}"), |d| d.description.clone());
+                        CredentialDecl::required(name, description)
+                    })
+                    .collect();
+                missing.extend(unresolved);
+            }
+        }
+    }
+    if missing.is_empty() {
+        Ok(out)
+    } else {
+        Err(CredentialError::Missing(MissingCredentials { server: server.to_owned(), missing }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+    }
+
+    fn values(pairs: &[(&str, &str)]) -> Vec<(String, Secret)> {
+        pairs.iter().map(|(k, v)| ((*k).to_owned(), Secret::new(*v))).collect()
+    }
+
+    fn shown(env: &[(String, Secret)]) -> Vec<(&str, &str)> {
+        env.iter().map(|(k, v)| (k.as_str(), v.expose())).collect()
+    }
+
+    #[test]
+    fn manifest_config_and_env_references_merge_into_one_list() {
+        let manifest = [
+            CredentialDecl::required("API_KEY", "Your key from weather.example"),
+            CredentialDecl::optional("REGION", "Region override"),
+        ];
+        let config = [CredentialDecl::required("REGION", ""), CredentialDecl::required("EXTRA", "")];
+        let declared = server_declarations(
+            &manifest,
+            &config,
+            &env(&[("AUTH", "Bearer ${TOKEN}"), ("KEY_AGAIN", "${API_KEY}"), ("UNITS", "${UNITS:-metric}")]),
+        )
+        .unwrap();
+        assert_eq!(
+            declared,
+            [
+                CredentialDecl::required("API_KEY", "Your key from weather.example"),
+                CredentialDecl::required("REGION", "Region override"),
+                CredentialDecl::required("EXTRA", ""),
+                CredentialDecl::required("TOKEN", "referenced by env AUTH"),
+                CredentialDecl::optional("UNITS", "referenced by env UNITS"),
+            ],
+            "the config makes REGION required; a reference borrows the manifest's description"
+        );
+        assert!(server_declarations(&[], &[], &env(&[("MODE", "fast")])).unwrap().is_empty());
+        let app = [CredentialDecl::required("API_KEY", "The key our admin gave you")];
+        let declared = server_declarations(&manifest[..1], &app, &BTreeMap::new()).unwrap();
+        assert_eq!(declared, app, "the application's description wins over the bundle's");
+    }
+
+    #[test]
+    fn a_name_the_config_env_sets_is_not_asked_for() {
+        let manifest = [CredentialDecl::required("API_KEY", "Your key"), CredentialDecl::required("TOKEN", "")];
+        let declared = server_declarations(&manifest, &[], &env(&[("API_KEY", "sk-from-the-config")])).unwrap();
+        assert_eq!(declared, [CredentialDecl::required("TOKEN", "")]);
+        // With a fallback, the env gives a value either way: the reference is optional, the manifest's text stays.
+        let declared = server_declarations(&manifest[..1], &[], &env(&[("API_KEY", "${API_KEY:-demo}")])).unwrap();
+        assert_eq!(declared, [CredentialDecl::optional("API_KEY", "Your key")]);
+        let error = server_declarations(&[], &[], &env(&[("A", "${oops")])).unwrap_err();
+        assert_eq!(error.code(), "INVALID_INPUT");
+    }
+
+    #[test]
+    fn the_worker_gets_exactly_its_declared_credentials_and_its_env_resolved() {
+        let declared = [
+            CredentialDecl::required("API_KEY", ""),
+            CredentialDecl::optional("REGION", ""),
+            CredentialDecl::required("TOKEN", "referenced by env AUTH"),
+        ];
+        let config_env = env(&[("AUTH", "Bearer ${TOKEN}"), ("MODE", "fast"), ("UNITS", "${UNITS:-metric}")]);
+        let got = worker_env(
+            "weather",
+            &declared,
+            &config_env,
+            values(&[("TOKEN", "tok-1"), ("API_KEY", "k-1"), ("OTHER_SERVERS_KEY", "never")]),
+        )
+        .unwrap();
+        assert_eq!(
+            shown(&got),
+            [("API_KEY", "k-1"), ("TOKEN", "tok-1"), ("AUTH", "Bearer tok-1"), ("MODE", "fast"), ("UNITS", "metric"),],
+            "an optional credential without a value is left out; an undeclared value never gets in"
+        );
+    }
+
+    #[test]
+    fn an_env_key_wins_over_a_credential_of_the_same_name() {
+        let declared = [CredentialDecl::required("API_KEY", "")];
+        let got = worker_env("s", &declared, &env(&[("API_KEY", "${API_KEY}")]), values(&[("API_KEY", "k")]));
+        assert_eq!(shown(&got.unwrap()), [("API_KEY", "k")], "once, from the env template");
+    }
+
+    #[test]
+    fn an_unresolvable_reference_names_the_missing_credential() {
+        let declared = [CredentialDecl::required("API_KEY", "Your key")];
+        let error = worker_env("search", &declared, &env(&[("K", "${API_KEY}"), ("K2", "x${API_KEY}")]), Vec::new())
+            .unwrap_err();
+        let CredentialError::Missing(missing) = &error else { panic!("{error:?}") };
+        assert_eq!(missing.server, "search");
+        assert_eq!(missing.missing, [CredentialDecl::required("API_KEY", "Your key")], "named once");
+        assert!(!error.to_string().contains("${"), "{error}");
+    }
+}

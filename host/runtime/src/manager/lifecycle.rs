@@ -1,0 +1,308 @@
+//! Starting and stopping servers, and what happens when they fail.
+
+use super::health::AfterFailure;
+use super::runtime::LaunchRequest;
+use super::{Discovery, Inner, ManagerEvent, ServerStatus, Slot, StartFuture, unknown};
+use futures_channel::oneshot;
+use futures_util::FutureExt;
+use futures_util::future::LocalBoxFuture;
+use mcp_worker_client::connection::Connection;
+use mcp_worker_client::error::{Error, Result};
+use mcp_worker_client::session::{ClientOptions, McpClient};
+use mcp_worker_protocol::Tool;
+use std::rc::Rc;
+
+impl Inner {
+    /// The server's running client, starting it if needed. Concurrent callers share one start. `manual` starts
+    /// even while an automatic restart is pending.
+    pub(super) async fn ensure_connected(self: &Rc<Self>, name: &str, manual: bool) -> Result<Rc<McpClient>> {
+        let (start, task) = {
+            let mut slots = self.slots.borrow_mut();
+            let slot = slots.get_mut(name).ok_or_else(|| unknown(name))?;
+            if let Some(client) = &slot.client {
+                if client.connection().closed_reason().is_none() {
+                    return Ok(client.clone());
+                }
+            }
+            match &slot.starting {
+                Some(starting) => (starting.clone(), None),
+                None => {
+                    if let Some(error) = unavailable(name, slot, manual) {
+                        return Err(error);
+                    }
+                    let (start, task) = self.begin_start(name, slot);
+                    (start, Some(task))
+                }
+            }
+        };
+        if let Some(task) = task {
+            self.emit_status(name);
+            self.runtime.spawn(task);
+        }
+        start.await
+    }
+
+    /// Starts a server without waiting for it.
+    pub(super) fn start_in_background(self: &Rc<Self>, name: &str) {
+        let inner = self.clone();
+        let name = name.to_owned();
+        self.runtime.spawn(Box::pin(async move {
+            let _ = inner.ensure_connected(&name, false).await;
+        }));
+    }
+
+    /// A new start of `slot`: the future its callers await, and the task that runs it (spawned by the caller once
+    /// the slots are no longer borrowed). The task runs to the end even if every caller stops waiting.
+    fn begin_start(self: &Rc<Self>, name: &str, slot: &mut Slot) -> (StartFuture, LocalBoxFuture<'static, ()>) {
+        slot.generation += 1;
+        slot.health.connecting();
+        slot.discovery = Discovery::default();
+        let generation = slot.generation;
+        let (tx, rx) = oneshot::channel();
+        let server = name.to_owned();
+        let abandoned = Error::Closed { server: server.clone(), reason: "the manager was dropped during start".into() };
+        let shared = async move { rx.await.unwrap_or(Err(abandoned)) }.boxed_local().shared();
+        slot.starting = Some(shared.clone());
+        let weak = Rc::downgrade(self);
+        let task = Box::pin(async move {
+            let Some(inner) = weak.upgrade() else { return };
+            let outcome = inner.start(&server, generation).await;
+            let _ = tx.send(outcome);
+        });
+        (shared, task)
+    }
+
+    async fn start(self: &Rc<Self>, name: &str, generation: u64) -> Result<Rc<McpClient>> {
+        let config = self.current(name, generation, |slot| slot.config.clone()).ok_or_else(|| stopped(name))?;
+        // The manifest is read before each start, so a new bundle's new credentials are asked for.
+        let declared = match self.declarations(name, &config).await {
+            Ok(declared) => declared,
+            Err(error) => {
+                self.failed(name, generation, &error);
+                return Err(error);
+            }
+        };
+        let env = match self.environment(name, &config, &declared).await {
+            Ok(env) => env,
+            Err(needs) => {
+                let reason = needs.reason.clone();
+                let waiting = self.current(name, generation, |slot| {
+                    slot.starting = None;
+                    slot.health.needs_credentials(reason.clone());
+                    slot.needs = Some(needs.clone());
+                });
+                if waiting.is_some() {
+                    self.emit_status(name);
+                    self.events.emit(&ManagerEvent::CredentialsRequired {
+                        server: name.to_owned(),
+                        credentials: needs.credentials,
+                        locked: needs.locked,
+                        reason: needs.reason,
+                    });
+                }
+                return Err(Error::NeedsCredentials { server: name.to_owned(), reason });
+            }
+        };
+        let request = LaunchRequest {
+            server: name.to_owned(),
+            transport: config.transport.clone(),
+            env,
+            client: self.client_options(),
+            on_connection: self.connection_hook(name, generation),
+        };
+        let client = match self.launcher.launch(request).await {
+            Ok(client) => Rc::new(client),
+            Err(error) => {
+                self.failed(name, generation, &error);
+                return Err(error);
+            }
+        };
+        if self.current(name, generation, |_| ()).is_none() {
+            client.close_with(stopped(name));
+            return Err(stopped(name));
+        }
+        let tools = match list_tools(&client).await {
+            Ok(tools) => tools,
+            Err(error) => {
+                client.close_with(error.clone());
+                self.failed(name, generation, &error);
+                return Err(error);
+            }
+        };
+        let registered = self.registry.replace_server_tools(name, tools.clone(), config.allow_destructive_tools);
+        let now = self.runtime.now_ms();
+        let attached = self.current(name, generation, |slot| {
+            slot.starting = None;
+            slot.client = Some(client.clone());
+            slot.health.connected(tools.len(), now);
+            if !registered.rejected.is_empty() {
+                let shown: Vec<String> = registered.rejected.iter().map(ToString::to_string).collect();
+                slot.health.last_error = Some(format!("some tools were not registered: {}", shown.join("; ")));
+            }
+        });
+        if attached.is_none() {
+            self.registry.unregister_server(name);
+            client.close_with(stopped(name));
+            return Err(stopped(name));
+        }
+        let weak = Rc::downgrade(self);
+        let server = name.to_owned();
+        client.connection().set_close_handler(Some(Rc::new(move |cause: &Error| {
+            if let Some(inner) = weak.upgrade() {
+                inner.closed(&server, generation, cause);
+            }
+        })));
+        self.emit_status(name);
+        self.events.emit(&ManagerEvent::ToolsChanged { server: name.to_owned(), tools: registered.registered });
+        Ok(client)
+    }
+
+    /// Stops a server on the application's request.
+    pub(super) fn stop(self: &Rc<Self>, name: &str, reason: &str, change: impl FnOnce(&mut Slot)) -> Result<()> {
+        let client = self.with_slot(name, |slot| {
+            change(slot);
+            slot.generation += 1;
+            slot.starting = None;
+            slot.discovery = Discovery::default();
+            slot.watchdog_armed = false;
+            slot.health.reset(&slot.config);
+            slot.client.take()
+        })?;
+        if let Some(client) = client {
+            client.close_with(Error::Closed { server: name.to_owned(), reason: reason.to_owned() });
+        }
+        self.registry.unregister_server(name);
+        self.emit_status(name);
+        Ok(())
+    }
+
+    /// The running connection closed without the application asking: a crash, a closed port, a termination.
+    fn closed(self: &Rc<Self>, name: &str, generation: u64, cause: &Error) {
+        let was_running = self.current(name, generation, |slot| slot.client.take().is_some());
+        if was_running == Some(true) {
+            self.failed(name, generation, cause);
+        }
+    }
+
+    /// Records a failure of the current generation and restarts after the backoff, or gives up.
+    fn failed(self: &Rc<Self>, name: &str, generation: u64, error: &Error) {
+        let now = self.runtime.now_ms();
+        let policy = self.options.failure_policy;
+        let after = self.current(name, generation, |slot| {
+            slot.starting = None;
+            slot.client = None;
+            slot.watchdog_armed = false;
+            slot.health.failed(error.to_string(), &policy, now)
+        });
+        let restart = match after {
+            None => return,
+            Some(AfterFailure::GiveUp) => {
+                self.registry.unregister_server(name);
+                self.current(name, generation, |slot| slot.health.tool_count = 0);
+                None
+            }
+            Some(AfterFailure::RetryAfter(ms)) => {
+                self.restart_after(name, generation, ms);
+                Some(ms)
+            }
+        };
+        self.emit_status(name);
+        if let Some(backoff_ms) = restart {
+            let attempt = self.health_of(name).map_or(0, |health| health.consecutive_failures);
+            let error = error.to_string();
+            self.events.emit(&ManagerEvent::Restarting { server: name.to_owned(), attempt, backoff_ms, error });
+        }
+    }
+
+    fn restart_after(self: &Rc<Self>, name: &str, generation: u64, ms: u32) {
+        let weak = Rc::downgrade(self);
+        let server = name.to_owned();
+        let sleep = self.runtime.sleep(ms);
+        self.runtime.spawn(Box::pin(async move {
+            sleep.await;
+            let Some(inner) = weak.upgrade() else { return };
+            // Skipped when the application stopped, removed or restarted the server meanwhile.
+            let still_waiting = inner.current(&server, generation, |slot| slot.health.restart_pending());
+            if still_waiting == Some(true) {
+                let _ = inner.ensure_connected(&server, true).await;
+            }
+        }));
+    }
+
+    /// Runs `f` on the slot if the server exists and is still at `generation`.
+    pub(super) fn current<R>(&self, name: &str, generation: u64, f: impl FnOnce(&mut Slot) -> R) -> Option<R> {
+        let mut slots = self.slots.borrow_mut();
+        let slot = slots.get_mut(name).filter(|slot| slot.generation == generation)?;
+        Some(f(slot))
+    }
+
+    fn client_options(&self) -> ClientOptions {
+        let mut options = self.options.client.clone();
+        options.request_timeout_ms = self.options.default_timeout_ms;
+        if let Some(handlers) = &self.options.server_requests {
+            options.capabilities = handlers.declare(options.capabilities);
+        }
+        options
+    }
+
+    /// Installed on each new connection before `initialize`: server requests, notifications, cancellation watch.
+    fn connection_hook(self: &Rc<Self>, name: &str, generation: u64) -> Rc<dyn Fn(&Connection)> {
+        let weak = Rc::downgrade(self);
+        let server = name.to_owned();
+        let handlers = self.options.server_requests.clone();
+        Rc::new(move |connection: &Connection| {
+            connection.set_server_request_handlers(handlers.clone());
+            let (w, s) = (weak.clone(), server.clone());
+            connection.set_notification_handler(Some(Rc::new(move |notification| {
+                if let Some(inner) = w.upgrade() {
+                    inner.notified(&s, generation, notification);
+                }
+            })));
+            let (w, s) = (weak.clone(), server.clone());
+            connection.set_cancel_handler(Some(Rc::new(move |event| {
+                if let Some(inner) = w.upgrade() {
+                    inner.cancel_event(&s, generation, event);
+                }
+            })));
+        })
+    }
+}
+
+/// Why a server cannot start now, if it cannot.
+fn unavailable(name: &str, slot: &Slot, manual: bool) -> Option<Error> {
+    let error = |status: &str, reason: String| {
+        Some(Error::Unavailable { server: name.to_owned(), status: status.to_owned(), reason })
+    };
+    let last = slot.health.last_error.clone().unwrap_or_default();
+    if !slot.config.enabled {
+        return error("disabled", "it is disabled in its configuration".into());
+    }
+    if let Some(reason) = slot.config.transport.unavailable_reason() {
+        return error("error", reason.into());
+    }
+    match slot.health.status {
+        ServerStatus::Error => error(
+            "error",
+            format!(
+                "it failed {} times in a row (last: {last}); reconnect it to try again",
+                slot.health.consecutive_failures
+            ),
+        ),
+        _ if slot.health.restart_pending() && !manual => {
+            error("connecting", format!("it is restarting after a failure ({last})"))
+        }
+        _ => None,
+    }
+}
+
+fn stopped(name: &str) -> Error {
+    Error::Closed { server: name.to_owned(), reason: "the server was stopped during its start".into() }
+}
+
+/// Every tool of a server that offers tools.
+pub(super) async fn list_tools(client: &McpClient) -> Result<Vec<Tool>> {
+    if client.server_info().capabilities.tools.is_none() {
+        return Ok(Vec::new());
+    }
+    client.list_tools().await
+}

@@ -1,0 +1,260 @@
+//! The tool system: what an agent calls with the LLM's tool calls.
+//!
+//! [`ToolSystem::execute_tools`] takes ART's `ParsedToolCall`s and returns ART's `ToolResult`s, one per call, in
+//! call order, each with the LLM's own `callId`. Independent calls run concurrently. Before anything is sent to a
+//! server, each call is checked: the tool exists and agents may see it, it is enabled for the thread, and its
+//! arguments are valid against the tool's input schema. A call that fails a check gets an error result the model can
+//! act on, and no server is called. MCP results with `isError: true` are errors with the tool's text; structured
+//! content is checked against the tool's output schema. Every execution is recorded as a `TOOL_EXECUTION`
+//! observation.
+
+mod result;
+
+pub use result::{ParsedToolCall, ToolResult, ToolStatus};
+
+use crate::observation::{Observation, ObservationType, Observations};
+use crate::registry::{ExecutionContext, ToolEntry, ToolRegistry, ToolSource};
+use futures_util::future::{LocalBoxFuture, join_all};
+use mcp_worker_client::connection::Clock;
+use mcp_worker_client::error::Result;
+use mcp_worker_client::session::CallOptions;
+use mcp_worker_json_schema as json_schema;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value, json};
+use std::fmt;
+use std::rc::Rc;
+
+/// Calls tools on MCP servers (the manager does; tests use clients over in-memory pipes).
+pub trait McpCaller {
+    /// Calls `tool` (the server's own name for it) on `server` with `arguments` (a JSON object). Returns the
+    /// `CallToolResult` as JSON text. `options.timeout_ms` of `None` means the server's configured timeout.
+    fn call_tool(
+        &self,
+        server: &str,
+        tool: &str,
+        arguments: Box<RawValue>,
+        options: CallOptions,
+    ) -> LocalBoxFuture<'static, Result<Box<RawValue>>>;
+}
+
+/// Options of one batch of calls.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct ExecuteOptions {
+    /// Timeout of each MCP call (`None`: each server's configured timeout, 60 s by default).
+    pub timeout_ms: Option<u32>,
+    /// Put the server's `CallToolResult` in `metadata.rawResult`.
+    pub include_raw_result: bool,
+}
+
+/// Checks and runs tool calls against a registry.
+pub struct ToolSystem {
+    registry: Rc<ToolRegistry>,
+    mcp: Rc<dyn McpCaller>,
+    clock: Clock,
+    observations: Rc<Observations>,
+}
+
+impl fmt::Debug for ToolSystem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolSystem").field("registry", &self.registry).finish_non_exhaustive()
+    }
+}
+
+impl ToolSystem {
+    /// A tool system over `registry`, calling MCP tools through `mcp`, timing calls with `clock` (milliseconds).
+    pub fn new(registry: Rc<ToolRegistry>, mcp: Rc<dyn McpCaller>, clock: Clock) -> Self {
+        Self { registry, mcp, clock, observations: Rc::new(Observations::new()) }
+    }
+
+    /// Where `TOOL_EXECUTION` observations go.
+    pub fn observations(&self) -> &Rc<Observations> {
+        &self.observations
+    }
+
+    /// Runs `calls` for `thread_id`, concurrently; results in call order.
+    pub async fn execute_tools(
+        &self,
+        calls: Vec<ParsedToolCall>,
+        thread_id: &str,
+        trace_id: Option<&str>,
+    ) -> Vec<ToolResult> {
+        self.execute_tools_with(calls, thread_id, trace_id, &ExecuteOptions::default()).await
+    }
+
+    /// [`ToolSystem::execute_tools`] with options.
+    pub async fn execute_tools_with(
+        &self,
+        calls: Vec<ParsedToolCall>,
+        thread_id: &str,
+        trace_id: Option<&str>,
+        options: &ExecuteOptions,
+    ) -> Vec<ToolResult> {
+        join_all(calls.into_iter().map(|call| self.execute_one(call, thread_id, trace_id, options))).await
+    }
+
+    async fn execute_one(
+        &self,
+        call: ParsedToolCall,
+        thread_id: &str,
+        trace_id: Option<&str>,
+        options: &ExecuteOptions,
+    ) -> ToolResult {
+        let started = (self.clock)();
+        let entry = self.registry.get(&call.tool_name);
+        let mut result = match self.check(&call, entry.as_ref(), thread_id) {
+            Err(refusal) => ToolResult::refused(&call, refusal),
+            Ok((entry, arguments)) => {
+                let context = ExecutionContext {
+                    thread_id: thread_id.to_owned(),
+                    trace_id: trace_id.map(str::to_owned),
+                    call_id: call.call_id.clone(),
+                };
+                self.dispatch(&call, entry, arguments, context, options).await
+            }
+        };
+        let duration = ((self.clock)() - started).max(0.0);
+        result.metadata.insert("durationMs".into(), json!(duration));
+        self.observe(&result, thread_id, trace_id, duration);
+        result
+    }
+
+    /// The checks made before any server is called. `Err` is the message for the model.
+    fn check<'e>(
+        &self,
+        call: &ParsedToolCall,
+        entry: Option<&'e ToolEntry>,
+        thread_id: &str,
+    ) -> Result<(&'e ToolEntry, Value), String> {
+        let name = &call.tool_name;
+        let entry = entry.ok_or_else(|| format!("Unknown tool {name}. Use one of the tools you were given."))?;
+        if !entry.exposed {
+            return Err(format!(
+                "Tool {name} is not available: it may be destructive and its server does not allow destructive tools."
+            ));
+        }
+        if !self.registry.is_callable(thread_id, name) {
+            return Err(format!("Tool {name} is not enabled for this conversation."));
+        }
+        let arguments =
+            normalize_arguments(&call.arguments).map_err(|e| format!("Invalid arguments for {name}: {e}"))?;
+        let schema = Value::Object(entry.definition.input_schema.clone());
+        if let Err(errors) = json_schema::validate(&schema, &arguments) {
+            let shown: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+            return Err(format!(
+                "Invalid arguments for {name}: {}. Fix the arguments and call the tool again.",
+                shown.join("; ")
+            ));
+        }
+        Ok((entry, arguments))
+    }
+
+    async fn dispatch(
+        &self,
+        call: &ParsedToolCall,
+        entry: &ToolEntry,
+        arguments: Value,
+        context: ExecutionContext,
+        options: &ExecuteOptions,
+    ) -> ToolResult {
+        let mut result = ToolResult::refused(call, String::new());
+        result.metadata.insert("tool".into(), json!(entry.original_name()));
+        let output_schema = entry.definition.output_schema.clone().map(Value::Object);
+        match &entry.source {
+            ToolSource::Native(executor) => {
+                result.metadata.insert("source".into(), json!("native"));
+                match executor.execute(arguments, context).await {
+                    Ok(output) => {
+                        let problem = output_schema.as_ref().and_then(|schema| {
+                            json_schema::validate(schema, &output).err().map(|errors| {
+                                let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
+                                format!(
+                                    "tool {} returned output that does not match its output schema: {}",
+                                    call.tool_name,
+                                    shown.join("; ")
+                                )
+                            })
+                        });
+                        result.status = if problem.is_some() { ToolStatus::Error } else { ToolStatus::Success };
+                        result.error = problem;
+                        result.output = Some(output);
+                    }
+                    Err(message) => result.error = Some(message),
+                }
+            }
+            ToolSource::Mcp { server } => {
+                result.metadata.insert("source".into(), json!("mcp"));
+                result.metadata.insert("server".into(), json!(server));
+                let raw = match serde_json::value::to_raw_value(&arguments) {
+                    Ok(raw) => raw,
+                    Err(e) => {
+                        result.error = Some(format!("arguments are not serializable: {e}"));
+                        return result;
+                    }
+                };
+                let call_options = CallOptions::default().timeout(options.timeout_ms);
+                match self.mcp.call_tool(server, entry.original_name(), raw, call_options).await {
+                    Ok(raw) => {
+                        let value: Value = serde_json::from_str(raw.get()).unwrap_or(Value::Null);
+                        let mapped = result::map_mcp_result(&value, &call.tool_name, output_schema.as_ref());
+                        result.status = mapped.status;
+                        result.output = Some(mapped.output);
+                        result.error = mapped.error;
+                        if options.include_raw_result {
+                            result.metadata.insert("rawResult".into(), value);
+                        }
+                    }
+                    Err(error) => {
+                        result.metadata.insert("errorCode".into(), json!(error.code()));
+                        result.error = Some(error.to_string());
+                    }
+                }
+            }
+        }
+        result
+    }
+
+    fn observe(&self, result: &ToolResult, thread_id: &str, trace_id: Option<&str>, duration: f64) {
+        let status = if result.is_success() { "success" } else { "error" };
+        let mut metadata = Map::new();
+        metadata.insert("callId".into(), json!(result.call_id));
+        metadata.insert("toolName".into(), json!(result.tool_name));
+        for key in ["server", "tool", "source"] {
+            if let Some(value) = result.metadata.get(key) {
+                metadata.insert(key.into(), value.clone());
+            }
+        }
+        metadata.insert("durationMs".into(), json!(duration));
+        metadata.insert("status".into(), json!(status));
+        let observation = Observation {
+            thread_id: thread_id.to_owned(),
+            trace_id: trace_id.map(str::to_owned),
+            kind: ObservationType::ToolExecution,
+            timestamp: (self.clock)(),
+            title: format!("{} {status}", result.tool_name),
+            content: serde_json::to_value(result).unwrap_or(Value::Null),
+            metadata,
+        };
+        self.observations.record(&observation);
+    }
+}
+
+/// Arguments as the LLM gave them, as a JSON object: null means none, and a JSON text of an object (OpenAI sends
+/// arguments as a string) is parsed.
+fn normalize_arguments(arguments: &Value) -> std::result::Result<Value, String> {
+    match arguments {
+        Value::Null => Ok(Value::Object(Map::new())),
+        Value::Object(_) => Ok(arguments.clone()),
+        Value::String(text) if text.trim().is_empty() => Ok(Value::Object(Map::new())),
+        Value::String(text) => match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(object)) => Ok(Value::Object(object)),
+            Ok(_) => Err("the arguments must be a JSON object".into()),
+            Err(e) => Err(format!("the arguments are not valid JSON ({e})")),
+        },
+        _ => Err("the arguments must be a JSON object".into()),
+    }
+}
+
+#[cfg(test)]
+#[path = "tool_system_tests.rs"]
+mod tests;

@@ -1,0 +1,117 @@
+//! What can go wrong with credentials. No variant carries a secret value: a failed decryption names the record
+//! (server and credential name), never its contents, and says "altered or moved", never which byte.
+
+use super::key::KeyMode;
+use mcp_worker_runtime::credentials::{self as declarations, MissingCredentials};
+use mcp_worker_runtime::persist::StorageError;
+
+/// A credentials error.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CredentialError {
+    /// The operation needs the key and the repository is locked.
+    #[error("the credentials are locked: unlock them first")]
+    Locked,
+    /// No key has been set up for this database yet (see `CredentialsRepository::setup`).
+    #[error("no key is set up for the credentials yet")]
+    NotSetUp,
+    /// `setup` on a database that already has a key.
+    #[error("a key is already set up ({mode}): unlock it, or rotate to change it")]
+    AlreadySetUp {
+        /// The mode of the existing key.
+        mode: KeyMode,
+    },
+    /// The key given to `unlock` is of another mode than the one set up.
+    #[error("the credentials are locked with {stored}, not with {given}")]
+    ModeMismatch {
+        /// The mode that is set up.
+        stored: KeyMode,
+        /// The mode that was tried.
+        given: KeyMode,
+    },
+    /// The passphrase, application key or device key does not open the data key. This is checked against the
+    /// stored wrapped key before any credential is touched, so it is never confused with a tampered credential.
+    #[error("wrong {mode}: it does not open these credentials")]
+    WrongKey {
+        /// The mode whose key was wrong.
+        mode: KeyMode,
+    },
+    /// A credential does not decrypt with the right key: its bytes were altered, or it was copied or moved from
+    /// another server or name.
+    #[error("credential {name:?} of server {server:?} cannot be decrypted: it was altered or moved")]
+    Tampered {
+        /// The server the record is stored under.
+        server: String,
+        /// The credential name the record is stored under.
+        name: String,
+    },
+    /// The stored key changed since this repository was unlocked (another tab or instance rotated or wiped it).
+    #[error("the credentials key was changed elsewhere (rotated or wiped): unlock again")]
+    KeyChanged,
+    /// A stored record cannot be read at all (not the shape this version writes).
+    #[error("unreadable {what}: {reason}")]
+    Corrupt {
+        /// Which record.
+        what: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A server declared required credentials that are not stored.
+    #[error("{0}")]
+    Missing(MissingCredentials),
+    /// The caller's input is not usable (an empty name, a malformed `${…}` reference, too few iterations).
+    #[error("{0}")]
+    InvalidInput(String),
+    /// The browser's cryptography failed (no `crypto.subtle` outside a secure context, no randomness).
+    #[error("{operation} failed: {cause}")]
+    Crypto {
+        /// What was attempted.
+        operation: &'static str,
+        /// What the browser reported.
+        cause: String,
+    },
+    /// IndexedDB failed.
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+impl CredentialError {
+    /// A stable, machine-readable code for the error's kind.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Locked => "LOCKED",
+            Self::NotSetUp => "NOT_SET_UP",
+            Self::AlreadySetUp { .. } => "ALREADY_SET_UP",
+            Self::ModeMismatch { .. } => "MODE_MISMATCH",
+            Self::WrongKey { .. } => "WRONG_KEY",
+            Self::Tampered { .. } => "TAMPERED",
+            Self::KeyChanged => "KEY_CHANGED",
+            Self::Corrupt { .. } => "CORRUPT",
+            Self::Missing(_) => "MISSING_CREDENTIALS",
+            Self::InvalidInput(_) => "INVALID_INPUT",
+            Self::Crypto { .. } => "CRYPTO",
+            Self::Storage(_) => "STORAGE",
+        }
+    }
+
+    pub(crate) fn crypto(operation: &'static str, cause: impl ToString) -> Self {
+        Self::Crypto { operation, cause: cause.to_string() }
+    }
+
+    pub(crate) fn corrupt(what: impl Into<String>, reason: impl Into<String>) -> Self {
+        Self::Corrupt { what: what.into(), reason: reason.into() }
+    }
+}
+
+impl From<declarations::CredentialError> for CredentialError {
+    fn from(error: declarations::CredentialError) -> Self {
+        match error {
+            declarations::CredentialError::Missing(missing) => Self::Missing(missing),
+            declarations::CredentialError::InvalidInput(message) => Self::InvalidInput(message),
+            other => Self::InvalidInput(other.to_string()),
+        }
+    }
+}
+
+/// The result type of credential operations.
+pub type CredentialResult<T> = Result<T, CredentialError>;

@@ -1,0 +1,103 @@
+//! One credential at rest: AES-256-GCM ciphertext of the value under the data key, with a fresh random 96-bit nonce
+//! per write. The record does not contain its server or name: those are its IndexedDB key, and they are bound into
+//! the associated data together with the format version and the data key's id. A record copied or moved to another
+//! server or name, or left over from another key, fails to decrypt.
+
+use super::encoding::associated_data;
+use super::error::{CredentialError, CredentialResult};
+use super::key::{DataKey, Sealed, random};
+use aes_gcm::Nonce;
+use aes_gcm::aead::{Aead, Payload};
+use mcp_worker_runtime::credentials::Secret;
+use serde::{Deserialize, Serialize};
+
+/// Version of the credential record's format; part of the associated data.
+pub(crate) const RECORD_FORMAT_VERSION: u32 = 1;
+
+/// A stored credential.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct CredentialRecord {
+    pub(crate) v: u32,
+    /// The id of the data key that sealed it (also in the associated data, so it cannot be changed unnoticed).
+    pub(crate) key_id: String,
+    #[serde(flatten)]
+    pub(crate) sealed: Sealed,
+}
+
+/// What a credential's ciphertext is bound to.
+pub(crate) fn credential_aad(version: u32, key_id: &str, server: &str, name: &str) -> Vec<u8> {
+    associated_data(
+        "mcp-worker/credential",
+        &[&version.to_be_bytes(), key_id.as_bytes(), server.as_bytes(), name.as_bytes()],
+    )
+}
+
+impl CredentialRecord {
+    /// Encrypts `value` as the credential `name` of `server`.
+    pub(crate) fn seal(key: &DataKey, server: &str, name: &str, value: &Secret) -> CredentialResult<Self> {
+        let nonce = random::<12>()?;
+        let aad = credential_aad(RECORD_FORMAT_VERSION, key.id(), server, name);
+        let ciphertext = key
+            .cipher()
+            .encrypt(&Nonce::from(nonce), Payload { msg: value.expose().as_bytes(), aad: &aad })
+            .map_err(|_| CredentialError::crypto("encrypting a credential", "AES-GCM refused"))?;
+        Ok(Self { v: RECORD_FORMAT_VERSION, key_id: key.id().to_owned(), sealed: Sealed::new(&nonce, &ciphertext) })
+    }
+
+    /// Reads a stored record (as JSON), refusing shapes and versions this version does not write.
+    pub(crate) fn from_json(server: &str, name: &str, value: serde_json::Value) -> CredentialResult<Self> {
+        let what = || format!("credential {name:?} of server {server:?}");
+        let record: Self =
+            serde_json::from_value(value).map_err(|e| CredentialError::corrupt(what(), e.to_string()))?;
+        if record.v != RECORD_FORMAT_VERSION {
+            return Err(CredentialError::corrupt(what(), format!("format version {}", record.v)));
+        }
+        Ok(record)
+    }
+
+    /// Decrypts the record found under (`server`, `name`).
+    ///
+    /// A record sealed under another data key is [`CredentialError::KeyChanged`] when its key id says so; anything
+    /// that fails authentication (altered bytes, another location, a forged key id) is
+    /// [`CredentialError::Tampered`].
+    pub(crate) fn open(&self, key: &DataKey, server: &str, name: &str) -> CredentialResult<Secret> {
+        let tampered = || CredentialError::Tampered { server: server.to_owned(), name: name.to_owned() };
+        if self.key_id != key.id() {
+            return Err(CredentialError::KeyChanged);
+        }
+        let (nonce, ciphertext) = self.sealed.bytes().ok_or_else(tampered)?;
+        let aad = credential_aad(self.v, &self.key_id, server, name);
+        let plain = key
+            .cipher()
+            .decrypt(&Nonce::from(nonce), Payload { msg: &ciphertext, aad: &aad })
+            .map_err(|_| tampered())?;
+        // A value that authenticated but is not text was not written by us: treat as tampered, and wipe it.
+        Secret::from_utf8(plain).ok_or_else(tampered)
+    }
+}
+
+/// Re-encrypts every record under a new data key (rotation). All records are decrypted with `old` first; the first
+/// one that does not open stops the plan, naming the record, and nothing is written. Each plaintext lives only
+/// between its decryption and its re-encryption.
+pub(crate) fn reseal_all(
+    old: &DataKey,
+    new: &DataKey,
+    records: Vec<((String, String), CredentialRecord)>,
+) -> CredentialResult<Vec<((String, String), CredentialRecord)>> {
+    records
+        .into_iter()
+        .map(|((server, name), record)| {
+            let value = record.open(old, &server, &name).map_err(|e| match e {
+                // Under the key we hold, a record with another key id cannot be explained by a rotation.
+                CredentialError::KeyChanged => CredentialError::Tampered { server: server.clone(), name: name.clone() },
+                other => other,
+            })?;
+            let resealed = CredentialRecord::seal(new, &server, &name, &value)?;
+            Ok(((server, name), resealed))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+#[path = "record_tests.rs"]
+mod tests;

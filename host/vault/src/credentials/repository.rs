@@ -1,0 +1,350 @@
+//! The credentials repository: encrypted credentials in the runtime database.
+//!
+//! Every operation that needs WebCrypto (PBKDF2, the device key) does it before opening its IndexedDB transaction:
+//! awaiting anything but IndexedDB inside a transaction ends the transaction. AES-GCM itself is synchronous (the
+//! `aes-gcm` crate), so encryption and decryption can happen inside one.
+
+mod source;
+mod stored;
+mod unlock;
+
+use super::app_key::AppKey;
+use super::error::{CredentialError, CredentialResult};
+use super::key::{DataKey, KeyMode};
+use super::record::{CredentialRecord, reseal_all};
+use crate::state::Database;
+use crate::state::database::{self as db, CREDENTIAL_KEYS, CREDENTIALS};
+use futures_util::future::join;
+use mcp_worker_runtime::credentials::{
+    self as scope, CredentialDecl, MissingCredentials, Secret, check_name, env_declarations, parse_env,
+};
+use rexie::{Store, TransactionMode};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+use stored::{
+    CURRENT_KEY, StoredKey, credential_key, parse_credential_key, record_from_js, record_to_js, server_range,
+};
+use wasm_bindgen::JsValue;
+
+/// What unlocks the data key. Which one is right for an application is the subject of `docs/credentials.md`.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum KeySource {
+    /// A passphrase, stretched with PBKDF2-SHA-256 ([`super::PBKDF2_ITERATIONS`] iterations, random salt).
+    Passphrase(Secret),
+    /// A 256-bit key the application supplies.
+    AppKey(AppKey),
+    /// The device key: a non-extractable WebCrypto key kept in the database.
+    Device,
+}
+
+impl KeySource {
+    /// The mode this source unlocks.
+    pub fn mode(&self) -> KeyMode {
+        match self {
+            Self::Passphrase(_) => KeyMode::Passphrase,
+            Self::AppKey(_) => KeyMode::AppKey,
+            Self::Device => KeyMode::Device,
+        }
+    }
+}
+
+/// Encrypted credentials, per server. Cheap to clone: clones share the connection and the lock state.
+///
+/// A new repository starts locked. Names (never values) can be listed, checked and deleted while locked; reading,
+/// writing and rotating need the key and fail with [`CredentialError::Locked`] without it.
+#[derive(Debug, Clone)]
+pub struct CredentialsRepository {
+    db: Database,
+    key: Rc<RefCell<Option<Rc<DataKey>>>>,
+}
+
+fn storage(operation: &str) -> impl Fn(rexie::Error) -> CredentialError + '_ {
+    move |e| db::idb_error(operation, e).into()
+}
+
+impl CredentialsRepository {
+    /// The credentials kept in `db`, locked.
+    pub fn new(db: &Database) -> Self {
+        Self { db: db.clone(), key: Rc::new(RefCell::new(None)) }
+    }
+
+    /// The mode of the stored key, or `None` when no key has been set up yet.
+    pub async fn key_mode(&self) -> CredentialResult<Option<KeyMode>> {
+        Ok(self.load_key().await?.map(|stored| stored.record.mode()))
+    }
+
+    /// Whether the data key is in memory.
+    pub fn is_unlocked(&self) -> bool {
+        self.key.borrow().is_some()
+    }
+
+    /// Sets up the data key of an empty repository, wrapped as `source` says, and leaves the repository unlocked.
+    pub async fn setup(&self, source: KeySource) -> CredentialResult<()> {
+        if let Some(stored) = self.load_key().await? {
+            return Err(CredentialError::AlreadySetUp { mode: stored.record.mode() });
+        }
+        let (stored, data_key) = unlock::new_key(&source).await?;
+        let value = stored.to_js()?;
+        let operation = "store the credentials key";
+        let tx = self.db.transaction(&[CREDENTIAL_KEYS], TransactionMode::ReadWrite, operation)?;
+        let keys = tx.store(CREDENTIAL_KEYS).map_err(storage(operation))?;
+        // Another tab may have set up a key since the check above; never replace it.
+        if let Some(existing) = keys.get(JsValue::from_str(CURRENT_KEY)).await.map_err(storage(operation))? {
+            db::abort(tx).await;
+            let mode = StoredKey::from_js(&existing).map(|s| s.record.mode()).unwrap_or(source.mode());
+            return Err(CredentialError::AlreadySetUp { mode });
+        }
+        keys.put(&value, Some(&JsValue::from_str(CURRENT_KEY))).await.map_err(storage(operation))?;
+        db::commit(tx, operation).await?;
+        self.key.replace(Some(Rc::new(data_key)));
+        Ok(())
+    }
+
+    /// Unlocks with `source`. A wrong passphrase or key is [`CredentialError::WrongKey`], told apart from a
+    /// tampered credential because it is checked against the wrapped data key alone.
+    pub async fn unlock(&self, source: KeySource) -> CredentialResult<()> {
+        let stored = self.load_key().await?.ok_or(CredentialError::NotSetUp)?;
+        let data_key = unlock::open_key(&stored, &source).await?;
+        self.key.replace(Some(Rc::new(data_key)));
+        Ok(())
+    }
+
+    /// Drops the data key from memory (its bytes are wiped).
+    pub fn lock(&self) {
+        self.key.replace(None);
+    }
+
+    /// Stores (or replaces) the credential `name` of `server`.
+    pub async fn set(&self, server: &str, name: &str, value: &Secret) -> CredentialResult<()> {
+        check_name("server", server)?;
+        check_name("credential", name)?;
+        let key = self.unlocked()?;
+        let record = record_to_js(&CredentialRecord::seal(&key, server, name, value)?)?;
+        let operation = "write a credential";
+        let tx = self.db.transaction(&[CREDENTIAL_KEYS, CREDENTIALS], TransactionMode::ReadWrite, operation)?;
+        let keys = tx.store(CREDENTIAL_KEYS).map_err(storage(operation))?;
+        let credentials = tx.store(CREDENTIALS).map_err(storage(operation))?;
+        // Writing under a key that is no longer current would leave a record nobody can read.
+        if let Err(error) = ensure_current(&keys, &key, operation).await {
+            db::abort(tx).await;
+            return Err(error);
+        }
+        credentials.put(&record, Some(&credential_key(server, name))).await.map_err(storage(operation))?;
+        Ok(db::commit(tx, operation).await?)
+    }
+
+    /// The credential `name` of `server`, or `None` if it is not stored.
+    pub async fn get(&self, server: &str, name: &str) -> CredentialResult<Option<Secret>> {
+        let key = self.unlocked()?;
+        let mut found = self.fetch(&key, server, &[name]).await?;
+        Ok(found.remove(name))
+    }
+
+    /// Removes the credential `name` of `server` (nothing happens if it is not stored). Works while locked.
+    pub async fn delete(&self, server: &str, name: &str) -> CredentialResult<()> {
+        let operation = "delete a credential";
+        let tx = self.db.transaction(&[CREDENTIALS], TransactionMode::ReadWrite, operation)?;
+        let credentials = tx.store(CREDENTIALS).map_err(storage(operation))?;
+        credentials.delete(credential_key(server, name)).await.map_err(storage(operation))?;
+        Ok(db::commit(tx, operation).await?)
+    }
+
+    /// The names of the credentials stored for `server`, sorted. Never values; works while locked.
+    pub async fn names(&self, server: &str) -> CredentialResult<Vec<String>> {
+        let operation = "list credentials";
+        let tx = self.db.transaction(&[CREDENTIALS], TransactionMode::ReadOnly, operation)?;
+        let credentials = tx.store(CREDENTIALS).map_err(storage(operation))?;
+        let keys = credentials.get_all_keys(Some(server_range(server)?), None).await.map_err(storage(operation))?;
+        Ok(keys.iter().filter_map(parse_credential_key).map(|(_, name)| name).collect())
+    }
+
+    /// The servers that have credentials stored, sorted. Works while locked.
+    pub async fn servers(&self) -> CredentialResult<Vec<String>> {
+        let operation = "list credentials";
+        let tx = self.db.transaction(&[CREDENTIALS], TransactionMode::ReadOnly, operation)?;
+        let credentials = tx.store(CREDENTIALS).map_err(storage(operation))?;
+        let keys = credentials.get_all_keys(None, None).await.map_err(storage(operation))?;
+        let servers: BTreeSet<String> = keys.iter().filter_map(parse_credential_key).map(|(s, _)| s).collect();
+        Ok(servers.into_iter().collect())
+    }
+
+    /// The required credentials of `server` that are not stored, or `None` if it can start. Works while locked,
+    /// so a UI can ask for what is missing before anything is unlocked.
+    pub async fn missing(
+        &self,
+        server: &str,
+        declared: &[CredentialDecl],
+    ) -> CredentialResult<Option<MissingCredentials>> {
+        let declared = scope::normalize(declared)?;
+        let stored: BTreeSet<String> = self.names(server).await?.into_iter().collect();
+        Ok(scope::missing(server, &declared, |name| stored.contains(name)))
+    }
+
+    /// The environment for `server`'s worker: exactly its declared credentials that are stored, decrypted, in
+    /// declaration order. Never another server's credentials, never the key. A required credential that is not
+    /// stored is [`CredentialError::Missing`], naming every missing one with its description.
+    pub async fn credentials_for_server(
+        &self,
+        server: &str,
+        declared: &[CredentialDecl],
+    ) -> CredentialResult<Vec<(String, Secret)>> {
+        let declared = scope::normalize(declared)?;
+        if declared.is_empty() {
+            return Ok(Vec::new());
+        }
+        let key = self.unlocked()?;
+        let names: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();
+        let found = self.fetch(&key, server, &names).await?;
+        Ok(scope::select(server, &declared, found)?)
+    }
+
+    /// Resolves the `env` of an imported `mcpServers` entry for `server`: `${NAME}` references become the stored
+    /// credential `NAME` of that server (or the `${NAME:-fallback}`), other text stays. A referenced credential
+    /// without fallback that is not stored is [`CredentialError::Missing`]. An `env` without references needs no
+    /// unlock.
+    pub async fn resolve_env(&self, server: &str, env: &[(String, String)]) -> CredentialResult<Vec<(String, Secret)>> {
+        let templates = parse_env(env)?;
+        let declared = env_declarations(env)?;
+        let found = if declared.is_empty() {
+            BTreeMap::new()
+        } else {
+            let key = self.unlocked()?;
+            let names: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();
+            self.fetch(&key, server, &names).await?
+        };
+        if let Some(missing) = scope::missing(server, &declared, |name| found.contains_key(name)) {
+            return Err(CredentialError::Missing(missing));
+        }
+        templates
+            .into_iter()
+            .map(|(env_key, template)| match template.render(|name| found.get(name)) {
+                Some(value) => Ok((env_key, value)),
+                None => Err(CredentialError::InvalidInput(format!("env {env_key} has an unresolved reference"))),
+            })
+            .collect()
+    }
+
+    /// Replaces the data key and its wrapping (a key rotation; with a new passphrase, a passphrase change; or a
+    /// change of mode). Every credential is re-encrypted, and the new key record written, in ONE transaction:
+    /// interrupted at any point, the database holds either everything under the old key or everything under the
+    /// new one. A credential that does not decrypt stops the rotation before anything is written, and is named.
+    pub async fn rotate(&self, source: KeySource) -> CredentialResult<()> {
+        let old = self.unlocked()?;
+        let (stored, new) = unlock::new_key(&source).await?;
+        let key_value = stored.to_js()?;
+
+        let operation = "rotate the credentials key";
+        let tx = self.db.transaction(&[CREDENTIAL_KEYS, CREDENTIALS], TransactionMode::ReadWrite, operation)?;
+        let keys = tx.store(CREDENTIAL_KEYS).map_err(storage(operation))?;
+        let credentials = tx.store(CREDENTIALS).map_err(storage(operation))?;
+        let planned = match plan_rotation(&keys, &credentials, &old, &new, operation).await {
+            Ok(planned) => planned,
+            Err(error) => {
+                db::abort(tx).await;
+                return Err(error);
+            }
+        };
+        // Every write is issued before any is awaited (`join` polls both in the same turn), so dropping this future
+        // part-way cannot leave some records under the new key and others under the old.
+        let (records_written, key_written) =
+            join(credentials.put_all(planned.into_iter()), keys.put(&key_value, Some(&JsValue::from_str(CURRENT_KEY))))
+                .await;
+        if let Some(error) = records_written.err().or(key_written.err()) {
+            db::abort(tx).await;
+            return Err(db::idb_error(operation, error).into());
+        }
+        db::commit(tx, operation).await?;
+        self.key.replace(Some(Rc::new(new)));
+        Ok(())
+    }
+
+    /// Deletes every credential and the key, in one transaction, and locks. Works while locked (forgetting
+    /// credentials needs no key).
+    pub async fn wipe(&self) -> CredentialResult<()> {
+        let operation = "wipe the credentials";
+        let tx = self.db.transaction(&[CREDENTIAL_KEYS, CREDENTIALS], TransactionMode::ReadWrite, operation)?;
+        let keys = tx.store(CREDENTIAL_KEYS).map_err(storage(operation))?;
+        let credentials = tx.store(CREDENTIALS).map_err(storage(operation))?;
+        let (cleared, key_cleared) = join(credentials.clear(), keys.clear()).await;
+        if let Some(error) = cleared.err().or(key_cleared.err()) {
+            db::abort(tx).await;
+            return Err(db::idb_error(operation, error).into());
+        }
+        db::commit(tx, operation).await?;
+        self.lock();
+        Ok(())
+    }
+
+    fn unlocked(&self) -> CredentialResult<Rc<DataKey>> {
+        self.key.borrow().clone().ok_or(CredentialError::Locked)
+    }
+
+    async fn load_key(&self) -> CredentialResult<Option<StoredKey>> {
+        let operation = "read the credentials key";
+        let tx = self.db.transaction(&[CREDENTIAL_KEYS], TransactionMode::ReadOnly, operation)?;
+        let keys = tx.store(CREDENTIAL_KEYS).map_err(storage(operation))?;
+        let value = keys.get(JsValue::from_str(CURRENT_KEY)).await.map_err(storage(operation))?;
+        value.map(|v| StoredKey::from_js(&v)).transpose()
+    }
+
+    /// Decrypts the named credentials of `server` that are stored (one read transaction, then decryption).
+    async fn fetch(&self, key: &DataKey, server: &str, names: &[&str]) -> CredentialResult<BTreeMap<String, Secret>> {
+        check_name("server", server)?;
+        for name in names {
+            check_name("credential", name)?;
+        }
+        let operation = "read credentials";
+        let tx = self.db.transaction(&[CREDENTIALS], TransactionMode::ReadOnly, operation)?;
+        let credentials = tx.store(CREDENTIALS).map_err(storage(operation))?;
+        let mut stored = Vec::with_capacity(names.len());
+        for name in names {
+            if let Some(value) = credentials.get(credential_key(server, name)).await.map_err(storage(operation))? {
+                stored.push((*name, value));
+            }
+        }
+        stored
+            .into_iter()
+            .map(|(name, value)| Ok((name.to_owned(), record_from_js(server, name, value)?.open(key, server, name)?)))
+            .collect()
+    }
+}
+
+/// Checks, inside a write transaction, that the stored key is the one held in memory.
+async fn ensure_current(keys: &Store, key: &DataKey, operation: &str) -> CredentialResult<()> {
+    let stored = keys.get(JsValue::from_str(CURRENT_KEY)).await.map_err(storage(operation))?;
+    match stored.map(|v| StoredKey::from_js(&v)).transpose()? {
+        Some(stored) if stored.record.key_id == key.id() => Ok(()),
+        _ => Err(CredentialError::KeyChanged),
+    }
+}
+
+/// Reads every credential inside the rotation's transaction and re-encrypts it (synchronously: AES-GCM in wasm),
+/// giving the records to write, keyed.
+async fn plan_rotation(
+    keys: &Store,
+    credentials: &Store,
+    old: &DataKey,
+    new: &DataKey,
+    operation: &str,
+) -> CredentialResult<Vec<(JsValue, Option<JsValue>)>> {
+    ensure_current(keys, old, operation).await?;
+    // Two requests, not a cursor (one request per record): keys and values come in the same key order.
+    let keys = credentials.get_all_keys(None, None).await.map_err(storage(operation))?;
+    let values = credentials.get_all(None, None).await.map_err(storage(operation))?;
+    if keys.len() != values.len() {
+        return Err(CredentialError::corrupt("credentials", "keys and values do not match"));
+    }
+    let mut records = Vec::with_capacity(keys.len());
+    for (key, value) in keys.into_iter().zip(values) {
+        let (server, name) = parse_credential_key(&key)
+            .ok_or_else(|| CredentialError::corrupt("credential key", "not [server, name]"))?;
+        let record = record_from_js(&server, &name, value)?;
+        records.push(((server, name), record));
+    }
+    reseal_all(old, new, records)?
+        .into_iter()
+        .map(|((server, name), record)| Ok((record_to_js(&record)?, Some(credential_key(&server, &name)))))
+        .collect()
+}
