@@ -415,7 +415,9 @@ describe("McpRuntime (JavaScript API)", () => {
       ["mcp__echo__echo", "echo", "echo", "t1", "tr", "success"],
     );
     assert.ok(finished.durationMs >= 0);
-    assert.equal(finished.result.callId, "one");
+    assert.equal(finished.callId, "one");
+    assert.equal(finished.result, undefined, "the event keeps no output");
+    assert.deepEqual(finished.output, { content: [{ kind: "text", bytes: 1 }], structuredBytes: null }, "but says what it was");
     const started = out.all.find((e) => e.type === "toolExecutionStarted");
     assert.deepEqual([started.callId, started.server, started.threadId], ["one", "echo", "t1"]);
     assert.deepEqual(out.observations.map((o) => o.type), ["TOOL_CALL", "TOOL_EXECUTION", "TOOL_CALL", "TOOL_EXECUTION"]);

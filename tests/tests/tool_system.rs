@@ -4,9 +4,8 @@
 
 use mcp_worker_runtime::config::ServerConfig;
 use mcp_worker_runtime::manager::{ManagerOptions, McpTransportManager};
-use mcp_worker_runtime::observation::Observation;
 use mcp_worker_runtime::registry::{ExportFormat, ToolFilter, ToolRegistry};
-use mcp_worker_runtime::tool_system::{ExecuteOptions, ParsedToolCall, ToolStatus, ToolSystem};
+use mcp_worker_runtime::tool_system::{ExecuteOptions, ExecutionEvent, ParsedToolCall, ToolStatus, ToolSystem};
 use mcp_worker_tests::{ECHO_URL, now_ms};
 use serde_json::json;
 use std::cell::RefCell;
@@ -31,7 +30,7 @@ async fn an_llm_turn_of_tool_calls_runs_concurrently_and_comes_back_in_order() {
     let (_manager, system) = system().await;
     let observed = Rc::new(RefCell::new(Vec::new()));
     let log = observed.clone();
-    system.observations().subscribe(Rc::new(move |o: &Observation| log.borrow_mut().push(o.clone())));
+    system.subscribe(Rc::new(move |event: &ExecutionEvent| log.borrow_mut().push(event.clone())));
     let calls = vec![
         ParsedToolCall::new("call_slow", "mcp__js__slow", json!({"ms": 300})),
         ParsedToolCall::new("call_add", "mcp__echo__add", json!("{\"a\": 2, \"b\": 3}")),
@@ -40,7 +39,7 @@ async fn an_llm_turn_of_tool_calls_runs_concurrently_and_comes_back_in_order() {
         ParsedToolCall::new("call_echo", "mcp__echo__echo", json!({"text": "hi"})),
     ];
     let started = now_ms();
-    let results = system.execute_tools(calls, "thread-1", Some("trace-9")).await;
+    let results = system.execute_tools(calls, "thread-1", &ExecuteOptions::default().trace("trace-9")).await;
     let elapsed = now_ms() - started;
 
     let ids: Vec<&str> = results.iter().map(|r| r.call_id.as_str()).collect();
@@ -53,8 +52,15 @@ async fn an_llm_turn_of_tool_calls_runs_concurrently_and_comes_back_in_order() {
     assert_eq!(results[3].error.as_deref(), Some("Tool mcp__js__work is not enabled for this conversation."));
     assert_eq!(results[4].metadata["server"], "echo");
     assert!(elapsed < 1_000.0, "the 300 ms call did not hold the others back ({elapsed} ms)");
-    assert_eq!(observed.borrow().len(), 5, "one TOOL_EXECUTION observation per call");
-    assert!(observed.borrow().iter().all(|o| o.trace_id.as_deref() == Some("trace-9")));
+    let finished: Vec<ExecutionEvent> =
+        observed.borrow().iter().filter(|e| matches!(e, ExecutionEvent::Finished(_))).cloned().collect();
+    assert_eq!(finished.len(), 5, "one finished record per call");
+    assert_eq!(observed.borrow().len(), 10, "and one started record per call");
+    assert!(
+        finished
+            .iter()
+            .all(|e| matches!(e, ExecutionEvent::Finished(f) if f.call.trace_id.as_deref() == Some("trace-9")))
+    );
 }
 
 #[wasm_bindgen_test]
@@ -63,7 +69,7 @@ async fn a_timed_out_call_is_an_error_result_naming_the_server() {
     let mut options = ExecuteOptions::default();
     options.timeout_ms = Some(200);
     let calls = vec![ParsedToolCall::new("c", "mcp__js__hang", json!({}))];
-    let results = system.execute_tools_with(calls, "thread-1", None, &options).await;
+    let results = system.execute_tools(calls, "thread-1", &options).await;
     assert_eq!(results[0].status, ToolStatus::Error);
     assert_eq!(results[0].metadata["errorCode"], "TIMEOUT");
     assert_eq!(results[0].error.as_deref(), Some("server js: tools/call timed out after 200 ms"));

@@ -38,6 +38,7 @@ const NATIVE: &[Step] = &[
     ("fmt", fmt),
     ("clippy (native)", clippy_native),
     ("clippy (wasm32)", clippy_wasm),
+    ("docs", docs),
     ("native tests", native_tests),
 ];
 const BROWSER: &[Step] = &[
@@ -97,12 +98,27 @@ fn clippy_wasm() -> Result {
         "--workspace",
         "--exclude",
         "xtask",
+        "--all-targets",
         "--target",
         "wasm32-unknown-unknown",
         "--",
         "-D",
         "warnings",
     ]))
+}
+
+/// The crate docs, as docs.rs builds them: natively, and for wasm32 (where the browser parts are), warnings denied.
+fn docs() -> Result {
+    for target in [None, Some("wasm32-unknown-unknown")] {
+        let mut cargo = cmd::cargo();
+        cargo.args(["doc", "--workspace", "--no-deps", "--exclude", "xtask", "--exclude", TESTS_PACKAGE]);
+        if let Some(target) = target {
+            cargo.args(["--target", target]);
+        }
+        cargo.env("RUSTDOCFLAGS", "-D warnings");
+        cmd::run(&mut cargo)?;
+    }
+    Ok(())
 }
 
 fn native_tests() -> Result {

@@ -29,16 +29,12 @@ pub(crate) use credentials::JsCredentials;
 
 use convert::JsFailure;
 use js_sys::Promise;
-use mcp_worker_client::server_requests::ServerRequestHandlers;
-use mcp_worker_runtime::manager::McpTransportManager;
-use mcp_worker_runtime::observation::{ObservationManager, RedactingCredentials, ServerRequests, Watches};
-use mcp_worker_runtime::registry::ToolRegistry;
-use mcp_worker_runtime::tool_system::ToolSystem;
+use mcp_worker_runtime::observation::Watches;
+use mcp_worker_runtime::{ClientFeatures, Runtime};
 use mcp_worker_vault::credentials::CredentialsRepository;
 use mcp_worker_vault::state::{Database, Persistence, StateManager};
 use options::{Answering, RuntimeOptions};
-use serde_json::{Value, json};
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
 use vault::Vault;
 use wasm_bindgen::prelude::*;
@@ -46,23 +42,19 @@ use wasm_bindgen_futures::future_to_promise;
 
 /// What every part of the JavaScript runtime shares.
 pub(crate) struct Inner {
-    pub(crate) manager: McpTransportManager,
-    pub(crate) registry: Rc<ToolRegistry>,
-    pub(crate) system: ToolSystem,
-    pub(crate) hub: ObservationManager,
-    pub(crate) requests: Rc<ServerRequests>,
+    pub(crate) runtime: Runtime,
     pub(crate) vault: Rc<Vault>,
     /// Saves servers and thread configurations, when the runtime was created with `database`.
     pub(crate) persistence: RefCell<Option<Persistence>>,
     pub(crate) database_name: String,
-    watches: RefCell<Option<Watches>>,
-    closed: Cell<bool>,
+    /// The application's functions that answer elicitation and sampling requests, while subscribed.
+    answers: RefCell<Option<Watches>>,
 }
 
 impl Inner {
     /// Fails once the runtime is closed.
     pub(crate) fn open(&self) -> Result<(), JsFailure> {
-        if self.closed.get() {
+        if self.runtime.is_closed() {
             return Err(JsFailure::new("RUNTIME_CLOSED", "the runtime was closed"));
         }
         Ok(())
@@ -77,7 +69,7 @@ pub struct JsRuntime {
 
 impl std::fmt::Debug for JsRuntime {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("McpRuntime").field("manager", &self.inner.manager).finish_non_exhaustive()
+        f.debug_struct("McpRuntime").field("manager", &self.inner.runtime.manager()).finish_non_exhaustive()
     }
 }
 
@@ -103,7 +95,7 @@ impl JsRuntime {
             let inner = build(options, repository)?;
             if persist {
                 let db = db.map_err(|e| JsFailure::from(mcp_worker_vault::credentials::CredentialError::Storage(e)))?;
-                let persistence = Persistence::attach(&StateManager::new(&db), &inner.manager).await;
+                let persistence = Persistence::attach(&StateManager::new(&db), inner.runtime.manager()).await;
                 inner.persistence.replace(Some(persistence.map_err(JsFailure::from)?));
             }
             Ok(JsRuntime { inner }.into())
@@ -119,15 +111,13 @@ impl JsRuntime {
     /// Stops every server and ends every subscription to the runtime's parts. Later calls fail with
     /// `RUNTIME_CLOSED`.
     pub fn close(&self) {
-        if self.inner.closed.replace(true) {
+        if self.inner.runtime.is_closed() {
             return;
         }
-        for health in self.inner.manager.health_all() {
-            let _ = self.inner.manager.disconnect(&health.name);
-        }
+        self.inner.runtime.close();
         // Closing is not removing: what is saved stays for the next runtime on this database.
         self.inner.persistence.borrow_mut().take();
-        self.inner.watches.borrow_mut().take();
+        self.inner.answers.borrow_mut().take();
     }
 }
 
@@ -135,54 +125,28 @@ fn build(
     options: RuntimeOptions,
     repository: Result<CredentialsRepository, mcp_worker_vault::state::StorageError>,
 ) -> Result<Rc<Inner>, JsFailure> {
-    let RuntimeOptions { history_size, mut manager, roots, elicitation, sampling, database_name, .. } = options;
-    let hub = ObservationManager::new(Rc::new(js_sys::Date::now), runtime_id(), history_size);
-    let requests = ServerRequests::new(hub.clone());
-    if elicitation.enabled() || sampling.enabled() || roots.is_some() {
-        let mut handlers = ServerRequestHandlers::new(mcp_worker_runtime::manager::browser::spawner());
-        if elicitation.enabled() {
-            handlers = handlers.on_elicitation(requests.handler());
-        }
-        if sampling.enabled() {
-            handlers = handlers.on_sampling(requests.handler());
-        }
-        if let Some(roots) = roots {
-            let answer = json!({ "roots": roots });
-            handlers = handlers.on_roots(Rc::new(move |_| {
-                let answer: Value = answer.clone();
-                Box::pin(async move { Ok(answer) })
-            }));
-        }
-        manager.server_requests = Some(handlers);
-    }
-    let registry = Rc::new(ToolRegistry::new());
-    let (manager, _launcher) = McpTransportManager::for_browser(registry.clone(), manager);
+    let RuntimeOptions { history_size, manager, roots, elicitation, sampling, database_name, .. } = options;
     let vault = Vault::new(repository);
-    let source = RedactingCredentials::new(vault.clone(), hub.redactor().clone());
-    manager.set_credential_source(Some(Rc::new(source)));
-    let system = ToolSystem::new(registry.clone(), Rc::new(manager.clone()), Rc::new(js_sys::Date::now));
-    let mut watches = hub.watch_manager(&manager);
-    watches.extend(hub.watch_registry(&registry));
-    watches.extend(hub.watch_tool_system(system.observations()));
-    let inner = Rc::new(Inner {
-        manager,
-        registry,
-        system,
-        hub,
-        requests,
-        vault,
-        persistence: RefCell::new(None),
-        database_name,
-        watches: RefCell::new(None),
-        closed: Cell::new(false),
-    });
+    let mut features = ClientFeatures::default();
+    features.elicitation = elicitation.enabled();
+    features.sampling = sampling.enabled();
+    features.roots = roots;
+    let runtime = Runtime::browser()
+        .options(manager)
+        .history(history_size)
+        .id_prefix(runtime_id())
+        .features(features)
+        .credentials(vault.clone())
+        .build();
+    let inner =
+        Rc::new(Inner { runtime, vault, persistence: RefCell::new(None), database_name, answers: RefCell::new(None) });
+    let mut answers = Watches::new();
     for (kind, answering) in [("elicitation", elicitation), ("sampling", sampling)] {
         if let Answering::ByFunction(function) = answering {
-            let watch = events::answer_with(&inner, kind, function);
-            watches.extend(watch);
+            answers.extend(events::answer_with(&inner, kind, function));
         }
     }
-    inner.watches.replace(Some(watches));
+    inner.answers.replace(Some(answers));
     Ok(inner)
 }
 

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+mod builder;
 pub mod config;
 pub mod credentials;
 pub mod listeners;
@@ -13,6 +14,12 @@ pub mod registry;
 mod test_support;
 pub mod tool_system;
 
+pub use builder::{ClientFeatures, Runtime, RuntimeBuilder};
 pub use mcp_worker_client as client;
 pub use mcp_worker_client::{Error, Result};
 pub use mcp_worker_protocol as protocol;
+
+/// The repository README's Rust examples ("Use it from Rust"), compiled as this crate's doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct RepositoryReadme;

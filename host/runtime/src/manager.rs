@@ -20,7 +20,7 @@
 //! - **Requests from servers** (elicitation, sampling, roots) go to the application's
 //!   [`ServerRequestHandlers`]; capabilities without a handler are not declared.
 //!
-//! The manager is platform-free: the browser supplies a [`Runtime`] and a [`Launcher`] (see `manager::browser`),
+//! The manager is platform-free: the browser supplies a [`Platform`] and a [`Launcher`] (see `manager::browser`),
 //! native tests supply a manual clock and in-memory servers.
 
 mod backoff;
@@ -30,11 +30,11 @@ mod calls;
 mod credentials;
 mod health;
 mod lifecycle;
-mod runtime;
+mod platform;
 
 pub use backoff::Backoff;
 pub use health::{FailurePolicy, ServerHealth, ServerStatus};
-pub use runtime::{CredentialSource, CredentialsNeeded, LaunchRequest, Launcher, Runtime, StaticCredentials};
+pub use platform::{CredentialSource, CredentialsNeeded, LaunchRequest, Launcher, Platform, StaticCredentials};
 
 use crate::config::ServerConfig;
 use crate::listeners::{Callback, ListenerId, Listeners};
@@ -205,7 +205,7 @@ struct Discovery {
 }
 
 struct Inner {
-    runtime: Rc<dyn Runtime>,
+    runtime: Rc<dyn Platform>,
     launcher: Rc<dyn Launcher>,
     credentials: RefCell<Option<Rc<dyn CredentialSource>>>,
     registry: Rc<ToolRegistry>,
@@ -253,7 +253,7 @@ impl McpTransportManager {
 
     /// A manager without servers that registers tools in `registry`.
     pub fn new(
-        runtime: Rc<dyn Runtime>,
+        runtime: Rc<dyn Platform>,
         launcher: Rc<dyn Launcher>,
         registry: Rc<ToolRegistry>,
         options: ManagerOptions,

@@ -2,8 +2,8 @@
 
 use super::*;
 use crate::config::TransportConfig;
-use crate::test_support::{Behaviour, ManualTime, TestLauncher, TestRuntime};
-use crate::tool_system::{ParsedToolCall, ToolStatus, ToolSystem};
+use crate::test_support::{Behaviour, ManualTime, TestLauncher, TestPlatform};
+use crate::tool_system::{ExecuteOptions, ParsedToolCall, ToolStatus, ToolSystem};
 use futures_executor::LocalPool;
 use futures_util::FutureExt;
 use futures_util::task::LocalSpawnExt;
@@ -103,7 +103,7 @@ fn world_with(options: ManagerOptions) -> World {
     let pool = LocalPool::new();
     let time = ManualTime::default();
     let launcher = Rc::new(TestLauncher::new(pool.spawner(), time.clone()));
-    let runtime = Rc::new(TestRuntime { time: time.clone(), spawner: pool.spawner() });
+    let runtime = Rc::new(TestPlatform { time: time.clone(), spawner: pool.spawner() });
     let manager = McpTransportManager::new(runtime, launcher.clone(), Rc::new(ToolRegistry::new()), options);
     let events = Rc::new(RefCell::new(Vec::new()));
     let log = events.clone();
@@ -533,7 +533,7 @@ fn server_requests_reach_the_application_and_only_handled_capabilities_are_decla
         Box::pin(async { Ok(json!({"action": "accept", "content": {"approve": true}})) })
     }));
     let options = ManagerOptions { server_requests: Some(handlers), ..ManagerOptions::default() };
-    let runtime = Rc::new(TestRuntime { time: w.time.clone(), spawner: w.pool.spawner() });
+    let runtime = Rc::new(TestPlatform { time: w.time.clone(), spawner: w.pool.spawner() });
     w.manager = McpTransportManager::new(runtime, w.launcher.clone(), Rc::new(ToolRegistry::new()), options);
     w.add_kit("a");
     assert_eq!(w.text("a", "ask", json!({})), "approved: true");
@@ -562,7 +562,7 @@ fn the_tool_system_calls_through_the_manager() {
         ParsedToolCall::new("1", "mcp__a__echo", json!({"text": "hello"})),
         ParsedToolCall::new("2", "mcp__a__fails", json!({})),
     ];
-    let results = w.pool.run_until(system.execute_tools(calls, "t", None));
+    let results = w.pool.run_until(system.execute_tools(calls, "t", &ExecuteOptions::default()));
     assert_eq!(results[0].status, ToolStatus::Success);
     assert_eq!((results[1].status, results[1].error.as_deref()), (ToolStatus::Error, Some("nope")));
     assert_eq!(w.status("bad"), ServerStatus::Connecting, "the failing server restarts on its own");

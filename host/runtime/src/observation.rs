@@ -6,9 +6,9 @@
 //!   subscribers by [`EventFilter`] (kinds, servers, thread) as callbacks or as a [`EventStream`]. No event carries a
 //!   credential value ([`Redactor`]).
 //! - The hub listens to the runtime's parts ([`ObservationManager::watch_manager`], `watch_registry`,
-//!   `watch_tool_system`); requests from servers that wait for the application are kept in [`ServerRequests`].
-//! - Every event converts to an ART `Observation` ([`ArtObservation`]), and the tool system records each tool
-//!   execution as a `TOOL_EXECUTION` [`Observation`] through [`Observations`], as ART's ToolSystem does.
+//!   `watch_tool_system`: the tool system's typed execution records); requests from servers that wait for the
+//!   application are kept in [`ServerRequests`].
+//! - Every event converts to an ART `Observation` ([`ArtObservation`]).
 
 mod art;
 mod bridge;
@@ -19,7 +19,6 @@ mod hub;
 mod redact;
 mod requests;
 mod stream;
-mod tools;
 
 pub use art::ArtObservation;
 pub use bridge::Watches;
@@ -34,9 +33,7 @@ pub use redact::{MIN_SCRUBBED_LEN, RedactingCredentials, Redactor};
 pub use requests::{PendingRequest, ServerRequests};
 pub use stream::EventStream;
 
-use crate::listeners::{Callback, ListenerId, Listeners};
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 /// ART's `ObservationType` values this host records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -51,55 +48,4 @@ pub enum ObservationType {
     StateUpdate,
     /// Something failed (a server down, a restart after a crash).
     Error,
-}
-
-/// One observation: ART's `Observation` without the `id`, which the recorder assigns.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct Observation {
-    /// The agent thread.
-    pub thread_id: String,
-    /// The agent run's trace, when given.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub trace_id: Option<String>,
-    /// What kind of observation.
-    #[serde(rename = "type")]
-    pub kind: ObservationType,
-    /// Milliseconds since the epoch (`Date.now()` in the browser).
-    pub timestamp: f64,
-    /// A one-line summary.
-    pub title: String,
-    /// For `TOOL_EXECUTION`: the `ToolResult`.
-    pub content: Value,
-    /// For `TOOL_EXECUTION`: `callId`, `toolName`, `server`, `tool`, `durationMs`, `status`.
-    pub metadata: Map<String, Value>,
-}
-
-/// Where observations go: every subscriber gets every observation, in order.
-#[derive(Debug, Default)]
-pub struct Observations {
-    listeners: Listeners<Observation>,
-}
-
-impl Observations {
-    /// No subscribers yet.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Hands `observation` to every subscriber.
-    pub fn record(&self, observation: &Observation) {
-        self.listeners.emit(observation);
-    }
-
-    /// Receives every later observation.
-    pub fn subscribe(&self, callback: Callback<Observation>) -> ListenerId {
-        self.listeners.subscribe(callback)
-    }
-
-    /// Stops a subscription.
-    pub fn unsubscribe(&self, id: ListenerId) -> bool {
-        self.listeners.unsubscribe(id)
-    }
 }

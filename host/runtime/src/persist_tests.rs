@@ -1,6 +1,6 @@
 use super::*;
 use crate::manager::{ManagerOptions, ServerStatus};
-use crate::test_support::{Behaviour, ManualTime, TestLauncher, TestRuntime};
+use crate::test_support::{Behaviour, ManualTime, TestLauncher, TestPlatform};
 use futures_executor::LocalPool;
 use mcp_worker_sdk::Server;
 use serde_json::json;
@@ -10,7 +10,7 @@ use std::rc::Rc;
 fn manager(pool: &LocalPool) -> (McpTransportManager, Rc<TestLauncher>) {
     let time = ManualTime::default();
     let launcher = Rc::new(TestLauncher::new(pool.spawner(), time.clone()));
-    let runtime = Rc::new(TestRuntime { time, spawner: pool.spawner() });
+    let runtime = Rc::new(TestPlatform { time, spawner: pool.spawner() });
     let manager =
         McpTransportManager::new(runtime, launcher.clone(), Rc::new(ToolRegistry::new()), ManagerOptions::default());
     (manager, launcher)

@@ -2,7 +2,7 @@
 //! clock, and timers the test fires by advancing it.
 
 use crate::config::TransportConfig;
-use crate::manager::{LaunchRequest, Launcher, Runtime};
+use crate::manager::{LaunchRequest, Launcher, Platform};
 use crate::manifest::BundleManifest;
 use crate::tool_system::McpCaller;
 use futures_channel::{mpsc, oneshot};
@@ -195,12 +195,12 @@ impl McpCaller for Clients {
 }
 
 /// Time and tasks for the manager: the manual clock and the test's pool.
-pub(crate) struct TestRuntime {
+pub(crate) struct TestPlatform {
     pub(crate) time: ManualTime,
     pub(crate) spawner: LocalSpawner,
 }
 
-impl Runtime for TestRuntime {
+impl Platform for TestPlatform {
     fn now_ms(&self) -> f64 {
         self.time.now()
     }

@@ -5,19 +5,23 @@
 //! server, each call is checked: the tool exists and agents may see it, it is enabled for the thread, and its
 //! arguments are valid against the tool's input schema. A call that fails a check gets an error result the model can
 //! act on, and no server is called. MCP results with `isError: true` are errors with the tool's text; structured
-//! content is checked against the tool's output schema. Every execution is recorded as a `TOOL_EXECUTION`
-//! observation.
+//! content is checked against the tool's output schema. Every execution is reported as typed records
+//! ([`ExecutionEvent`]: started, then finished with a summary of its output) to the tool system's subscribers; the
+//! status socket publishes them.
 
+mod execution;
 mod result;
 
+pub use execution::{ContentSummary, ExecutionCall, ExecutionEvent, ExecutionFinished, OutputSummary, ToolOrigin};
 pub use result::{ParsedToolCall, ToolResult, ToolStatus};
 
-use crate::observation::{Observation, ObservationType, Observations};
+use crate::listeners::{Callback, ListenerId, Listeners};
+use crate::registry::enablement;
 use crate::registry::{ExecutionContext, ToolEntry, ToolRegistry, ToolSource};
 use futures_util::future::{LocalBoxFuture, join_all};
+use mcp_worker_client::CallOptions;
+use mcp_worker_client::Result;
 use mcp_worker_client::connection::Clock;
-use mcp_worker_client::error::Result;
-use mcp_worker_client::session::CallOptions;
 use mcp_worker_json_schema as json_schema;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
@@ -41,10 +45,39 @@ pub trait McpCaller {
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub struct ExecuteOptions {
+    /// The agent run's trace, carried into every record and event of the batch.
+    pub trace_id: Option<String>,
     /// Timeout of each MCP call (`None`: each server's configured timeout, 60 s by default).
     pub timeout_ms: Option<u32>,
     /// Put the server's `CallToolResult` in `metadata.rawResult`.
     pub include_raw_result: bool,
+    /// The tools this batch may use (names, and prefixes ending in `*`), for an application that keeps thread
+    /// enablement itself (an ART `StateManager`): checked instead of the thread's list in the registry, and stored
+    /// nowhere. `None`: the registry's list for the thread.
+    pub enabled_tools: Option<Vec<String>>,
+}
+
+impl ExecuteOptions {
+    /// Records and events of the batch name this trace.
+    #[must_use]
+    pub fn trace(mut self, trace_id: impl Into<String>) -> Self {
+        self.trace_id = Some(trace_id.into());
+        self
+    }
+
+    /// Each MCP call of the batch fails after `ms` milliseconds.
+    #[must_use]
+    pub fn timeout(mut self, ms: u32) -> Self {
+        self.timeout_ms = Some(ms);
+        self
+    }
+
+    /// The batch may use these tools, whatever the thread's list says (see [`ExecuteOptions::enabled_tools`]).
+    #[must_use]
+    pub fn enabled_tools<S: Into<String>>(mut self, tools: impl IntoIterator<Item = S>) -> Self {
+        self.enabled_tools = Some(tools.into_iter().map(Into::into).collect());
+        self
+    }
 }
 
 /// Checks and runs tool calls against a registry.
@@ -52,7 +85,7 @@ pub struct ToolSystem {
     registry: Rc<ToolRegistry>,
     mcp: Rc<dyn McpCaller>,
     clock: Clock,
-    observations: Rc<Observations>,
+    events: Rc<Listeners<ExecutionEvent>>,
 }
 
 impl fmt::Debug for ToolSystem {
@@ -64,12 +97,23 @@ impl fmt::Debug for ToolSystem {
 impl ToolSystem {
     /// A tool system over `registry`, calling MCP tools through `mcp`, timing calls with `clock` (milliseconds).
     pub fn new(registry: Rc<ToolRegistry>, mcp: Rc<dyn McpCaller>, clock: Clock) -> Self {
-        Self { registry, mcp, clock, observations: Rc::new(Observations::new()) }
+        Self { registry, mcp, clock, events: Rc::new(Listeners::new()) }
     }
 
-    /// Where `TOOL_EXECUTION` observations go.
-    pub fn observations(&self) -> &Rc<Observations> {
-        &self.observations
+    /// Receives an [`ExecutionEvent::Started`] before each call is checked and run, and an
+    /// [`ExecutionEvent::Finished`] after.
+    pub fn subscribe(&self, callback: Callback<ExecutionEvent>) -> ListenerId {
+        self.events.subscribe(callback)
+    }
+
+    /// Stops a subscription.
+    pub fn unsubscribe(&self, id: ListenerId) -> bool {
+        self.events.unsubscribe(id)
+    }
+
+    /// The subscribers, for a watch that outlives a borrow of the tool system.
+    pub(crate) fn events_handle(&self) -> Rc<Listeners<ExecutionEvent>> {
+        self.events.clone()
     }
 
     /// Runs `calls` for `thread_id`, concurrently; results in call order.
@@ -77,37 +121,45 @@ impl ToolSystem {
         &self,
         calls: Vec<ParsedToolCall>,
         thread_id: &str,
-        trace_id: Option<&str>,
-    ) -> Vec<ToolResult> {
-        self.execute_tools_with(calls, thread_id, trace_id, &ExecuteOptions::default()).await
-    }
-
-    /// [`ToolSystem::execute_tools`] with options.
-    pub async fn execute_tools_with(
-        &self,
-        calls: Vec<ParsedToolCall>,
-        thread_id: &str,
-        trace_id: Option<&str>,
         options: &ExecuteOptions,
     ) -> Vec<ToolResult> {
-        join_all(calls.into_iter().map(|call| self.execute_one(call, thread_id, trace_id, options))).await
+        let started: Vec<(ParsedToolCall, ExecutionCall)> = calls
+            .into_iter()
+            .map(|call| {
+                let record = self.record(&call, thread_id, options.trace_id.as_deref());
+                self.events.emit(&ExecutionEvent::Started(record.clone()));
+                (call, record)
+            })
+            .collect();
+        join_all(started.into_iter().map(|(call, record)| self.execute_one(call, record, options))).await
     }
 
-    async fn execute_one(
-        &self,
-        call: ParsedToolCall,
-        thread_id: &str,
-        trace_id: Option<&str>,
-        options: &ExecuteOptions,
-    ) -> ToolResult {
+    /// The record of `call` as registered now.
+    fn record(&self, call: &ParsedToolCall, thread_id: &str, trace_id: Option<&str>) -> ExecutionCall {
+        let entry = self.registry.get(&call.tool_name);
+        ExecutionCall {
+            call_id: call.call_id.clone(),
+            tool_name: call.tool_name.clone(),
+            tool: entry.as_ref().map(|e| e.original_name().to_owned()),
+            server: entry.as_ref().and_then(|e| e.server().map(str::to_owned)),
+            origin: entry.as_ref().map(|e| match e.source {
+                ToolSource::Native(_) => ToolOrigin::Native,
+                _ => ToolOrigin::Mcp,
+            }),
+            thread_id: thread_id.to_owned(),
+            trace_id: trace_id.map(str::to_owned),
+        }
+    }
+
+    async fn execute_one(&self, call: ParsedToolCall, record: ExecutionCall, options: &ExecuteOptions) -> ToolResult {
         let started = (self.clock)();
         let entry = self.registry.get(&call.tool_name);
-        let mut result = match self.check(&call, entry.as_ref(), thread_id) {
+        let mut result = match self.check(&call, entry.as_ref(), &record.thread_id, options) {
             Err(refusal) => ToolResult::refused(&call, refusal),
             Ok((entry, arguments)) => {
                 let context = ExecutionContext {
-                    thread_id: thread_id.to_owned(),
-                    trace_id: trace_id.map(str::to_owned),
+                    thread_id: record.thread_id.clone(),
+                    trace_id: record.trace_id.clone(),
                     call_id: call.call_id.clone(),
                 };
                 self.dispatch(&call, entry, arguments, context, options).await
@@ -115,7 +167,14 @@ impl ToolSystem {
         };
         let duration = ((self.clock)() - started).max(0.0);
         result.metadata.insert("durationMs".into(), json!(duration));
-        self.observe(&result, thread_id, trace_id, duration);
+        self.events.emit(&ExecutionEvent::Finished(ExecutionFinished {
+            call: record,
+            status: result.status,
+            error: result.error.clone(),
+            error_code: result.metadata.get("errorCode").and_then(Value::as_str).map(str::to_owned),
+            duration_ms: duration,
+            output: OutputSummary::of(&result),
+        }));
         result
     }
 
@@ -125,6 +184,7 @@ impl ToolSystem {
         call: &ParsedToolCall,
         entry: Option<&'e ToolEntry>,
         thread_id: &str,
+        options: &ExecuteOptions,
     ) -> Result<(&'e ToolEntry, Value), String> {
         let name = &call.tool_name;
         let entry = entry.ok_or_else(|| format!("Unknown tool {name}. Use one of the tools you were given."))?;
@@ -133,7 +193,11 @@ impl ToolSystem {
                 "Tool {name} is not available: it may be destructive and its server does not allow destructive tools."
             ));
         }
-        if !self.registry.is_callable(thread_id, name) {
+        let enabled = match &options.enabled_tools {
+            Some(allowed) => entry.exposed && enablement::lists(allowed, name),
+            None => self.registry.is_callable(thread_id, name),
+        };
+        if !enabled {
             return Err(format!("Tool {name} is not enabled for this conversation."));
         }
         let arguments =
@@ -212,30 +276,6 @@ impl ToolSystem {
             }
         }
         result
-    }
-
-    fn observe(&self, result: &ToolResult, thread_id: &str, trace_id: Option<&str>, duration: f64) {
-        let status = if result.is_success() { "success" } else { "error" };
-        let mut metadata = Map::new();
-        metadata.insert("callId".into(), json!(result.call_id));
-        metadata.insert("toolName".into(), json!(result.tool_name));
-        for key in ["server", "tool", "source"] {
-            if let Some(value) = result.metadata.get(key) {
-                metadata.insert(key.into(), value.clone());
-            }
-        }
-        metadata.insert("durationMs".into(), json!(duration));
-        metadata.insert("status".into(), json!(status));
-        let observation = Observation {
-            thread_id: thread_id.to_owned(),
-            trace_id: trace_id.map(str::to_owned),
-            kind: ObservationType::ToolExecution,
-            timestamp: (self.clock)(),
-            title: format!("{} {status}", result.tool_name),
-            content: serde_json::to_value(result).unwrap_or(Value::Null),
-            metadata,
-        };
-        self.observations.record(&observation);
     }
 }
 

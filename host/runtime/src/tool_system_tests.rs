@@ -66,7 +66,7 @@ struct Rig {
     clients: Rc<Clients>,
     registry: Rc<ToolRegistry>,
     system: ToolSystem,
-    observed: Rc<RefCell<Vec<Observation>>>,
+    observed: Rc<RefCell<Vec<ExecutionEvent>>>,
 }
 
 fn rig() -> Rig {
@@ -81,13 +81,13 @@ fn rig() -> Rig {
     let system = ToolSystem::new(registry.clone(), clients.clone(), Rc::new(|| 0.0));
     let observed = Rc::new(RefCell::new(Vec::new()));
     let log = observed.clone();
-    system.observations().subscribe(Rc::new(move |o: &Observation| log.borrow_mut().push(o.clone())));
+    system.subscribe(Rc::new(move |event: &ExecutionEvent| log.borrow_mut().push(event.clone())));
     Rig { pool, clients, registry, system, observed }
 }
 
 impl Rig {
     fn run(&mut self, calls: Vec<ParsedToolCall>) -> Vec<ToolResult> {
-        self.pool.run_until(self.system.execute_tools(calls, "t", Some("trace-1")))
+        self.pool.run_until(self.system.execute_tools(calls, "t", &ExecuteOptions::default().trace("trace-1")))
     }
 
     fn one(&mut self, tool: &str, arguments: Value) -> ToolResult {
@@ -101,6 +101,7 @@ fn results_keep_the_llms_call_ids_and_the_call_order() {
     let calls =
         (0..20).map(|i| ParsedToolCall::new(format!("call_{i}"), "mcp__kit__echo", json!({"text": format!("m{i}")})));
     let results = rig.run(calls.collect());
+    assert_eq!(results.len(), 20, "one result per call");
     for (i, result) in results.iter().enumerate() {
         assert_eq!(result.call_id, format!("call_{i}"));
         assert_eq!(result.tool_name, "mcp__kit__echo");
@@ -144,7 +145,7 @@ fn calls_that_fail_a_check_get_an_error_the_model_can_act_on_and_reach_no_server
     let other_thread = rig.pool.run_until(rig.system.execute_tools(
         vec![ParsedToolCall::new("x", "mcp__kit__echo", json!({"text": "hi"}))],
         "unconfigured-thread",
-        None,
+        &ExecuteOptions::default(),
     ));
     assert_eq!(other_thread[0].error.as_deref(), Some("Tool mcp__kit__echo is not enabled for this conversation."));
     assert_eq!(rig.clients.calls.get(), 0, "no server was called");
@@ -245,26 +246,52 @@ fn native_tools_run_in_the_page_with_the_same_checks() {
 }
 
 #[test]
-fn every_execution_is_observed() {
+fn every_execution_is_reported_as_it_starts_and_as_it_finishes() {
     let mut rig = rig();
     rig.run(vec![
         ParsedToolCall::new("a", "mcp__kit__echo", json!({"text": "x"})),
         ParsedToolCall::new("b", "mcp__kit__nope", json!({})),
     ]);
     let observed = rig.observed.borrow();
-    assert_eq!(observed.len(), 2);
-    // Recorded as each call finishes: the refused call first.
-    assert_eq!(observed[0].metadata["callId"], "b");
-    assert_eq!(observed[0].metadata["status"], "error");
-    let first = serde_json::to_value(&observed[1]).unwrap();
-    assert_eq!(first["type"], "TOOL_EXECUTION");
-    assert_eq!(first["threadId"], "t");
-    assert_eq!(first["traceId"], "trace-1");
-    assert_eq!(first["metadata"]["server"], "kit");
-    assert_eq!(first["metadata"]["tool"], "echo");
-    assert_eq!(first["metadata"]["status"], "success");
-    assert!(first["metadata"]["durationMs"].is_number());
-    assert_eq!(first["content"]["callId"], "a");
+    assert_eq!(observed.len(), 4, "two starts, two ends: {observed:?}");
+    let ExecutionEvent::Started(first) = &observed[0] else { panic!("{:?}", observed[0]) };
+    assert_eq!(
+        (first.call_id.as_str(), first.server.as_deref(), first.tool.as_deref()),
+        ("a", Some("kit"), Some("echo"))
+    );
+    assert_eq!(
+        (first.origin, first.thread_id.as_str(), first.trace_id.as_deref()),
+        (Some(ToolOrigin::Mcp), "t", Some("trace-1"))
+    );
+    let ExecutionEvent::Started(second) = &observed[1] else { panic!("{:?}", observed[1]) };
+    assert_eq!((second.call_id.as_str(), second.origin), ("b", None), "an unknown tool has no origin");
+    // Finished as each call finishes: the refused call first.
+    let ExecutionEvent::Finished(refused) = &observed[2] else { panic!("{:?}", observed[2]) };
+    assert_eq!((refused.call.call_id.as_str(), refused.status), ("b", ToolStatus::Error));
+    assert!(refused.error.as_deref().is_some_and(|e| e.starts_with("Unknown tool")));
+    assert_eq!(refused.output, OutputSummary::default());
+    let ExecutionEvent::Finished(done) = &observed[3] else { panic!("{:?}", observed[3]) };
+    assert_eq!((done.call.call_id.as_str(), done.status), ("a", ToolStatus::Success));
+    assert_eq!(done.output.content, [ContentSummary { kind: "text".into(), bytes: 1 }], "kinds and sizes, no text");
+    let json = serde_json::to_value(done).unwrap();
+    assert_eq!(json["callId"], "a");
+    assert_eq!(json["source"], "mcp");
+    assert_eq!(json["status"], "success");
+    assert!(json["durationMs"].is_number());
+    assert!(json.get("result").is_none() && json.get("output").is_some_and(|o| o.get("content").is_some()));
+}
+
+#[test]
+fn a_batch_can_carry_its_own_enablement_and_stores_none_of_it() {
+    let mut rig = rig();
+    let call = || vec![ParsedToolCall::new("x", "mcp__kit__echo", json!({"text": "hi"}))];
+    let options = ExecuteOptions::default().enabled_tools(["mcp__kit__ech*"]);
+    let allowed = rig.pool.run_until(rig.system.execute_tools(call(), "elsewhere", &options));
+    assert_eq!(allowed[0].status, ToolStatus::Success, "{:?}", allowed[0].error);
+    assert_eq!(rig.registry.enablement().enabled("elsewhere"), None, "nothing stored for the thread");
+    let options = ExecuteOptions::default().enabled_tools(["mcp__kit__wait"]);
+    let refused = rig.pool.run_until(rig.system.execute_tools(call(), "t", &options));
+    assert_eq!(refused[0].error.as_deref(), Some("Tool mcp__kit__echo is not enabled for this conversation."));
 }
 
 #[test]
@@ -272,7 +299,7 @@ fn the_raw_result_is_included_when_asked() {
     let mut rig = rig();
     let options = ExecuteOptions { include_raw_result: true, ..ExecuteOptions::default() };
     let calls = vec![ParsedToolCall::new("a", "mcp__kit__fail", json!({}))];
-    let results = rig.pool.run_until(rig.system.execute_tools_with(calls, "t", None, &options));
+    let results = rig.pool.run_until(rig.system.execute_tools(calls, "t", &options));
     assert_eq!(results[0].metadata["rawResult"]["isError"], true);
 }
 

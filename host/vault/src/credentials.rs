@@ -4,7 +4,7 @@
 //!   a fresh random nonce per write and associated data that binds it to its server, its name, the format version
 //!   and the data key's id.
 //! - The data key is stored only wrapped, by a passphrase (PBKDF2-SHA-256 in WebCrypto, 600,000 iterations, random
-//!   salt), a key the application supplies, or a non-extractable WebCrypto device key ([`KeySource`]).
+//!   salt), a key the application supplies, or a non-extractable WebCrypto device key (`KeySource`).
 //! - Plaintext values are [`Secret`]s: redacted in `Debug`, wiped on drop. No error carries a value.
 //! - A server receives only what it declared; what is missing is reported with descriptions so a UI can ask for it.
 //!   `${NAME}` references in an imported `mcpServers` config resolve from the repository.

@@ -44,9 +44,9 @@ fn nothing<T>(_: &Rc<Inner>, _: T) -> Result<JsValue, JsFailure> {
 
 /// Starts again every server that waits for credentials.
 fn retry_waiting(inner: &Rc<Inner>) {
-    for health in inner.manager.health_all() {
+    for health in inner.runtime.manager().health_all() {
         if health.status == ServerStatus::NeedsCredentials {
-            inner.manager.credentials_changed(&health.name);
+            inner.runtime.manager().credentials_changed(&health.name);
         }
     }
 }
@@ -178,7 +178,7 @@ impl JsCredentials {
             async move |inner| {
                 // What the server's next start asks for: its manifest's, its config's and its env's references.
                 let declared = inner
-                    .manager
+                    .runtime
                     .declared_credentials(&server)
                     .await
                     .map_err(|e| CredentialError::InvalidInput(e.to_string()))?;

@@ -72,7 +72,7 @@ impl JsRuntime {
                 call_safely(&callback, &value);
             }
         });
-        let hub = &self.inner.hub;
+        let hub = &self.inner.runtime.observations();
         let id = match json.replay {
             Value::Bool(true) => hub.subscribe_with_history(json.filter, 0, deliver),
             Value::Number(seq) => hub.subscribe_with_history(json.filter, seq.as_u64().unwrap_or(0), deliver),
@@ -82,7 +82,7 @@ impl JsRuntime {
         let weak = Rc::downgrade(&self.inner);
         let unsubscribe = Closure::<dyn FnMut()>::new(move || {
             if let Some(inner) = weak.upgrade() {
-                inner.hub.unsubscribe(id);
+                inner.runtime.observations().unsubscribe(id);
             }
         });
         Ok(unsubscribe.into_js_value())
@@ -95,7 +95,7 @@ impl JsRuntime {
         #[wasm_bindgen(unchecked_optional_param_type = "HistoryOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         let json: HistoryJson = options_from_js(&options.unwrap_or(JsValue::UNDEFINED), "history options")?;
-        Ok(to_js(&self.inner.hub.history(&json.filter, json.limit))?)
+        Ok(to_js(&self.inner.runtime.observations().history(&json.filter, json.limit))?)
     }
 
     /// The kept events as ART `Observation`s: those of a thread (and of no thread), of some types.
@@ -109,7 +109,8 @@ impl JsRuntime {
         filter.thread_id = query.thread_id;
         let mut observations: Vec<_> = self
             .inner
-            .hub
+            .runtime
+            .observations()
             .history(&filter, None)
             .iter()
             .map(StatusEvent::to_observation)
@@ -125,19 +126,19 @@ impl JsRuntime {
     /// How many events are kept for late subscribers.
     #[wasm_bindgen(getter = historySize)]
     pub fn history_size(&self) -> usize {
-        self.inner.hub.history_capacity()
+        self.inner.runtime.observations().history_capacity()
     }
 
     /// Keeps up to `size` events from now on.
     #[wasm_bindgen(setter = historySize)]
     pub fn set_history_size(&self, size: usize) {
-        self.inner.hub.set_history_capacity(size);
+        self.inner.runtime.observations().set_history_capacity(size);
     }
 
     /// The server requests (elicitation, sampling) waiting for an answer.
     #[wasm_bindgen(js_name = pendingRequests, unchecked_return_type = "PendingServerRequest[]")]
     pub fn pending_requests(&self) -> Result<JsValue, JsValue> {
-        Ok(to_js(&self.inner.requests.pending())?)
+        Ok(to_js(&self.inner.runtime.server_requests().pending())?)
     }
 
     /// Answers a server request with its result (`ElicitResult` or `CreateMessageResult`). Throws
@@ -152,7 +153,7 @@ impl JsRuntime {
         if !result.is_object() {
             return Err(JsFailure::invalid("a request's result must be an object").into());
         }
-        if !self.inner.requests.answer(u64::from(request_id), result) {
+        if !self.inner.runtime.server_requests().answer(u64::from(request_id), result) {
             return Err(unknown_request(request_id).into());
         }
         Ok(())
@@ -171,7 +172,7 @@ impl JsRuntime {
             Some(code) => ErrorObject::new(i64::from(code), message),
             None => ErrorObject::internal_error(message),
         };
-        if !self.inner.requests.reject(u64::from(request_id), error) {
+        if !self.inner.runtime.server_requests().reject(u64::from(request_id), error) {
             return Err(unknown_request(request_id).into());
         }
         Ok(())
@@ -217,7 +218,7 @@ fn report(what: &str, error: &JsValue) {
 pub(super) fn answer_with(inner: &Rc<Inner>, kind: &str, function: Function) -> Watches {
     let event = if kind == "sampling" { EventKind::SamplingRequested } else { EventKind::ElicitationRequested };
     let weak = Rc::downgrade(inner);
-    let id = inner.hub.subscribe(
+    let id = inner.runtime.observations().subscribe(
         EventFilter::all().kinds([event]),
         Rc::new(move |event: &StatusEvent| {
             let Ok(request) = to_js(event) else { return };
@@ -241,13 +242,15 @@ pub(super) fn answer_with(inner: &Rc<Inner>, kind: &str, function: Function) -> 
                 });
                 // The application may have answered by id meanwhile; then this answer is not needed.
                 let _ = match answer {
-                    Ok(result) => inner.requests.answer(request_id, result),
-                    Err(message) => inner.requests.reject(request_id, ErrorObject::internal_error(message)),
+                    Ok(result) => inner.runtime.server_requests().answer(request_id, result),
+                    Err(message) => {
+                        inner.runtime.server_requests().reject(request_id, ErrorObject::internal_error(message))
+                    }
                 };
             });
         }),
     );
-    let hub = inner.hub.clone();
+    let hub = inner.runtime.observations().clone();
     Watches::on_drop(move || {
         hub.unsubscribe(id);
     })

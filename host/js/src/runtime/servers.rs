@@ -43,7 +43,7 @@ impl JsRuntime {
         let mut errors = config_errors_json(&import.errors).as_array().cloned().unwrap_or_default();
         for config in import.servers {
             let name = config.name.clone();
-            match self.inner.manager.add(config) {
+            match self.inner.runtime.manager().add(config) {
                 Ok(()) => added.push(name),
                 Err(error) => errors.push(json!({"entry": name, "field": "", "message": error.to_string()})),
             }
@@ -55,7 +55,7 @@ impl JsRuntime {
     #[wasm_bindgen(js_name = removeServer)]
     pub fn remove_server(&self, name: String) -> Result<(), JsValue> {
         self.inner.open()?;
-        self.inner.manager.remove(&name).map_err(JsFailure::from)?;
+        self.inner.runtime.manager().remove(&name).map_err(JsFailure::from)?;
         Ok(())
     }
 
@@ -63,14 +63,14 @@ impl JsRuntime {
     #[wasm_bindgen(js_name = enableServer)]
     pub fn enable_server(&self, name: String) -> Result<(), JsValue> {
         self.inner.open()?;
-        Ok(self.inner.manager.enable(&name).map_err(JsFailure::from)?)
+        Ok(self.inner.runtime.manager().enable(&name).map_err(JsFailure::from)?)
     }
 
     /// Disables a server: stops it and unregisters its tools until it is enabled.
     #[wasm_bindgen(js_name = disableServer)]
     pub fn disable_server(&self, name: String) -> Result<(), JsValue> {
         self.inner.open()?;
-        Ok(self.inner.manager.disable(&name).map_err(JsFailure::from)?)
+        Ok(self.inner.runtime.manager().disable(&name).map_err(JsFailure::from)?)
     }
 
     /// Starts a server now and resolves once it is connected (also brings a server out of `error`).
@@ -79,7 +79,7 @@ impl JsRuntime {
         let inner = self.inner.clone();
         future_to_promise(async move {
             inner.open()?;
-            inner.manager.connect(&name).await.map_err(JsFailure::from)?;
+            inner.runtime.manager().connect(&name).await.map_err(JsFailure::from)?;
             Ok(JsValue::UNDEFINED)
         })
     }
@@ -88,7 +88,7 @@ impl JsRuntime {
     #[wasm_bindgen(js_name = disconnectServer)]
     pub fn disconnect_server(&self, name: String) -> Result<(), JsValue> {
         self.inner.open()?;
-        Ok(self.inner.manager.disconnect(&name).map_err(JsFailure::from)?)
+        Ok(self.inner.runtime.manager().disconnect(&name).map_err(JsFailure::from)?)
     }
 
     /// Disconnects, then connects.
@@ -97,7 +97,7 @@ impl JsRuntime {
         let inner = self.inner.clone();
         future_to_promise(async move {
             inner.open()?;
-            inner.manager.restart(&name).await.map_err(JsFailure::from)?;
+            inner.runtime.manager().restart(&name).await.map_err(JsFailure::from)?;
             Ok(JsValue::UNDEFINED)
         })
     }
@@ -108,7 +108,7 @@ impl JsRuntime {
         let inner = self.inner.clone();
         future_to_promise(async move {
             inner.open()?;
-            let outcomes = inner.manager.start_all().await;
+            let outcomes = inner.runtime.manager().start_all().await;
             let array = js_sys::Array::new();
             for (server, outcome) in outcomes {
                 let entry = to_js(&json!({"server": server, "ok": outcome.is_ok()}))?;
@@ -124,13 +124,13 @@ impl JsRuntime {
     /// Every server's health, by name.
     #[wasm_bindgen(unchecked_return_type = "ServerHealth[]")]
     pub fn servers(&self) -> Result<JsValue, JsValue> {
-        Ok(to_js(&self.inner.manager.health_all())?)
+        Ok(to_js(&self.inner.runtime.manager().health_all())?)
     }
 
     /// One server's health, or `undefined`.
     #[wasm_bindgen(unchecked_return_type = "ServerHealth | undefined")]
     pub fn server(&self, name: String) -> Result<JsValue, JsValue> {
-        match self.inner.manager.health(&name) {
+        match self.inner.runtime.manager().health(&name) {
             Some(health) => Ok(to_js(&health)?),
             None => Ok(JsValue::UNDEFINED),
         }
@@ -139,7 +139,7 @@ impl JsRuntime {
     /// A server's configuration, or `undefined`.
     #[wasm_bindgen(js_name = serverConfig, unchecked_return_type = "ServerConfig | undefined")]
     pub fn server_config(&self, name: String) -> Result<JsValue, JsValue> {
-        match self.inner.manager.config(&name) {
+        match self.inner.runtime.manager().config(&name) {
             Some(config) => Ok(to_js(&config.to_json())?),
             None => Ok(JsValue::UNDEFINED),
         }
@@ -149,5 +149,5 @@ impl JsRuntime {
 /// Adds a server from its JSON form, whose `credentials` may be declarations (`{name, description, required}`).
 fn add(inner: &Rc<Inner>, value: Value) -> Result<(), JsFailure> {
     let config = ServerConfig::from_json(&value).map_err(JsFailure::from)?;
-    inner.manager.add(config).map_err(JsFailure::from)
+    inner.runtime.manager().add(config).map_err(JsFailure::from)
 }

@@ -34,6 +34,7 @@ struct ExecuteJson {
     timeout_ms: Option<u32>,
     #[serde(default)]
     include_raw_result: bool,
+    enabled_tools: Option<Vec<String>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -73,7 +74,7 @@ impl JsRuntime {
         if let Some(server) = filter.server {
             selection = selection.server(server);
         }
-        let export = self.inner.registry.export(format, &selection);
+        let export = self.inner.runtime.registry().export(format, &selection);
         let skipped: Vec<_> =
             export.skipped.iter().map(|(name, why)| json!({"name": name, "reason": why.to_string()})).collect();
         Ok(to_js(&json!({"tools": export.tools, "skipped": skipped}))?)
@@ -93,17 +94,19 @@ impl JsRuntime {
             execute.dyn_into().map_err(|_| JsFailure::invalid("registerTool needs a function to execute the tool"))?;
         let definition: Tool = from_js(&definition, "tool definition")?;
         let tool = JsTool { name: definition.name.clone(), function };
-        Ok(self.inner.registry.register_native(definition, Rc::new(tool)).map_err(JsFailure::from)?)
+        Ok(self.inner.runtime.registry().register_native(definition, Rc::new(tool)).map_err(JsFailure::from)?)
     }
 
     /// Removes a native tool; false if there was none of that name. MCP tools go with their server (disable it).
     #[wasm_bindgen(js_name = unregisterTool)]
     pub fn unregister_tool(&self, name: String) -> Result<bool, JsValue> {
-        if let Some(server) = self.inner.registry.get(&name).and_then(|entry| entry.server().map(str::to_owned)) {
+        if let Some(server) =
+            self.inner.runtime.registry().get(&name).and_then(|entry| entry.server().map(str::to_owned))
+        {
             let message = format!("{name} is a tool of server {server}: disable or remove the server instead");
             return Err(JsFailure::invalid(message).into());
         }
-        Ok(self.inner.registry.unregister(&name))
+        Ok(self.inner.runtime.registry().unregister(&name))
     }
 
     /// Replaces the tools a thread may use (names; an entry ending in `*` enables a prefix, e.g. `mcp__echo__*`).
@@ -114,7 +117,7 @@ impl JsRuntime {
         #[wasm_bindgen(js_name = "threadId")] thread_id: String,
         #[wasm_bindgen(unchecked_param_type = "string[]")] tools: JsValue,
     ) -> Result<(), JsValue> {
-        self.inner.registry.set_thread_tools(&thread_id, strings(&tools, "tools")?);
+        self.inner.runtime.registry().set_thread_tools(&thread_id, strings(&tools, "tools")?);
         Ok(())
     }
 
@@ -125,7 +128,7 @@ impl JsRuntime {
         #[wasm_bindgen(js_name = "threadId")] thread_id: String,
         #[wasm_bindgen(unchecked_param_type = "string[]")] tools: JsValue,
     ) -> Result<(), JsValue> {
-        self.inner.registry.enable_for_thread(&thread_id, strings(&tools, "tools")?);
+        self.inner.runtime.registry().enable_for_thread(&thread_id, strings(&tools, "tools")?);
         Ok(())
     }
 
@@ -137,14 +140,14 @@ impl JsRuntime {
         #[wasm_bindgen(unchecked_param_type = "string[]")] tools: JsValue,
     ) -> Result<(), JsValue> {
         let tools = strings(&tools, "tools")?;
-        self.inner.registry.disable_for_thread(&thread_id, tools.iter().map(String::as_str));
+        self.inner.runtime.registry().disable_for_thread(&thread_id, tools.iter().map(String::as_str));
         Ok(())
     }
 
     /// The entries of a thread's tool list, or `null` when the thread is not configured.
     #[wasm_bindgen(js_name = threadTools, unchecked_return_type = "string[] | null")]
     pub fn thread_tools(&self, #[wasm_bindgen(js_name = "threadId")] thread_id: String) -> Result<JsValue, JsValue> {
-        Ok(to_js(&self.inner.registry.enablement().enabled(&thread_id))?)
+        Ok(to_js(&self.inner.runtime.registry().enablement().enabled(&thread_id))?)
     }
 
     /// Runs an agent's tool calls for a thread: each is checked (registered, enabled for the thread, arguments
@@ -169,16 +172,11 @@ impl JsRuntime {
         future_to_promise(async move {
             let (calls, json, signal) = prepared?;
             let mut execute = ExecuteOptions::default();
+            execute.trace_id = json.trace_id;
             execute.timeout_ms = json.timeout_ms;
             execute.include_raw_result = json.include_raw_result;
-            let trace = json.trace_id;
-            let run = async {
-                let results = inner
-                    .hub
-                    .execute_tools(&inner.system, &inner.registry, calls, &thread_id, trace.as_deref(), &execute)
-                    .await;
-                Ok(results)
-            };
+            execute.enabled_tools = json.enabled_tools;
+            let run = async { Ok(inner.runtime.execute_tools(calls, &thread_id, &execute).await) };
             let results = abortable(signal, "executeTools", run).await?;
             Ok(to_js(&results)?)
         })
@@ -220,7 +218,12 @@ impl JsRuntime {
         future_to_promise(async move {
             let (arguments, call, signal) = prepared?;
             let run = async {
-                inner.manager.call_tool(&server, &tool, arguments.as_deref(), call).await.map_err(JsFailure::from)
+                inner
+                    .runtime
+                    .manager()
+                    .call_tool(&server, &tool, arguments.as_deref(), call)
+                    .await
+                    .map_err(JsFailure::from)
             };
             let raw = abortable(signal, "callTool", run).await?;
             js_sys::JSON::parse(raw.get())

@@ -294,6 +294,12 @@ export interface ExecuteToolsOptions {
   timeoutMs?: number;
   /** Put each server's `CallToolResult` in `metadata.rawResult`. */
   includeRawResult?: boolean;
+  /**
+   * The tools this batch may use (names, and prefixes ending in `*`), for an application that keeps thread
+   * enablement itself (an ART `StateManager`): checked instead of the thread's list (`setThreadTools`), and stored
+   * nowhere.
+   */
+  enabledTools?: string[];
   /** Aborting rejects with an `AbortError` (code `ABORTED`) and cancels the calls on their servers. */
   signal?: AbortSignal;
 }
@@ -428,7 +434,15 @@ export interface ToolExecutionFinishedEvent extends EventBase {
   status: "success" | "error";
   error: string | null;
   errorCode: RuntimeErrorCode | null;
-  result: ToolResult;
+  /** What the output was: each content block's kind and size in bytes (never the output: `executeTools` returns it). */
+  output: OutputSummary;
+}
+
+/** A tool output without the output: each content block's `type` (`json` for a native tool's value) and size. */
+export interface OutputSummary {
+  content: { kind: string; bytes: number }[];
+  /** The size of `structuredContent` as JSON text, when there is one. */
+  structuredBytes: number | null;
 }
 
 export interface ServerLogEvent extends EventBase {

@@ -1,7 +1,7 @@
-//! The manager in the browser: `setTimeout` and `spawn_local` as its [`Runtime`], module Web Workers as its
+//! The manager in the browser: `setTimeout` and `spawn_local` as its [`Platform`], module Web Workers as its
 //! [`Launcher`], and one compiled `WebAssembly.Module` per bundle, shared by every worker of that bundle.
 
-use super::runtime::{LaunchRequest, Launcher, Runtime};
+use super::platform::{LaunchRequest, Launcher, Platform};
 use super::{ManagerOptions, McpTransportManager};
 use crate::config::TransportConfig;
 use crate::manifest::{BundleManifest, fetch::fetch_text, manifest_url};
@@ -19,9 +19,9 @@ use std::rc::Rc;
 
 /// Time and tasks in the page.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct BrowserRuntime;
+pub struct BrowserPlatform;
 
-impl Runtime for BrowserRuntime {
+impl Platform for BrowserPlatform {
     fn now_ms(&self) -> f64 {
         js_sys::Date::now()
     }
@@ -159,7 +159,16 @@ impl McpTransportManager {
     pub fn for_browser(registry: Rc<ToolRegistry>, options: ManagerOptions) -> (Self, Rc<WorkerLauncher>) {
         let launcher = Rc::new(WorkerLauncher::new());
         let manager =
-            Self::new(Rc::new(BrowserRuntime), Rc::new(SharedWorkerLauncher(launcher.clone())), registry, options);
+            Self::new(Rc::new(BrowserPlatform), Rc::new(SharedWorkerLauncher(launcher.clone())), registry, options);
         (manager, launcher)
+    }
+}
+
+impl crate::Runtime {
+    /// A runtime for the page: time and tasks from the browser, each server in its own module Web Worker (every
+    /// worker of a bundle sharing one compiled module).
+    pub fn browser() -> crate::RuntimeBuilder {
+        let launcher = Rc::new(WorkerLauncher::new());
+        crate::Runtime::builder(Rc::new(BrowserPlatform), Rc::new(SharedWorkerLauncher(launcher)))
     }
 }

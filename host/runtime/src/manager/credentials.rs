@@ -3,7 +3,7 @@
 //! resolved. The merging is [`server_declarations`] and [`worker_env`]; this file asks the launcher and the source.
 
 use super::Inner;
-use super::runtime::CredentialsNeeded;
+use super::platform::CredentialsNeeded;
 use crate::config::ServerConfig;
 use crate::credentials::{CredentialDecl, CredentialError, server_declarations, worker_env};
 use mcp_worker_client::error::{Error, Result};

@@ -5,7 +5,7 @@ use super::super::*;
 use crate::config::import_mcp_servers;
 use crate::credentials::CredentialDecl;
 use crate::manifest::BundleManifest;
-use crate::test_support::{Behaviour, ManualTime, TestLauncher, TestRuntime};
+use crate::test_support::{Behaviour, ManualTime, TestLauncher, TestPlatform};
 use futures_executor::LocalPool;
 use mcp_worker_sdk::Server;
 
@@ -21,7 +21,7 @@ fn world() -> World {
     let pool = LocalPool::new();
     let time = ManualTime::default();
     let launcher = Rc::new(TestLauncher::new(pool.spawner(), time.clone()));
-    let runtime = Rc::new(TestRuntime { time, spawner: pool.spawner() });
+    let runtime = Rc::new(TestPlatform { time, spawner: pool.spawner() });
     let manager =
         McpTransportManager::new(runtime, launcher.clone(), Rc::new(ToolRegistry::new()), ManagerOptions::default());
     let vault = Rc::new(StaticCredentials::new());

@@ -1,7 +1,7 @@
 //! Starting and stopping servers, and what happens when they fail.
 
 use super::health::AfterFailure;
-use super::runtime::LaunchRequest;
+use super::platform::LaunchRequest;
 use super::{Discovery, Inner, ManagerEvent, ServerStatus, Slot, StartFuture, unknown};
 use futures_channel::oneshot;
 use futures_util::FutureExt;

@@ -2,7 +2,7 @@
 //!
 //! | event | ART `type` | `content` |
 //! |---|---|---|
-//! | `toolExecutionFinished` | `TOOL_EXECUTION` | the `ToolResult` (as ART's own ToolSystem records it) |
+//! | `toolExecutionFinished` | `TOOL_EXECUTION` | ART's `ToolResult` with `outputSummary` (content kinds and sizes) in place of `output` |
 //! | `toolExecutionStarted` | `TOOL_CALL` | `{callId, toolName, tool, server, source}` |
 //! | `serverStatus` with status `error`, `serverRestarting` | `ERROR` | the event |
 //! | every other event | `STATE_UPDATE` | the event |
@@ -14,6 +14,7 @@
 use super::ObservationType;
 use super::events::{EventBody, StatusEvent};
 use crate::manager::ServerStatus;
+use crate::tool_system::ToolStatus;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
@@ -56,21 +57,30 @@ impl StatusEvent {
         }
         let (kind, title, content, trace_id) = match &self.body {
             EventBody::ToolExecutionFinished(e) => {
-                metadata.insert("callId".into(), json!(e.call_id));
-                metadata.insert("toolName".into(), json!(e.tool_name));
-                if let Some(tool) = &e.tool {
+                let call = &e.call;
+                metadata.insert("callId".into(), json!(call.call_id));
+                metadata.insert("toolName".into(), json!(call.tool_name));
+                if let Some(tool) = &call.tool {
                     metadata.insert("tool".into(), json!(tool));
                 }
                 metadata.insert("durationMs".into(), json!(e.duration_ms));
                 metadata.insert("status".into(), json!(e.status));
-                let title = format!("{} {}", e.tool_name, e.status);
-                (ObservationType::ToolExecution, title, e.result.clone(), e.trace_id.clone())
+                let status = if e.status == ToolStatus::Success { "success" } else { "error" };
+                let title = format!("{} {status}", call.tool_name);
+                // ART's ToolResult, with a summary of the output in place of the output (see the module docs).
+                let content = json!({
+                    "callId": call.call_id, "toolName": call.tool_name, "status": e.status, "error": e.error,
+                    "outputSummary": e.output,
+                    "metadata": {"source": call.origin, "tool": call.tool, "server": call.server,
+                                 "durationMs": e.duration_ms, "errorCode": e.error_code},
+                });
+                (ObservationType::ToolExecution, title, content, call.trace_id.clone())
             }
             EventBody::ToolExecutionStarted(e) => {
                 metadata.insert("callId".into(), json!(e.call_id));
                 metadata.insert("toolName".into(), json!(e.tool_name));
                 let content = json!({
-                    "callId": e.call_id, "toolName": e.tool_name, "tool": e.tool, "server": e.server, "source": e.source,
+                    "callId": e.call_id, "toolName": e.tool_name, "tool": e.tool, "server": e.server, "source": e.origin,
                 });
                 (ObservationType::ToolCall, format!("{} started", e.tool_name), content, e.trace_id.clone())
             }
@@ -109,27 +119,32 @@ impl StatusEvent {
 mod tests {
     use super::*;
     use crate::observation::events::{ServerRestartingEvent, ToolExecutionFinishedEvent};
+    use crate::tool_system::{ContentSummary, ExecutionCall, OutputSummary, ToolOrigin};
 
     fn event(body: EventBody) -> StatusEvent {
         StatusEvent { id: "rt-7".into(), seq: 7, timestamp: 5.0, body }
     }
 
     #[test]
-    fn a_finished_execution_is_a_tool_execution_observation_with_the_tool_result() {
-        let result = json!({"callId": "call_1", "toolName": "mcp__echo__echo", "status": "success", "output": {}});
+    fn a_finished_execution_is_a_tool_execution_observation_with_a_summary_of_the_output() {
         let observation = event(EventBody::ToolExecutionFinished(ToolExecutionFinishedEvent {
-            call_id: "call_1".into(),
-            tool_name: "mcp__echo__echo".into(),
-            tool: Some("echo".into()),
-            server: Some("echo".into()),
-            source: Some("mcp".into()),
-            thread_id: "t1".into(),
-            trace_id: Some("trace".into()),
+            call: ExecutionCall {
+                call_id: "call_1".into(),
+                tool_name: "mcp__echo__echo".into(),
+                tool: Some("echo".into()),
+                server: Some("echo".into()),
+                origin: Some(ToolOrigin::Mcp),
+                thread_id: "t1".into(),
+                trace_id: Some("trace".into()),
+            },
             duration_ms: 3.0,
-            status: "success".into(),
+            status: ToolStatus::Success,
             error: None,
             error_code: None,
-            result: result.clone(),
+            output: OutputSummary {
+                content: vec![ContentSummary { kind: "text".into(), bytes: 5 }],
+                structured_bytes: None,
+            },
         }))
         .to_observation();
         let json = serde_json::to_value(&observation).unwrap();
@@ -138,7 +153,14 @@ mod tests {
         assert_eq!(json["traceId"], "trace");
         assert_eq!(json["type"], "TOOL_EXECUTION");
         assert_eq!(json["title"], "mcp__echo__echo success");
-        assert_eq!(json["content"], result);
+        assert_eq!(json["content"]["callId"], "call_1");
+        assert_eq!(json["content"]["status"], "success");
+        assert_eq!(
+            json["content"]["outputSummary"],
+            json!({"content": [{"kind": "text", "bytes": 5}], "structuredBytes": null})
+        );
+        assert_eq!(json["content"]["metadata"]["source"], "mcp");
+        assert!(json["content"].get("output").is_none(), "the output is not kept");
         assert_eq!(json["metadata"]["callId"], "call_1");
         assert_eq!(json["metadata"]["server"], "echo");
         assert_eq!(json["metadata"]["status"], "success");

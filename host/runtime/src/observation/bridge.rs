@@ -3,12 +3,12 @@
 
 use super::events::{
     CredentialsRequiredEvent, EventBody, ListChangedEvent, ProgressEvent, ServerEvent, ServerLogEvent,
-    ServerRestartingEvent, ServerStatusEvent, ToolExecutionFinishedEvent, ToolsChangedEvent,
+    ServerRestartingEvent, ServerStatusEvent, ToolsChangedEvent,
 };
 use super::hub::{HubInner, ObservationManager};
-use super::{Observation, Observations};
 use crate::manager::{ListKind, ManagerEvent, McpTransportManager};
 use crate::registry::{RegistryChange, ToolFilter, ToolRegistry};
+use crate::tool_system::{ExecutionEvent, ToolSystem};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -161,40 +161,21 @@ impl ObservationManager {
         })
     }
 
-    /// Publishes `toolExecutionFinished` for every `TOOL_EXECUTION` observation the tool system records.
-    pub fn watch_tool_system(&self, observations: &Rc<Observations>) -> Watches {
+    /// Publishes `toolExecutionStarted` and `toolExecutionFinished` for every execution the tool system reports.
+    pub fn watch_tool_system(&self, system: &ToolSystem) -> Watches {
         let weak = self.downgrade();
-        let id = observations.subscribe(Rc::new(move |observation: &Observation| {
-            if let Some(hub) = hub(&weak) {
-                hub.emit(EventBody::ToolExecutionFinished(finished(observation)));
-            }
+        let id = system.subscribe(Rc::new(move |event: &ExecutionEvent| {
+            let Some(hub) = hub(&weak) else { return };
+            let body = match event {
+                ExecutionEvent::Started(call) => EventBody::ToolExecutionStarted(call.clone()),
+                ExecutionEvent::Finished(finished) => EventBody::ToolExecutionFinished(finished.clone()),
+            };
+            hub.emit(body);
         }));
-        let observations = observations.clone();
+        let events = system.events_handle();
         Watches::on_drop(move || {
-            observations.unsubscribe(id);
+            events.unsubscribe(id);
         })
-    }
-}
-
-/// A `TOOL_EXECUTION` observation as an event.
-fn finished(observation: &Observation) -> ToolExecutionFinishedEvent {
-    let meta = &observation.metadata;
-    let text =
-        |map: &serde_json::Map<String, Value>, key: &str| map.get(key).and_then(Value::as_str).map(str::to_owned);
-    let result = &observation.content;
-    ToolExecutionFinishedEvent {
-        call_id: text(meta, "callId").unwrap_or_default(),
-        tool_name: text(meta, "toolName").unwrap_or_default(),
-        tool: text(meta, "tool"),
-        server: text(meta, "server"),
-        source: text(meta, "source"),
-        thread_id: observation.thread_id.clone(),
-        trace_id: observation.trace_id.clone(),
-        duration_ms: meta.get("durationMs").and_then(Value::as_f64).unwrap_or_default(),
-        status: text(meta, "status").unwrap_or_default(),
-        error: result.get("error").and_then(Value::as_str).map(str::to_owned),
-        error_code: result.pointer("/metadata/errorCode").and_then(Value::as_str).map(str::to_owned),
-        result: result.clone(),
     }
 }
 

@@ -7,6 +7,7 @@
 
 use crate::credentials::CredentialDecl;
 use crate::manager::{ListKind, ServerHealth, ServerStatus};
+use crate::tool_system::{ExecutionCall, ExecutionFinished};
 use mcp_worker_protocol::LoggingLevel;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -42,7 +43,7 @@ impl StatusEvent {
     pub fn thread_id(&self) -> Option<&str> {
         match &self.body {
             EventBody::ToolExecutionStarted(e) => Some(&e.thread_id),
-            EventBody::ToolExecutionFinished(e) => Some(&e.thread_id),
+            EventBody::ToolExecutionFinished(e) => Some(&e.call.thread_id),
             _ => None,
         }
     }
@@ -143,7 +144,7 @@ impl EventBody {
             Self::ToolsChanged(e) => e.server.as_deref(),
             Self::ListChanged(e) => Some(&e.server),
             Self::ToolExecutionStarted(e) => e.server.as_deref(),
-            Self::ToolExecutionFinished(e) => e.server.as_deref(),
+            Self::ToolExecutionFinished(e) => e.call.server.as_deref(),
             Self::ServerLog(e) => Some(&e.server),
             Self::Progress(e) => Some(&e.server),
             Self::ServerRestarting(e) => Some(&e.server),
@@ -159,10 +160,7 @@ impl EventBody {
         match self {
             Self::ServerStatus(e) => e.last_error.iter_mut().for_each(scrub),
             Self::CredentialsRequired(e) => scrub(&mut e.reason),
-            Self::ToolExecutionFinished(e) => {
-                e.error.iter_mut().for_each(scrub);
-                value(&mut e.result);
-            }
+            Self::ToolExecutionFinished(e) => e.error.iter_mut().for_each(scrub),
             Self::ServerLog(e) => value(&mut e.data),
             Self::Progress(e) => e.message.iter_mut().for_each(scrub),
             Self::ServerRestarting(e) => scrub(&mut e.reason),
@@ -269,57 +267,12 @@ pub struct ListChangedEvent {
     pub list: ListKind,
 }
 
-/// A tool call begins.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct ToolExecutionStartedEvent {
-    /// The LLM's id for the call.
-    pub call_id: String,
-    /// The registry name called.
-    pub tool_name: String,
-    /// The tool's own name (the server's name for it), when the tool is registered.
-    pub tool: Option<String>,
-    /// The server, for an MCP tool.
-    pub server: Option<String>,
-    /// `mcp` or `native`, when the tool is registered.
-    pub source: Option<String>,
-    /// The agent thread.
-    pub thread_id: String,
-    /// The agent run's trace.
-    pub trace_id: Option<String>,
-}
+/// A tool call begins: the tool system's record of it.
+pub type ToolExecutionStartedEvent = ExecutionCall;
 
-/// A tool call ended.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct ToolExecutionFinishedEvent {
-    /// The LLM's id for the call.
-    pub call_id: String,
-    /// The registry name called.
-    pub tool_name: String,
-    /// The tool's own name, when it was dispatched.
-    pub tool: Option<String>,
-    /// The server, for an MCP tool.
-    pub server: Option<String>,
-    /// `mcp` or `native`, when it was dispatched.
-    pub source: Option<String>,
-    /// The agent thread.
-    pub thread_id: String,
-    /// The agent run's trace.
-    pub trace_id: Option<String>,
-    /// How long the call took, checks included.
-    pub duration_ms: f64,
-    /// `success` or `error`.
-    pub status: String,
-    /// What went wrong, for an error.
-    pub error: Option<String>,
-    /// The host error's code (`TIMEOUT`, `WORKER_CRASHED`, …) when the call could not be made.
-    pub error_code: Option<String>,
-    /// The ART `ToolResult` the agent received.
-    pub result: Value,
-}
+/// A tool call ended: the tool system's record of it, with a summary of its output (content kinds and sizes), not
+/// the output: the agent has that, and a history of events should not keep every result.
+pub type ToolExecutionFinishedEvent = ExecutionFinished;
 
 /// A log message from a server.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -89,7 +89,7 @@ mod tests {
             tool_name: "t".into(),
             tool: None,
             server: server.map(str::to_owned),
-            source: None,
+            origin: None,
             thread_id: thread.into(),
             trace_id: None,
         }))

@@ -50,11 +50,16 @@ impl ThreadEnablement {
 
     /// Whether `tool` may be used in `thread_id`. False for a thread that is not configured.
     pub fn is_enabled(&self, thread_id: &str, tool: &str) -> bool {
-        self.threads.get(thread_id).is_some_and(|enabled| {
-            enabled.contains(tool)
-                || enabled.iter().any(|entry| entry.strip_suffix('*').is_some_and(|prefix| tool.starts_with(prefix)))
-        })
+        self.threads.get(thread_id).is_some_and(|enabled| lists(enabled, tool))
     }
+}
+
+/// Whether a tool list (names, and prefixes ending in `*`) lists `tool`.
+pub fn lists<S: AsRef<str>>(entries: impl IntoIterator<Item = S>, tool: &str) -> bool {
+    entries.into_iter().any(|entry| {
+        let entry = entry.as_ref();
+        entry == tool || entry.strip_suffix('*').is_some_and(|prefix| tool.starts_with(prefix))
+    })
 }
 
 #[cfg(test)]

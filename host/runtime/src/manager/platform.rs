@@ -1,4 +1,4 @@
-//! What the manager needs from its platform, as traits: time and tasks ([`Runtime`]), starting a server
+//! What the manager needs from its platform, as traits: time and tasks ([`Platform`]), starting a server
 //! ([`Launcher`]) and reading credentials ([`CredentialSource`]). The browser implementations are in
 //! `manager::browser`; native tests use a manual clock and in-memory servers.
 
@@ -14,7 +14,7 @@ use std::fmt;
 use std::rc::Rc;
 
 /// Time and background tasks.
-pub trait Runtime {
+pub trait Platform {
     /// Milliseconds since the epoch (`Date.now()` in the browser).
     fn now_ms(&self) -> f64;
     /// A future that resolves after `ms` milliseconds.

@@ -1,0 +1,243 @@
+//! The whole runtime, assembled: what an agent in Rust holds, and what the JavaScript `McpRuntime` wraps.
+//!
+//! [`Runtime::builder`] takes the two things that differ between the browser and a test (the [`Platform`] for time
+//! and tasks, and the [`Launcher`] that starts servers) and wires the rest the way every host needs it: one
+//! [`ToolRegistry`] shared by the [`McpTransportManager`] and the [`ToolSystem`], the status socket
+//! ([`ObservationManager`]) watching all three, credential values scrubbed from every event, and the requests
+//! servers send the application (elicitation, sampling) kept for the application to answer.
+
+use crate::credentials::CredentialDecl;
+use crate::manager::{CredentialSource, Launcher, ManagerOptions, McpTransportManager, Platform};
+use crate::observation::{
+    DEFAULT_HISTORY, EventCallback, EventFilter, ObservationManager, RedactingCredentials, ServerRequests,
+    SubscriptionId, Watches,
+};
+use crate::registry::ToolRegistry;
+use crate::tool_system::{ExecuteOptions, ParsedToolCall, ToolResult, ToolSystem};
+use mcp_worker_client::server_requests::{ServerRequestHandlers, Spawner};
+use serde_json::{Value, json};
+use std::cell::{Cell, RefCell};
+use std::fmt;
+use std::rc::Rc;
+
+/// Which requests from servers the application answers (their capabilities are declared to every server).
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ClientFeatures {
+    /// Servers may ask the user for input (`elicitation/create`); each request waits in
+    /// [`Runtime::server_requests`] for the application's answer.
+    pub elicitation: bool,
+    /// Servers may ask the application's model for a completion (`sampling/createMessage`); likewise.
+    pub sampling: bool,
+    /// The roots the client offers (`roots/list`), as MCP `Root` objects; `None` offers none.
+    pub roots: Option<Vec<Value>>,
+}
+
+/// Assembles a [`Runtime`]. Every setting has a default that suits most pages.
+#[must_use]
+pub struct RuntimeBuilder {
+    platform: Rc<dyn Platform>,
+    launcher: Rc<dyn Launcher>,
+    options: ManagerOptions,
+    credentials: Option<Rc<dyn CredentialSource>>,
+    features: ClientFeatures,
+    history: usize,
+    id_prefix: String,
+}
+
+impl fmt::Debug for RuntimeBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RuntimeBuilder")
+            .field("options", &self.options)
+            .field("credentials", &self.credentials.is_some())
+            .field("features", &self.features)
+            .field("history", &self.history)
+            .field("id_prefix", &self.id_prefix)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RuntimeBuilder {
+    /// Manager options: timeouts, restart policy, client identity, progress reporting.
+    pub fn options(mut self, options: ManagerOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Where the credentials servers declare come from (the encrypted vault of `mcp-worker-vault`, or the
+    /// application's own). Without one, a server that declares a required credential waits in `needs_credentials`.
+    pub fn credentials(mut self, source: Rc<dyn CredentialSource>) -> Self {
+        self.credentials = Some(source);
+        self
+    }
+
+    /// Which server→client requests the application answers.
+    pub fn features(mut self, features: ClientFeatures) -> Self {
+        self.features = features;
+        self
+    }
+
+    /// How many status events the socket keeps for late subscribers ([`DEFAULT_HISTORY`] by default).
+    pub fn history(mut self, events: usize) -> Self {
+        self.history = events;
+        self
+    }
+
+    /// The prefix of event ids (unique per page load, so that observation ids never repeat across loads).
+    pub fn id_prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.id_prefix = prefix.into();
+        self
+    }
+
+    /// The runtime, with no server yet.
+    pub fn build(self) -> Runtime {
+        let Self { platform, launcher, mut options, credentials, features, history, id_prefix } = self;
+        let clock: mcp_worker_client::connection::Clock = {
+            let platform = platform.clone();
+            Rc::new(move || platform.now_ms())
+        };
+        let hub = ObservationManager::new(clock.clone(), id_prefix, history);
+        let requests = ServerRequests::new(hub.clone());
+        if features.elicitation || features.sampling || features.roots.is_some() {
+            let spawner: Spawner = {
+                let platform = platform.clone();
+                Rc::new(move |task| platform.spawn(task))
+            };
+            let mut handlers = ServerRequestHandlers::new(spawner);
+            if features.elicitation {
+                handlers = handlers.on_elicitation(requests.handler());
+            }
+            if features.sampling {
+                handlers = handlers.on_sampling(requests.handler());
+            }
+            if let Some(roots) = features.roots {
+                let answer = json!({ "roots": roots });
+                handlers = handlers.on_roots(Rc::new(move |_| {
+                    let answer = answer.clone();
+                    Box::pin(async move { Ok(answer) })
+                }));
+            }
+            options.server_requests = Some(handlers);
+        }
+        let registry = Rc::new(ToolRegistry::new());
+        let manager = McpTransportManager::new(platform, launcher, registry.clone(), options);
+        if let Some(source) = credentials {
+            let scrubbing = RedactingCredentials::new(source, hub.redactor().clone());
+            manager.set_credential_source(Some(Rc::new(scrubbing)));
+        }
+        let system = ToolSystem::new(registry.clone(), Rc::new(manager.clone()), clock);
+        let mut watches = hub.watch_manager(&manager);
+        watches.extend(hub.watch_registry(&registry));
+        watches.extend(hub.watch_tool_system(&system));
+        Runtime {
+            manager,
+            registry,
+            system,
+            hub,
+            requests,
+            watches: RefCell::new(Some(watches)),
+            closed: Cell::new(false),
+        }
+    }
+}
+
+/// The runtime of a page: its servers, one registry of their tools and the native ones, the tool system that runs an
+/// agent's calls, and the status socket. Single-threaded, as the page is.
+pub struct Runtime {
+    manager: McpTransportManager,
+    registry: Rc<ToolRegistry>,
+    system: ToolSystem,
+    hub: ObservationManager,
+    requests: Rc<ServerRequests>,
+    watches: RefCell<Option<Watches>>,
+    closed: Cell<bool>,
+}
+
+impl fmt::Debug for Runtime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Runtime")
+            .field("manager", &self.manager)
+            .field("registry", &self.registry)
+            .field("closed", &self.closed.get())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Runtime {
+    /// A runtime on `platform` (time and tasks) that starts servers with `launcher`.
+    pub fn builder(platform: Rc<dyn Platform>, launcher: Rc<dyn Launcher>) -> RuntimeBuilder {
+        RuntimeBuilder {
+            platform,
+            launcher,
+            options: ManagerOptions::default(),
+            credentials: None,
+            features: ClientFeatures::default(),
+            history: DEFAULT_HISTORY,
+            id_prefix: "mcpw".to_owned(),
+        }
+    }
+
+    /// The servers: add, remove, enable, disable, connect, health.
+    pub fn manager(&self) -> &McpTransportManager {
+        &self.manager
+    }
+
+    /// The union registry of MCP and native tools, with per-thread enablement and the export formats.
+    pub fn registry(&self) -> &Rc<ToolRegistry> {
+        &self.registry
+    }
+
+    /// The tool system (for its lower-level calls; [`Runtime::execute_tools`] is what agents use).
+    pub fn tool_system(&self) -> &ToolSystem {
+        &self.system
+    }
+
+    /// The status socket.
+    pub fn observations(&self) -> &ObservationManager {
+        &self.hub
+    }
+
+    /// Requests from servers waiting for the application's answer (elicitation, sampling).
+    pub fn server_requests(&self) -> &Rc<ServerRequests> {
+        &self.requests
+    }
+
+    /// Runs an agent's tool calls for `thread_id`: each is checked (registered, enabled for the thread, arguments
+    /// valid) and run, concurrently; results in call order, with the model's call ids. Each call is published as
+    /// `toolExecutionStarted` and `toolExecutionFinished`.
+    pub async fn execute_tools(
+        &self,
+        calls: Vec<ParsedToolCall>,
+        thread_id: &str,
+        options: &ExecuteOptions,
+    ) -> Vec<ToolResult> {
+        self.system.execute_tools(calls, thread_id, options).await
+    }
+
+    /// Receives the status events that pass `filter`.
+    pub fn subscribe(&self, filter: EventFilter, callback: EventCallback) -> SubscriptionId {
+        self.hub.subscribe(filter, callback)
+    }
+
+    /// Every credential a server declares, as its next start will ask for them.
+    pub async fn declared_credentials(&self, server: &str) -> crate::Result<Vec<CredentialDecl>> {
+        self.manager.declared_credentials(server).await
+    }
+
+    /// Whether [`Runtime::close`] was called.
+    pub fn is_closed(&self) -> bool {
+        self.closed.get()
+    }
+
+    /// Stops every server and ends the socket's watches of the runtime's parts. The configuration stays (a
+    /// persisted runtime keeps it for the next page load).
+    pub fn close(&self) {
+        if self.closed.replace(true) {
+            return;
+        }
+        for health in self.manager.health_all() {
+            let _ = self.manager.disconnect(&health.name);
+        }
+        self.watches.borrow_mut().take();
+    }
+}
