@@ -9,10 +9,10 @@
 //   `ToolResult`; an MCP tool's error (`isError`) is `status: "error"` with the tool's text.
 //
 // - Enablement. ART's ToolSystem calls an executor only for a tool enabled in the thread's `ThreadConfig`. The
-//   runtime, which fails closed, checks its own list for the thread when it runs the call; with ART's
-//   `StateManager`, an executor makes that list ART's (`getEnabledToolsForThread`), written with `setThreadTools`
-//   only when it differs, so ART's enabling and disabling both reach the runtime and nothing else is added. Without
-//   ART's StateManager the runtime's own list for the thread decides.
+//   runtime, which fails closed, checks a list of enabled tools when it runs the call; with ART's `StateManager`,
+//   an executor hands it ART's list for the thread (`getEnabledToolsForThread`) as the call's `enabledTools`, which
+//   the runtime checks and stores nowhere: ART's enabling and disabling decide, and the runtime's own thread lists
+//   (`setThreadTools`) are never written. Without ART's StateManager the runtime's own list for the thread decides.
 //
 // - Call ids. ART's `ToolSystem.executeTools(toolCalls, threadId, traceId)` calls `execute(call.arguments,
 //   { threadId, traceId })`: the model's `callId` is not passed, only the call's own `arguments` object. A
@@ -169,15 +169,12 @@ async function artEnabledTools(stateManager, threadId) {
   }
 }
 
-/** Makes the runtime's tool list of the thread ART's, writing it only when it differs. */
-async function followArtEnablement(runtime, stateManager, threadId) {
+/** ART's enabled tools of the thread, as the runtime's `enabledTools` (exact names), or `undefined`. */
+async function artToolList(stateManager, threadId) {
   const enabled = await artEnabledTools(stateManager, threadId);
-  if (!Array.isArray(enabled)) return;
+  if (!Array.isArray(enabled)) return undefined;
   // ART compares names exactly; in the runtime an entry ending in `*` would enable a prefix.
-  const wanted = [...new Set(enabled.filter((name) => typeof name === "string" && !name.endsWith("*")))];
-  const current = runtime.threadTools(threadId);
-  const same = Array.isArray(current) && current.length === wanted.length && wanted.every((name) => current.includes(name));
-  if (!same) runtime.setThreadTools(threadId, wanted);
+  return [...new Set(enabled.filter((name) => typeof name === "string" && !name.endsWith("*")))];
 }
 
 /**
@@ -194,8 +191,8 @@ export function createToolExecutor(runtime, schema, { callIds, stateManager, tim
       const callId = modelCallId ?? generatedCallId();
       const runtimeCallId = modelCallId ? {} : { runtimeCallId: callId };
       try {
-        if (stateManager) await followArtEnablement(runtime, stateManager, threadId);
-        const options = { traceId: context?.traceId ?? undefined, timeoutMs };
+        const enabledTools = stateManager ? await artToolList(stateManager, threadId) : undefined;
+        const options = { traceId: context?.traceId ?? undefined, timeoutMs, enabledTools };
         const [result] = await runtime.executeTools([{ callId, toolName: schema.name, arguments: input ?? {} }], threadId, options);
         return { ...result, metadata: { ...result.metadata, ...runtimeCallId } };
       } catch (error) {
