@@ -151,7 +151,8 @@ export async function usage(): Promise<void> {
         }
         case "toolExecutionFinished":
           real(event.durationMs, true);
-          real(event.result.callId, true);
+          real(event.output.content[0]?.bytes, true);
+          real(event.callId, true);
           break;
         case "serverRestarting":
           real(event.backoffMs, true);
