@@ -104,7 +104,14 @@ fn clippy_wasm() -> Result {
         "--",
         "-D",
         "warnings",
-    ]))
+    ]))?;
+    // The host package's lighter builds: without the vault, and McpClient alone (`pkg/host-client/`).
+    for features in [&["--no-default-features", "--features", "runtime"][..], &["--no-default-features"][..]] {
+        let mut cargo = cmd::cargo();
+        cargo.args(["clippy", "-p", "mcp-worker-host", "--target", "wasm32-unknown-unknown"]).args(features);
+        cmd::run(cargo.args(["--", "-D", "warnings"]))?;
+    }
+    Ok(())
 }
 
 /// The crate docs, as docs.rs builds them: natively, and for wasm32 (where the browser parts are), warnings denied.

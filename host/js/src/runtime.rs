@@ -15,37 +15,42 @@
 
 mod abort;
 mod convert;
+#[cfg(feature = "vault")]
 mod credentials;
 mod events;
 mod native_tool;
 mod options;
+#[cfg(feature = "vault")]
 mod persist;
 mod servers;
 mod tools;
 mod types;
-mod vault;
 
+#[cfg(feature = "vault")]
 pub(crate) use credentials::JsCredentials;
 
 use convert::JsFailure;
 use js_sys::Promise;
+use mcp_worker_runtime::manager::CredentialSource;
 use mcp_worker_runtime::observation::Watches;
 use mcp_worker_runtime::{ClientFeatures, Runtime};
-use mcp_worker_vault::credentials::CredentialsRepository;
-use mcp_worker_vault::state::{Database, Persistence, StateManager};
+#[cfg(feature = "vault")]
+use mcp_worker_vault::{CredentialsRepository, Database, Persistence, StateManager, Vault};
 use options::{Answering, RuntimeOptions};
 use std::cell::RefCell;
 use std::rc::Rc;
-use vault::Vault;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
 /// What every part of the JavaScript runtime shares.
 pub(crate) struct Inner {
     pub(crate) runtime: Runtime,
+    #[cfg(feature = "vault")]
     pub(crate) vault: Rc<Vault>,
     /// Saves servers and thread configurations, when the runtime was created with `database`.
+    #[cfg(feature = "vault")]
     pub(crate) persistence: RefCell<Option<Persistence>>,
+    #[cfg(feature = "vault")]
     pub(crate) database_name: String,
     /// The application's functions that answer elicitation and sampling requests, while subscribed.
     answers: RefCell<Option<Watches>>,
@@ -87,22 +92,11 @@ impl JsRuntime {
         #[wasm_bindgen(unchecked_optional_param_type = "RuntimeOptions")] options: Option<JsValue>,
     ) -> Promise {
         let options = options::read(&options.unwrap_or(JsValue::UNDEFINED));
-        future_to_promise(async move {
-            let options = options?;
-            let persist = options.persist;
-            let db = Database::open(&options.database_name).await;
-            let repository = db.as_ref().map(CredentialsRepository::new).map_err(Clone::clone);
-            let inner = build(options, repository)?;
-            if persist {
-                let db = db.map_err(|e| JsFailure::from(mcp_worker_vault::credentials::CredentialError::Storage(e)))?;
-                let persistence = Persistence::attach(&StateManager::new(&db), inner.runtime.manager()).await;
-                inner.persistence.replace(Some(persistence.map_err(JsFailure::from)?));
-            }
-            Ok(JsRuntime { inner }.into())
-        })
+        future_to_promise(async move { Ok(JsRuntime { inner: open(options?).await? }.into()) })
     }
 
     /// The encrypted credentials: set up, unlock, lock, store and delete values, list names.
+    #[cfg(feature = "vault")]
     #[wasm_bindgen(getter)]
     pub fn credentials(&self) -> JsCredentials {
         JsCredentials { inner: self.inner.clone() }
@@ -116,38 +110,70 @@ impl JsRuntime {
         }
         self.inner.runtime.close();
         // Closing is not removing: what is saved stays for the next runtime on this database.
+        #[cfg(feature = "vault")]
         self.inner.persistence.borrow_mut().take();
         self.inner.answers.borrow_mut().take();
     }
 }
 
+/// The runtime with its vault: the credentials of its database (locked), and with `database`, its saved state.
+#[cfg(feature = "vault")]
+async fn open(options: RuntimeOptions) -> Result<Rc<Inner>, JsFailure> {
+    let db = Database::open(&options.database_name).await;
+    let vault = Vault::new(db.as_ref().map(CredentialsRepository::new).map_err(Clone::clone));
+    let persist = options.persist;
+    let database_name = options.database_name.clone();
+    let (runtime, answers) = build(options, Some(vault.clone()));
+    let inner =
+        Rc::new(Inner { runtime, vault, persistence: RefCell::new(None), database_name, answers: RefCell::new(None) });
+    if persist {
+        let db = db.map_err(|e| JsFailure::from(mcp_worker_vault::CredentialError::Storage(e)))?;
+        let persistence = Persistence::attach(&StateManager::new(&db), inner.runtime.manager()).await;
+        inner.persistence.replace(Some(persistence.map_err(JsFailure::from)?));
+    }
+    answer(&inner, answers);
+    Ok(inner)
+}
+
+/// The runtime without a vault: no credentials, nothing saved.
+#[cfg(not(feature = "vault"))]
+async fn open(options: RuntimeOptions) -> Result<Rc<Inner>, JsFailure> {
+    if options.persist {
+        return Err(JsFailure::invalid("`database` needs the vault, and this build of the package has none"));
+    }
+    let (runtime, answers) = build(options, None);
+    let inner = Rc::new(Inner { runtime, answers: RefCell::new(None) });
+    answer(&inner, answers);
+    Ok(inner)
+}
+
+/// The runtime, and how the application answers elicitation and sampling.
 fn build(
     options: RuntimeOptions,
-    repository: Result<CredentialsRepository, mcp_worker_vault::state::StorageError>,
-) -> Result<Rc<Inner>, JsFailure> {
-    let RuntimeOptions { history_size, manager, roots, elicitation, sampling, database_name, .. } = options;
-    let vault = Vault::new(repository);
+    credentials: Option<Rc<dyn CredentialSource>>,
+) -> (Runtime, [(&'static str, Answering); 2]) {
+    let RuntimeOptions { history_size, manager, roots, elicitation, sampling, .. } = options;
     let mut features = ClientFeatures::default();
     features.elicitation = elicitation.enabled();
     features.sampling = sampling.enabled();
     features.roots = roots;
-    let runtime = Runtime::browser()
-        .options(manager)
-        .history(history_size)
-        .id_prefix(runtime_id())
-        .features(features)
-        .credentials(vault.clone())
-        .build();
-    let inner =
-        Rc::new(Inner { runtime, vault, persistence: RefCell::new(None), database_name, answers: RefCell::new(None) });
-    let mut answers = Watches::new();
-    for (kind, answering) in [("elicitation", elicitation), ("sampling", sampling)] {
+    let mut builder =
+        Runtime::browser().options(manager).history(history_size).id_prefix(runtime_id()).features(features);
+    if let Some(credentials) = credentials {
+        builder = builder.credentials(credentials);
+    }
+    (builder.build(), [("elicitation", elicitation), ("sampling", sampling)])
+}
+
+/// Subscribes the application's answering functions.
+fn answer(inner: &Rc<Inner>, answers: [(&'static str, Answering); 2]) {
+    let mut watches = Watches::new();
+    for (kind, answering) in answers {
         if let Answering::ByFunction(function) = answering {
-            answers.extend(events::answer_with(&inner, kind, function));
+            watches.extend(events::answer_with(inner, kind, function));
         }
     }
-    inner.answers.replace(Some(answers));
-    Ok(inner)
+    inner.answers.replace(Some(watches));
 }
 
 /// A random id for this runtime's events, so that observation ids stay unique across page loads.

@@ -23,6 +23,8 @@ mod record;
 #[cfg(target_arch = "wasm32")]
 mod repository;
 #[cfg(target_arch = "wasm32")]
+mod vault;
+#[cfg(target_arch = "wasm32")]
 mod webcrypto;
 
 pub use app_key::AppKey;
@@ -32,3 +34,5 @@ pub use lookup::lookup_outcome;
 pub use mcp_worker_runtime::credentials::{CredentialDecl, MissingCredentials, Secret};
 #[cfg(target_arch = "wasm32")]
 pub use repository::{CredentialsRepository, KeySource};
+#[cfg(target_arch = "wasm32")]
+pub use vault::Vault;

@@ -4,9 +4,10 @@
 use js_sys::{Array, Reflect};
 use mcp_worker_client::error::Error;
 use mcp_worker_runtime::config::ConfigError;
+use mcp_worker_runtime::persist::StateError;
 use mcp_worker_runtime::registry::RegistryError;
+#[cfg(feature = "vault")]
 use mcp_worker_vault::credentials::CredentialError;
-use mcp_worker_vault::state::StateError;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -78,6 +79,7 @@ impl From<StateError> for JsFailure {
     }
 }
 
+#[cfg(feature = "vault")]
 impl From<CredentialError> for JsFailure {
     fn from(error: CredentialError) -> Self {
         let failure = Self::new(error.code(), error.to_string());

@@ -64,6 +64,7 @@ impl Answering {
 /// The options, read.
 #[derive(Debug)]
 pub(crate) struct RuntimeOptions {
+    #[cfg_attr(not(feature = "vault"), expect(dead_code, reason = "only the vault opens a database"))]
     pub(crate) database_name: String,
     /// Restore servers and thread configurations from the database, and save their changes (`database` given).
     pub(crate) persist: bool,

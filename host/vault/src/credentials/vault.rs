@@ -1,26 +1,29 @@
-//! The encrypted credentials as the manager's credential source, or why there are none (the database could not be
-//! opened). What each server declares, and what it lacks, the manager works out (`manager::credentials`).
+//! A runtime's credentials: the repository in its database, or why there is none (IndexedDB could not be opened:
+//! private mode, quota, a blocked upgrade). Either way it is the manager's credential source, so that a server with a
+//! required credential waits in `needs_credentials` with the reason, and one with only optional credentials starts.
 
+use super::lookup::lookup_outcome;
+use super::{CredentialError, CredentialsRepository};
 use futures_util::future::LocalBoxFuture;
-use mcp_worker_runtime::credentials::CredentialDecl;
+use mcp_worker_runtime::credentials::{CredentialDecl, Secret};
 use mcp_worker_runtime::manager::{CredentialSource, CredentialsNeeded};
-use mcp_worker_vault::credentials::{CredentialError, CredentialsRepository, Secret, lookup_outcome};
-use mcp_worker_vault::state::StorageError;
+use mcp_worker_runtime::persist::StorageError;
 use std::rc::Rc;
 
 /// The runtime's repository, or why it has none.
 #[derive(Debug)]
-pub(crate) struct Vault {
+pub struct Vault {
     repository: Result<CredentialsRepository, StorageError>,
 }
 
 impl Vault {
-    pub(crate) fn new(repository: Result<CredentialsRepository, StorageError>) -> Rc<Self> {
+    /// The vault over `repository`, or over the error that kept it from opening.
+    pub fn new(repository: Result<CredentialsRepository, StorageError>) -> Rc<Self> {
         Rc::new(Self { repository })
     }
 
     /// The repository, or why there is none.
-    pub(crate) fn repository(&self) -> Result<&CredentialsRepository, CredentialError> {
+    pub fn repository(&self) -> Result<&CredentialsRepository, CredentialError> {
         self.repository.as_ref().map_err(|e| CredentialError::Storage(e.clone()))
     }
 }
