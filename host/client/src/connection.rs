@@ -90,7 +90,7 @@ struct Pending {
     reply: Reply,
 }
 
-/// Called once with the outcome of a request sent with [`Connection::request_with_callback`].
+/// Called once with the outcome of a request sent with a callback (see [`crate::McpClient::send_tool_call`]).
 pub type ReplyCallback = Box<dyn FnOnce(Result<Box<RawValue>>)>;
 
 /// How a request's outcome reaches its caller.
@@ -239,7 +239,7 @@ impl Connection {
 
     /// Sends a request whose outcome is handed to `callback`, called exactly once: with the answer, a timeout,
     /// or the connection's close. [`Connection::abandon`] cancels it.
-    pub fn request_with_callback<P: Serialize>(
+    pub(crate) fn request_with_callback<P: Serialize>(
         &self,
         id: i64,
         method: &str,
@@ -253,30 +253,20 @@ impl Connection {
         }
     }
 
-    /// Expects the answer to a request frame the caller sends itself (a frame built without passing through
-    /// Rust strings, by the JavaScript API). The frame must carry `id` and `method`.
-    pub fn expect_response(&self, id: i64, method: &str, options: RequestOptions, callback: ReplyCallback) -> bool {
-        if let Some(cause) = self.closed_reason() {
-            callback(Err(cause));
-            return false;
-        }
-        self.register(id, method, options, Reply::Callback(callback));
-        true
-    }
-
     /// Cancels a request sent with a callback: it is forgotten, the server is told, and the callback is dropped
     /// unanswered (the caller chose to stop waiting).
-    pub fn abandon(&self, id: i64, reason: &str) {
+    #[cfg_attr(not(test), expect(dead_code, reason = "callers of request_with_callback that stop waiting"))]
+    pub(crate) fn abandon(&self, id: i64, reason: &str) {
         let removed = self.inner.pending.borrow_mut().remove(&id);
         if let Some(pending) = removed {
             self.send_cancelled(id, &pending.method, reason);
         }
     }
 
-    /// Forgets a request the caller answered itself, from a frame it parsed on its own (see
-    /// [`Connection::expect_response`]): its reply is dropped uncalled. False when it was no longer pending
-    /// (timed out, cancelled, closed), in which case the answer is late and to be ignored.
-    pub fn take_answered(&self, id: i64) -> bool {
+    /// Forgets a request whose answer the transport handed over itself (a result parsed by the page): its reply is
+    /// dropped uncalled. False when it was no longer pending (timed out, cancelled, closed): the answer is late.
+    #[cfg_attr(all(not(target_arch = "wasm32"), not(test)), expect(dead_code, reason = "the worker transport's"))]
+    pub(crate) fn take_answered(&self, id: i64) -> bool {
         self.inner.pending.borrow_mut().remove(&id).is_some()
     }
 

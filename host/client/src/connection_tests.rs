@@ -424,17 +424,29 @@ fn a_callback_request_times_out_fails_on_close_and_can_be_abandoned() {
     rig.connection.close(Error::Closed { server: "srv".into(), reason: "bye".into() });
     assert_eq!(*closed.borrow(), vec![Err("server srv: connection closed: bye".to_owned())]);
     let (late, callback) = recorder();
-    assert!(!rig.connection.expect_response(9, "tools/call", RequestOptions::default(), callback));
-    assert_eq!(late.borrow().len(), 1, "a closed connection answers at once");
+    rig.connection.request_with_callback(9, "tools/call", Some(&json!({})), RequestOptions::default(), callback);
+    assert_eq!(
+        *late.borrow(),
+        vec![Err("server srv: connection closed: bye".to_owned())],
+        "a closed connection answers at once"
+    );
 }
 
 #[test]
-fn a_frame_sent_by_the_caller_is_matched_by_expect_response() {
+fn a_request_answered_by_the_transport_is_forgotten_and_a_late_answer_is_told_apart() {
     let rig = rig();
     let (seen, callback) = recorder();
     let id = rig.connection.next_request_id();
-    assert!(rig.connection.expect_response(id, "tools/call", RequestOptions::default(), callback));
-    assert!(rig.frames().is_empty(), "the caller sends the frame itself");
-    rig.connection.receive(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Unknown tool: x"}}"#);
-    assert_eq!(*seen.borrow(), vec![Err("server srv: tools/call failed: Unknown tool: x (code -32602)".to_owned())]);
+    rig.connection.request_with_callback(id, "tools/call", Some(&json!({})), RequestOptions::timeout(5), callback);
+    assert!(rig.connection.take_answered(id), "pending: the transport answers it");
+    rig.now.set(10.0);
+    rig.connection.sweep();
+    assert!(seen.borrow().is_empty(), "a request the transport answered neither times out nor is answered twice");
+    assert!(!rig.connection.take_answered(id), "a second answer is late");
+    let (timed, callback) = recorder();
+    rig.connection.request_with_callback(7, "tools/call", Some(&json!({})), RequestOptions::timeout(5), callback);
+    rig.now.set(20.0);
+    rig.connection.sweep();
+    assert_eq!(timed.borrow().len(), 1);
+    assert!(!rig.connection.take_answered(7), "an answer after the timeout is late");
 }

@@ -1,6 +1,6 @@
 //! An MCP client session over a [`Connection`]: the lifecycle, discovery and tool calls.
 
-use crate::connection::{Connection, RequestOptions};
+use crate::connection::{Connection, ReplyCallback, RequestOptions};
 use crate::error::{Error, Result};
 use crate::transport::Transport;
 use mcp_worker_protocol::jsonrpc::EmptyResult;
@@ -229,32 +229,62 @@ impl McpClient {
         decode(&self.connection, methods::TOOLS_CALL, &raw)
     }
 
-    /// Calls a tool with arguments given as JSON text, and returns the result checked to be a `CallToolResult`
-    /// but still as JSON text (so a caller that hands it to JavaScript parses it once).
+    /// Calls a tool with arguments given as JSON text, and returns the result still as JSON text, for a caller
+    /// that decodes it once itself (and checks its shape with [`check_call_result`] as it does). Dropping the future
+    /// cancels the call on the server.
     pub async fn call_tool_raw(
         &self,
         name: &str,
         arguments: Option<&RawValue>,
         options: CallOptions,
     ) -> Result<Box<RawValue>> {
+        let id = self.connection.next_request_id();
+        let (params, request_options) = self.tool_call(id, name, arguments, options)?;
+        self.connection.request_with_id(id, methods::TOOLS_CALL, Some(&params), request_options).await
+    }
+
+    /// Sends `tools/call` as request `id` (from [`Connection::next_request_id`]) and hands its outcome to `reply`,
+    /// called once from the receive path: the answer, a timeout, or the connection's close. For callers that settle
+    /// something else than a future (a JavaScript promise); the call is the same as [`McpClient::call_tool_raw`]'s.
+    pub fn send_tool_call(
+        &self,
+        id: i64,
+        name: &str,
+        arguments: Option<&RawValue>,
+        options: CallOptions,
+        reply: ReplyCallback,
+    ) {
+        match self.tool_call(id, name, arguments, options) {
+            Ok((params, request_options)) => {
+                self.connection.request_with_callback(id, methods::TOOLS_CALL, Some(&params), request_options, reply);
+            }
+            Err(error) => reply(Err(error)),
+        }
+    }
+
+    /// The params and request options of a `tools/call`: progress asked for with the request id as token when the
+    /// caller listens to progress or resets its timeout on it.
+    fn tool_call<'a>(
+        &self,
+        id: i64,
+        name: &'a str,
+        arguments: Option<&'a RawValue>,
+        options: CallOptions,
+    ) -> Result<(CallParamsRef<'a>, RequestOptions)> {
         if let Some(args) = arguments {
             if !args.get().trim_start().starts_with('{') {
                 return Err(Error::InvalidInput(format!("arguments of tool {name} must be a JSON object")));
             }
         }
-        let id = self.connection.next_request_id();
         let wants_progress = options.on_progress.is_some() || options.reset_timeout_on_progress;
         let meta = wants_progress.then_some(ProgressMeta { progress_token: id });
-        let params = CallParamsRef { name, arguments, meta };
         let request_options = RequestOptions {
             timeout_ms: Some(options.timeout_ms.unwrap_or(self.request_timeout_ms)),
             on_progress: options.on_progress,
             reset_on_progress: options.reset_timeout_on_progress,
             max_total_ms: options.max_total_timeout_ms,
         };
-        let raw = self.connection.request_with_id(id, methods::TOOLS_CALL, Some(&params), request_options).await?;
-        check_call_result(&self.connection, &raw)?;
-        Ok(raw)
+        Ok((CallParamsRef { name, arguments, meta }, request_options))
     }
 
     /// Closes the session and its transport. Pending requests fail at once with [`Error::Closed`].
@@ -290,28 +320,14 @@ fn decode<R: DeserializeOwned>(connection: &Connection, method: &str, raw: &RawV
     })
 }
 
-/// Checks the shape a `CallToolResult` must have without building it: an object with a `content` array.
-fn check_call_result(connection: &Connection, raw: &RawValue) -> Result<()> {
-    #[derive(serde::Deserialize)]
-    struct Shape<'a> {
-        #[serde(borrow)]
-        content: &'a RawValue,
+/// Checks a decoded `tools/call` result has the shape a `CallToolResult` must have (an object with a `content`
+/// array): for callers of [`McpClient::call_tool_raw`] and [`McpClient::send_tool_call`], which decode the result
+/// once themselves.
+pub fn check_call_result(server: &str, result: &serde_json::Value) -> Result<()> {
+    if result.get("content").is_some_and(serde_json::Value::is_array) {
+        return Ok(());
     }
-    let shape: Shape<'_> = decode_borrowed(connection, raw)?;
-    if !shape.content.get().starts_with('[') {
-        return Err(Error::Protocol {
-            server: connection.server().to_owned(),
-            message: "tools/call result content is not an array".into(),
-        });
-    }
-    Ok(())
-}
-
-fn decode_borrowed<'a, R: serde::Deserialize<'a>>(connection: &Connection, raw: &'a RawValue) -> Result<R> {
-    serde_json::from_str(raw.get()).map_err(|e| Error::Protocol {
-        server: connection.server().to_owned(),
-        message: format!("unreadable tools/call result: {e}"),
-    })
+    Err(Error::Protocol { server: server.to_owned(), message: "tools/call result content is not an array".into() })
 }
 
 #[cfg(test)]

@@ -1,6 +1,10 @@
 //! Starting a server in a module Web Worker: the boot/connect handshake of `docs/wire-protocol.md`, and the
 //! events that tell the host a worker died.
 
+mod js_answers;
+
+pub use js_answers::{JsAnswer, JsAnswers};
+
 use crate::connection::Connection;
 use crate::error::{Error, Result};
 use crate::session::{ClientOptions, McpClient};
@@ -104,13 +108,13 @@ impl McpClient {
     /// reports `fatal` ([`Error::WorkerCrashed`]), or it does not boot or initialize in time
     /// ([`Error::HandshakeTimeout`]). The worker is terminated on failure, and when the client is closed or dropped.
     pub async fn spawn(spec: WorkerSpec) -> Result<McpClient> {
-        spawn_with_port(spec).await.map(|spawned| spawned.client)
+        spawn_with_answers(spec).await.map(|spawned| spawned.client)
     }
 }
 
-/// [`McpClient::spawn`], also returning the host's end of the port, on which the JavaScript API posts the frames
-/// it builds itself, and a slot for a [`FrameInterceptor`].
-pub async fn spawn_with_port(spec: WorkerSpec) -> Result<Spawned> {
+/// [`McpClient::spawn`], also returning the worker's [`JsAnswers`], through which a caller gets results as
+/// JavaScript values parsed once by the page.
+pub async fn spawn_with_answers(spec: WorkerSpec) -> Result<Spawned> {
     let WorkerSpec { name, url, module, env, boot_timeout_ms, client, on_connection } = spec;
     let load_error = |cause: String| Error::WorkerLoad { server: name.clone(), cause };
 
@@ -126,8 +130,8 @@ pub async fn spawn_with_port(spec: WorkerSpec) -> Result<Spawned> {
         hook(&connection);
     }
     let (booted, boot_signal) = oneshot::channel::<Result<()>>();
-    let interceptor = InterceptorSlot::default();
-    let transport = Rc::new(WorkerTransport::attach(worker, port, connection.clone(), booted, interceptor.clone()));
+    let answers = JsAnswers::default();
+    let transport = Rc::new(WorkerTransport::attach(worker, port, connection.clone(), booted, answers.clone()));
 
     let outcome = match select(boot_signal, TimeoutFuture::new(boot_timeout_ms)).await {
         Either::Left((Ok(outcome), _)) => outcome,
@@ -141,7 +145,7 @@ pub async fn spawn_with_port(spec: WorkerSpec) -> Result<Spawned> {
     spawn_sweeper(&connection);
     let transport_handle: Rc<dyn Transport> = transport.clone();
     match McpClient::initialize(connection, &client, Some(transport_handle)).await {
-        Ok(client) => Ok(Spawned { client, port: transport.port.clone(), interceptor }),
+        Ok(client) => Ok(Spawned { client, answers }),
         Err(error) => {
             transport.close_with(error.clone());
             Err(error)
@@ -190,21 +194,12 @@ fn spawn_sweeper(connection: &Connection) {
 
 type Listener<T> = Closure<dyn FnMut(T)>;
 
-/// Sees each frame from the server before the connection does, and returns true when it handled it (the
-/// JavaScript API answers its own calls from frames it parsed in JS, sparing the copy into Rust and back).
-pub type FrameInterceptor = Rc<dyn Fn(&JsValue) -> bool>;
-
-/// Where a [`FrameInterceptor`] is installed once the client exists.
-pub type InterceptorSlot = Rc<RefCell<Option<FrameInterceptor>>>;
-
-/// A started server: the client, the host's end of its port, and the slot for a frame interceptor.
+/// A started server: the client, and the results it can hand over as JavaScript values.
 pub struct Spawned {
     /// The initialized session.
     pub client: McpClient,
-    /// The host's end of the worker's channel.
-    pub port: MessagePort,
-    /// Where a frame interceptor is installed.
-    pub interceptor: InterceptorSlot,
+    /// Requests whose results go to their callers as parsed by the page.
+    pub answers: JsAnswers,
 }
 
 impl std::fmt::Debug for Spawned {
@@ -238,7 +233,7 @@ impl WorkerTransport {
         port: MessagePort,
         connection: Connection,
         booted: oneshot::Sender<Result<()>>,
-        interceptor: InterceptorSlot,
+        answers: JsAnswers,
     ) -> Self {
         let server = connection.server().to_owned();
         let booted = Rc::new(RefCell::new(Some(booted)));
@@ -277,8 +272,7 @@ impl WorkerTransport {
         let conn = connection.clone();
         let on_frame = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let data = event.data();
-            let intercept = interceptor.borrow().clone();
-            if intercept.is_some_and(|intercept| intercept(&data)) {
+            if answers.offer(&data, &conn) {
                 return;
             }
             match data.as_string() {

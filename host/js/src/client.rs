@@ -5,18 +5,16 @@
 
 mod call;
 
+use crate::convert::{JsFailure, to_js};
 use js_sys::{Promise, Reflect, WebAssembly};
-use mcp_worker_client::error::Error;
 use mcp_worker_client::session::McpClient;
-use mcp_worker_client::worker::{WorkerSpec, compile_module, spawn_with_port};
+use mcp_worker_client::worker::{JsAnswers, WorkerSpec, compile_module, spawn_with_answers};
 use serde::Deserialize;
-use serde::Serialize;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
-use web_sys::MessagePort;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -99,8 +97,7 @@ struct SpawnOptions {
 #[wasm_bindgen(js_name = McpClient)]
 pub struct JsMcpClient {
     inner: Rc<McpClient>,
-    port: MessagePort,
-    waiters: call::Waiters,
+    answers: JsAnswers,
 }
 
 #[wasm_bindgen(js_class = McpClient)]
@@ -110,7 +107,7 @@ impl JsMcpClient {
     pub fn spawn(#[wasm_bindgen(unchecked_param_type = "SpawnOptions")] options: JsValue) -> Promise {
         future_to_promise(async move {
             let parsed: SpawnOptions = serde_wasm_bindgen::from_value(options.clone())
-                .map_err(|e| to_js_error(&Error::InvalidInput(format!("invalid spawn options: {e}"))))?;
+                .map_err(|e| JsFailure::invalid(format!("invalid spawn options: {e}")))?;
             let mut spec = WorkerSpec::new(parsed.name, parsed.worker_url);
             if let Ok(module) = Reflect::get(&options, &"module".into())?.dyn_into::<WebAssembly::Module>() {
                 spec = spec.module(module);
@@ -124,18 +121,15 @@ impl JsMcpClient {
             if let Some(ms) = parsed.request_timeout_ms {
                 spec = spec.request_timeout_ms(ms);
             }
-            let spawned = spawn_with_port(spec).await.map_err(|e| to_js_error(&e))?;
-            let waiters = call::Waiters::default();
-            let interceptor = call::interceptor(spawned.client.connection().clone(), waiters.clone());
-            *spawned.interceptor.borrow_mut() = Some(interceptor);
-            Ok(JsMcpClient { inner: Rc::new(spawned.client), port: spawned.port, waiters }.into())
+            let spawned = spawn_with_answers(spec).await.map_err(JsFailure::from)?;
+            Ok(JsMcpClient { inner: Rc::new(spawned.client), answers: spawned.answers }.into())
         })
     }
 
     /// What the server said about itself in `initialize`.
     #[wasm_bindgen(getter = serverInfo, unchecked_return_type = "InitializeResult")]
     pub fn server_info(&self) -> Result<JsValue, JsValue> {
-        to_js(self.inner.server_info())
+        Ok(to_js(self.inner.server_info())?)
     }
 
     /// Every tool the server offers (all pages).
@@ -144,7 +138,7 @@ impl JsMcpClient {
         let client = self.inner.clone();
         future_to_promise(async move {
             // Each page is parsed once, by the browser: no typed copy in Rust to serialize again.
-            let pages = client.list_tools_raw().await.map_err(|e| to_js_error(&e))?;
+            let pages = client.list_tools_raw().await.map_err(JsFailure::from)?;
             let tools = js_sys::Array::new();
             for page in pages {
                 let page: js_sys::Array = js_sys::JSON::parse(page.get())?.unchecked_into();
@@ -165,7 +159,7 @@ impl JsMcpClient {
         #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | undefined")] args: JsValue,
         #[wasm_bindgen(unchecked_param_type = "CallToolOptions | undefined")] options: JsValue,
     ) -> Promise {
-        call::call_tool(&self.inner, &self.port, &self.waiters, (&name, &args, &options))
+        call::call_tool(&self.inner, &self.answers, (&name, &args, &options))
     }
 
     /// Pings the server.
@@ -173,7 +167,7 @@ impl JsMcpClient {
     pub fn ping(&self) -> Promise {
         let client = self.inner.clone();
         future_to_promise(async move {
-            client.ping().await.map_err(|e| to_js_error(&e))?;
+            client.ping().await.map_err(JsFailure::from)?;
             Ok(JsValue::UNDEFINED)
         })
     }
@@ -188,22 +182,7 @@ impl JsMcpClient {
 #[wasm_bindgen(js_name = compileModule, unchecked_return_type = "Promise<WebAssembly.Module>")]
 pub fn compile_module_js(url: String) -> Promise {
     future_to_promise(async move {
-        let module = compile_module(&url).await.map_err(|e| to_js_error(&e))?;
+        let module = compile_module(&url).await.map_err(JsFailure::from)?;
         Ok(module.into())
     })
-}
-
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value).map_err(|e| to_js_error(&Error::InvalidInput(e.to_string())))?;
-    js_sys::JSON::parse(&text)
-}
-
-/// An `Error` with the host error's message and a stable `code`.
-fn to_js_error(error: &Error) -> JsValue {
-    let js_error = js_sys::Error::new(&error.to_string());
-    let _ = Reflect::set(&js_error, &"code".into(), &error.code().into());
-    if let Error::Rpc { error: rpc, .. } = error {
-        let _ = Reflect::set(&js_error, &"rpcCode".into(), &JsValue::from_f64(rpc.code as f64));
-    }
-    js_error.into()
 }

@@ -3,6 +3,8 @@
 
 #[cfg(target_arch = "wasm32")]
 mod client;
+#[cfg(target_arch = "wasm32")]
+mod convert;
 #[cfg(all(target_arch = "wasm32", feature = "runtime"))]
 mod runtime;
 

@@ -22,6 +22,7 @@ use futures_util::future::{LocalBoxFuture, join_all};
 use mcp_worker_client::CallOptions;
 use mcp_worker_client::Result;
 use mcp_worker_client::connection::Clock;
+use mcp_worker_client::session::check_call_result;
 use mcp_worker_json_schema as json_schema;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
@@ -259,7 +260,21 @@ impl ToolSystem {
                 let call_options = CallOptions::default().timeout(options.timeout_ms);
                 match self.mcp.call_tool(server, entry.original_name(), raw, call_options).await {
                     Ok(raw) => {
-                        let value: Value = serde_json::from_str(raw.get()).unwrap_or(Value::Null);
+                        // The result is decoded once, here, and its shape checked on the decoded value.
+                        let decoded = serde_json::from_str::<Value>(raw.get())
+                            .map_err(|e| mcp_worker_client::Error::Protocol {
+                                server: server.clone(),
+                                message: format!("unreadable tools/call result: {e}"),
+                            })
+                            .and_then(|value| check_call_result(server, &value).map(|()| value));
+                        let value = match decoded {
+                            Ok(value) => value,
+                            Err(error) => {
+                                result.metadata.insert("errorCode".into(), json!(error.code()));
+                                result.error = Some(error.to_string());
+                                return result;
+                            }
+                        };
                         let mapped = result::map_mcp_result(&value, &call.tool_name, output_schema.as_ref());
                         result.status = mapped.status;
                         result.output = Some(mapped.output);

@@ -5,9 +5,10 @@
 //! console, and a promise it returns is not awaited (its rejection is caught too): a failing or slow subscriber
 //! never holds up the others or the runtime.
 
-use super::convert::{JsFailure, options_from_js, property, thrown_message, to_js};
+use super::convert::{JsFailure, options_from_js, property, to_js};
 use super::{Inner, JsRuntime};
 use js_sys::{Function, Promise};
+use mcp_worker_client::worker::describe_js as thrown_message;
 use mcp_worker_protocol::ErrorObject;
 use mcp_worker_runtime::observation::{EventFilter, EventKind, ObservationType, StatusEvent, Watches};
 use serde::Deserialize;

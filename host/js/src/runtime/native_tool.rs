@@ -4,9 +4,10 @@
 //! `{threadId, traceId, callId}`; it returns the output, or a promise of it. What it throws or rejects with becomes
 //! the tool's error, for the model to read; it never escapes into the runtime.
 
-use super::convert::{thrown_message, to_js};
+use super::convert::to_js;
 use futures_util::future::LocalBoxFuture;
 use js_sys::{Function, Promise};
+use mcp_worker_client::worker::describe_js as thrown_message;
 use mcp_worker_runtime::registry::{ExecutionContext, NativeTool};
 use serde_json::{Value, json};
 use wasm_bindgen::JsCast;

@@ -3,16 +3,14 @@
 
 use super::JsRuntime;
 use super::abort::{abortable, signal_of};
-use super::convert::{JsFailure, from_js, options_from_js, property, strings, to_js, to_json_text};
+use super::convert::{JsFailure, call_options, call_result, from_js, options_from_js, strings, to_js, tool_arguments};
 use super::native_tool::JsTool;
 use js_sys::{Function, Promise};
-use mcp_worker_client::session::CallOptions;
 use mcp_worker_protocol::Tool;
 use mcp_worker_runtime::registry::{ExportFormat, ToolFilter};
 use mcp_worker_runtime::tool_system::{ExecuteOptions, ParsedToolCall};
 use serde::Deserialize;
 use serde_json::json;
-use serde_json::value::RawValue;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -35,12 +33,6 @@ struct ExecuteJson {
     #[serde(default)]
     include_raw_result: bool,
     enabled_tools: Option<Vec<String>>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct CallJson {
-    timeout_ms: Option<u32>,
 }
 
 #[wasm_bindgen(js_class = McpRuntime)]
@@ -197,22 +189,8 @@ impl JsRuntime {
         let (args, options) = (args.unwrap_or(JsValue::UNDEFINED), options.unwrap_or(JsValue::UNDEFINED));
         let prepared = (|| -> Result<_, JsFailure> {
             inner.open()?;
-            let arguments = if args.is_undefined() || args.is_null() {
-                None
-            } else {
-                let text = to_json_text(&args, "tool arguments")?;
-                Some(RawValue::from_string(text).map_err(|e| JsFailure::invalid(e.to_string()))?)
-            };
-            let json: CallJson = options_from_js(&options, "call options")?;
-            let mut call = CallOptions::default().timeout(json.timeout_ms);
-            if let Some(callback) = property(&options, "onProgress").and_then(|f| f.dyn_into::<Function>().ok()) {
-                call.on_progress = Some(Rc::new(move |progress| {
-                    if let Ok(value) = to_js(progress) {
-                        // A throwing callback must not break the call: its error stays in JS.
-                        let _ = callback.call1(&JsValue::NULL, &value);
-                    }
-                }));
-            }
+            let arguments = tool_arguments(&args)?;
+            let call = call_options(&options)?;
             Ok((arguments, call, signal_of(&options)?))
         })();
         future_to_promise(async move {
@@ -226,7 +204,7 @@ impl JsRuntime {
                     .map_err(JsFailure::from)
             };
             let raw = abortable(signal, "callTool", run).await?;
-            js_sys::JSON::parse(raw.get())
+            Ok(call_result(&server, raw.get())?)
         })
     }
 }
