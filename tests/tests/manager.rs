@@ -5,13 +5,14 @@
 
 use futures_util::StreamExt;
 use gloo_timers::future::TimeoutFuture;
+use mcp_worker_client::Error as ClientError;
 use mcp_worker_client::session::CallOptions;
-use mcp_worker_client::{Error, Result};
 use mcp_worker_runtime::config::ServerConfig;
 use mcp_worker_runtime::manager::{
     Backoff, ManagerEvent, ManagerOptions, McpTransportManager, ServerStatus, browser::WorkerLauncher,
 };
 use mcp_worker_runtime::registry::ToolRegistry;
+use mcp_worker_runtime::{Error, Result};
 use mcp_worker_tests::{ECHO_URL, now_ms};
 use serde_json::{Value, json};
 use std::cell::{Cell, RefCell};
@@ -104,7 +105,10 @@ async fn a_bundle_that_404s_fails_only_its_own_server_and_ends_in_error_after_th
     manager.add(ServerConfig::wasm("echo", ECHO_URL)).unwrap();
     let outcomes = manager.start_all().await;
     let missing = outcomes.iter().find(|(name, _)| name == "missing").unwrap();
-    assert!(matches!(&missing.1, Err(Error::WorkerLoad { server, .. }) if server == "missing"), "{missing:?}");
+    assert!(
+        matches!(&missing.1, Err(Error::Client(ClientError::WorkerLoad { server, .. })) if server == "missing"),
+        "{missing:?}"
+    );
     assert_eq!(status(&manager, "echo"), ServerStatus::Connected);
     // Retried after 100 ms and 200 ms, then given up.
     assert!(wait_until(5_000.0, || status(&manager, "missing") == ServerStatus::Error).await);
@@ -132,7 +136,7 @@ async fn a_server_that_crashes_mid_call_fails_its_calls_at_once_and_restarts_wit
     let (hung, crashed) = futures_util::join!(hanging, crashing);
     let failed_after = now_ms() - started;
     for err in [hung.unwrap_err(), crashed.unwrap_err()] {
-        assert!(matches!(err, Error::WorkerCrashed { ref server, .. } if server == "js"), "{err}");
+        assert!(matches!(err, Error::Client(ClientError::WorkerCrashed { ref server, .. }) if server == "js"), "{err}");
         assert!(err.to_string().contains("fixture: crashed during a call"), "{err}");
     }
     assert!(failed_after < 1_000.0, "failed at once, not at a timeout ({failed_after} ms)");
@@ -159,9 +163,12 @@ async fn hanging_calls_time_out_per_call_and_per_server_and_the_server_is_told()
     manager.add(misbehaving("js", "").timeout_ms(400)).unwrap();
     let started = now_ms();
     let err = call(&manager, "js", "hang", json!({}), timeout(200)).await.unwrap_err();
-    assert!(matches!(err, Error::Timeout { ms: 200, .. }), "{err}");
+    assert!(matches!(err, Error::Client(ClientError::Timeout { ms: 200, .. })), "{err}");
     let err = call(&manager, "js", "hang", json!({}), CallOptions::default()).await.unwrap_err();
-    assert!(matches!(err, Error::Timeout { ms: 400, .. }), "the server's configured timeout: {err}");
+    assert!(
+        matches!(err, Error::Client(ClientError::Timeout { ms: 400, .. })),
+        "the server's configured timeout: {err}"
+    );
     assert!(now_ms() - started < 2_000.0);
     let stats = call(&manager, "js", "stats", json!({}), CallOptions::default()).await.unwrap();
     let stats: Value = serde_json::from_str(text(&stats)).unwrap();
@@ -186,11 +193,11 @@ async fn progress_keeps_a_call_alive_up_to_its_hard_maximum() {
     assert_eq!(text(&done), "steady done");
     // Without the reset, the same call times out.
     let err = call(&manager, "js", "steady", json!({"ms": 1_000}), timeout(300)).await.unwrap_err();
-    assert!(matches!(err, Error::Timeout { ms: 300, .. }), "{err}");
+    assert!(matches!(err, Error::Client(ClientError::Timeout { ms: 300, .. })), "{err}");
     // The hard maximum binds whatever progress comes.
     let started = now_ms();
     let err = call(&manager, "js", "steady", json!({"ms": 5_000}), resetting(700)).await.unwrap_err();
-    assert!(matches!(err, Error::Timeout { ms: 700, .. }), "{err}");
+    assert!(matches!(err, Error::Client(ClientError::Timeout { ms: 700, .. })), "{err}");
     assert!(now_ms() - started < 1_500.0);
 }
 
@@ -201,7 +208,7 @@ async fn a_server_that_keeps_working_after_a_cancellation_is_terminated_and_rest
     let mut options = timeout(200);
     options.on_progress = Some(Rc::new(|_| {}));
     let err = call(&manager, "stubborn", "work", json!({}), options).await.unwrap_err();
-    assert!(matches!(err, Error::Timeout { .. }), "{err}");
+    assert!(matches!(err, Error::Client(ClientError::Timeout { .. })), "{err}");
     assert!(
         wait_until(3_000.0, || manager.health("stubborn").unwrap().consecutive_failures == 1).await,
         "terminated after the grace period"
@@ -220,7 +227,7 @@ async fn a_worker_that_spins_after_a_cancellation_is_terminated_and_restarted() 
     manager.add(ServerConfig::wasm("echo", ECHO_URL)).unwrap();
     let started = now_ms();
     let err = call(&manager, "spinner", "work", json!({}), timeout(200)).await.unwrap_err();
-    assert!(matches!(err, Error::Timeout { .. }), "{err}");
+    assert!(matches!(err, Error::Client(ClientError::Timeout { .. })), "{err}");
     // The worker now spins for a minute: it cannot answer the ping sent after the grace period.
     let echo = call(&manager, "echo", "echo", json!({"text": "not blocked"}), CallOptions::default()).await.unwrap();
     assert_eq!(text(&echo), "not blocked", "other servers run in their own workers");

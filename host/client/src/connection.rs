@@ -36,8 +36,25 @@ use std::pin::Pin;
 use std::rc::{Rc, Weak};
 use std::task::{Context, Poll};
 
-/// Writes one frame to the peer. An `Err` names why the frame could not be sent.
-pub type Sink = Box<dyn Fn(&str) -> std::result::Result<(), String>>;
+/// Writes one frame to the peer.
+pub type Sink = Box<dyn Fn(&str) -> std::result::Result<(), SendError>>;
+
+/// Why a transport could not send a frame (the port is closed, the worker is gone); the connection fails the
+/// request with [`Error::Closed`] naming it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{reason}")]
+#[non_exhaustive]
+pub struct SendError {
+    /// What the transport reported.
+    pub reason: String,
+}
+
+impl SendError {
+    /// The transport could not send, because of `reason`.
+    pub fn new(reason: impl Into<String>) -> Self {
+        Self { reason: reason.into() }
+    }
+}
 
 /// Milliseconds on a monotonic-enough clock (`Date.now()` in the browser).
 pub type Clock = Rc<dyn Fn() -> f64>;
@@ -275,7 +292,7 @@ impl Connection {
             return reply.complete(Err(cause));
         }
         self.register(id, method, options, reply);
-        if let Err(cause) = (self.inner.sink)(frame) {
+        if let Err(SendError { reason: cause }) = (self.inner.sink)(frame) {
             self.fail(id, Error::Closed { server: self.inner.server.clone(), reason: cause });
         }
     }
@@ -293,7 +310,7 @@ impl Connection {
         }
         let frame = encode_notification(method, params)
             .map_err(|e| Error::InvalidInput(format!("{method} params are not serializable: {e}")))?;
-        (self.inner.sink)(&frame).map_err(|reason| Error::Closed { server: self.inner.server.clone(), reason })
+        (self.inner.sink)(&frame).map_err(|e| Error::Closed { server: self.inner.server.clone(), reason: e.reason })
     }
 
     /// Handles one frame from the server. Never panics on malformed input.

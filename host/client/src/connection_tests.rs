@@ -187,7 +187,7 @@ fn other_notifications_go_to_the_notification_handler() {
 
 #[test]
 fn a_sink_failure_fails_the_request_instead_of_hanging() {
-    let connection = Connection::new("srv", Box::new(|_| Err("port closed".into())), Rc::new(|| 0.0));
+    let connection = Connection::new("srv", Box::new(|_| Err(SendError::new("port closed"))), Rc::new(|| 0.0));
     let call = connection.request("ping", None::<&()>, RequestOptions::default());
     let err = call.now_or_never().expect("resolved at once").unwrap_err();
     assert_eq!(err.to_string(), "server srv: connection closed: port closed");

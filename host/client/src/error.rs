@@ -78,45 +78,9 @@ pub enum Error {
         /// Why.
         reason: String,
     },
-    /// No server of this name is configured.
-    #[error("no server named {server:?}")]
-    UnknownServer {
-        /// The name asked for.
-        server: String,
-    },
-    /// The server is configured but cannot take calls now: disabled, down after repeated failures, waiting to
-    /// restart, or over a transport this host does not have.
-    #[error("server {server} is unavailable ({status}): {reason}")]
-    Unavailable {
-        /// The server.
-        server: String,
-        /// Its status (`disabled`, `error`, `connecting`, …).
-        status: String,
-        /// Why, and what would help.
-        reason: String,
-    },
-    /// The server needs credentials the host does not have (or cannot read: the vault is locked).
-    #[error("server {server} needs credentials: {reason}")]
-    NeedsCredentials {
-        /// The server.
-        server: String,
-        /// Which are missing, or why they cannot be read.
-        reason: String,
-    },
     /// The caller's input was not usable (arguments that are not a JSON object, a bad option).
     #[error("{0}")]
     InvalidInput(String),
-    /// The server's bundle has a `manifest.json` that cannot be read (docs/wire-protocol.md has the format). The
-    /// server is not started: it could need secrets the host does not know about.
-    #[error("server {server}: invalid manifest {url}: {reason}")]
-    InvalidManifest {
-        /// The server.
-        server: String,
-        /// Where the manifest is.
-        url: String,
-        /// What is wrong with it.
-        reason: String,
-    },
 }
 
 impl Error {
@@ -131,11 +95,7 @@ impl Error {
             Self::Rpc { .. } => "RPC_ERROR",
             Self::Protocol { .. } => "PROTOCOL",
             Self::Terminated { .. } => "TERMINATED",
-            Self::UnknownServer { .. } => "UNKNOWN_SERVER",
-            Self::Unavailable { .. } => "UNAVAILABLE",
-            Self::NeedsCredentials { .. } => "NEEDS_CREDENTIALS",
             Self::InvalidInput(_) => "INVALID_INPUT",
-            Self::InvalidManifest { .. } => "INVALID_MANIFEST",
         }
     }
 

@@ -1,6 +1,7 @@
 //! The client against a real SDK server (the echo sample) over an in-memory pipe.
 
 use super::*;
+use crate::connection::SendError;
 use futures_channel::mpsc;
 use futures_executor::LocalPool;
 use futures_util::StreamExt;
@@ -34,7 +35,7 @@ fn pipe(server: Server) -> Pipe {
         .expect("server starts");
     let connection = Connection::new(
         "echo",
-        Box::new(move |frame| to_server.unbounded_send(frame.to_owned()).map_err(|e| e.to_string())),
+        Box::new(move |frame| to_server.unbounded_send(frame.to_owned()).map_err(|e| SendError::new(e.to_string()))),
         Rc::new(|| 0.0),
     );
     let s = session.clone();

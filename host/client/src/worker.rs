@@ -171,7 +171,9 @@ fn connection_over(name: &str, port: &MessagePort) -> Connection {
     let out = port.clone();
     Connection::new(
         name,
-        Box::new(move |frame| out.post_message(&JsValue::from_str(frame)).map_err(|e| describe_js(&e))),
+        Box::new(move |frame| {
+            out.post_message(&JsValue::from_str(frame)).map_err(|e| crate::connection::SendError::new(describe_js(&e)))
+        }),
         Rc::new(js_sys::Date::now),
     )
 }

@@ -4,6 +4,7 @@
 mod builder;
 pub mod config;
 pub mod credentials;
+mod error;
 pub mod listeners;
 pub mod manager;
 pub mod manifest;
@@ -15,8 +16,8 @@ mod test_support;
 pub mod tool_system;
 
 pub use builder::{ClientFeatures, Runtime, RuntimeBuilder};
+pub use error::{Error, Result};
 pub use mcp_worker_client as client;
-pub use mcp_worker_client::{Error, Result};
 pub use mcp_worker_protocol as protocol;
 
 /// The repository README's Rust examples ("Use it from Rust"), compiled as this crate's doc tests.

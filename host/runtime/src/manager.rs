@@ -39,8 +39,9 @@ pub use platform::{CredentialSource, CredentialsNeeded, LaunchRequest, Launcher,
 use crate::config::ServerConfig;
 use crate::listeners::{Callback, ListenerId, Listeners};
 use crate::registry::ToolRegistry;
+use crate::{Error, Result};
 use futures_util::future::{LocalBoxFuture, Shared};
-use mcp_worker_client::error::{Error, Result};
+use mcp_worker_client::Error as ClientError;
 use mcp_worker_client::server_requests::ServerRequestHandlers;
 use mcp_worker_client::session::{ClientOptions, McpClient};
 use mcp_worker_protocol::LoggingMessageParams;
@@ -286,14 +287,14 @@ impl McpTransportManager {
     pub fn add(&self, config: ServerConfig) -> Result<()> {
         if let Err(errors) = config.validate() {
             let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
-            return Err(Error::InvalidInput(shown.join("; ")));
+            return Err(Error::invalid(shown.join("; ")));
         }
         let name = config.name.clone();
         let auto_start = config.auto_start;
         {
             let mut slots = self.inner.slots.borrow_mut();
             if slots.contains_key(&name) {
-                return Err(Error::InvalidInput(format!("a server named {name:?} already exists")));
+                return Err(Error::invalid(format!("a server named {name:?} already exists")));
             }
             let health = ServerHealth::new(&config);
             let slot = Slot {
@@ -319,7 +320,7 @@ impl McpTransportManager {
     pub fn remove(&self, name: &str) -> Result<()> {
         let slot = self.inner.slots.borrow_mut().remove(name).ok_or_else(|| unknown(name))?;
         if let Some(client) = slot.client {
-            client.close_with(Error::Closed { server: name.to_owned(), reason: "the server was removed".into() });
+            client.close_with(ClientError::Closed { server: name.to_owned(), reason: "the server was removed".into() });
         }
         self.inner.registry.unregister_server(name);
         self.inner.events.emit(&ManagerEvent::Removed { server: name.to_owned() });

@@ -255,7 +255,7 @@ fn stdio_and_http_servers_are_kept_and_reported_never_started() {
     assert!(files.last_error.unwrap().contains("a browser cannot start"));
     assert!(w.manager.health("remote").unwrap().last_error.unwrap().contains("not available yet"));
     let err = w.call("files", "x", json!({})).unwrap_err();
-    assert!(matches!(err, Error::Unavailable { ref status, .. } if status == "error"), "{err}");
+    assert!(matches!(err, Error::Unavailable { status: ServerStatus::Error, .. }), "{err}");
     assert!(w.pool.run_until(w.manager.start_all()).is_empty(), "nothing to start");
     assert!(w.pool.run_until(w.manager.connect("files")).is_err());
     assert!(w.launcher.launches.borrow().is_empty());
@@ -269,7 +269,10 @@ fn add_remove_enable_disable_at_run_time() {
     w.add_kit("b");
     assert_eq!(w.text("a", "echo", json!({"text": "1"})), "1");
     assert_eq!(w.text("b", "echo", json!({"text": "2"})), "2");
-    assert!(matches!(w.manager.add(ServerConfig::wasm("a", "/x.js")), Err(Error::InvalidInput(_))), "names are unique");
+    assert!(
+        matches!(w.manager.add(ServerConfig::wasm("a", "/x.js")), Err(Error::Client(ClientError::InvalidInput(_)))),
+        "names are unique"
+    );
 
     w.manager.enable("a").unwrap();
     assert_eq!(w.status("a"), ServerStatus::Connected, "enabling an enabled server changes nothing");
@@ -309,7 +312,7 @@ fn a_crash_fails_pending_calls_at_once_and_restarts_after_the_backoff_with_its_c
     assert_eq!(health.next_retry_ms, Some(1_000.0));
     assert!(w.manager.registry().get("mcp__a__echo").is_some(), "tools stay registered while it restarts");
     let during = w.call("a", "echo", json!({"text": "x"})).unwrap_err();
-    assert!(matches!(during, Error::Unavailable { ref status, .. } if status == "connecting"), "fails fast: {during}");
+    assert!(matches!(during, Error::Unavailable { status: ServerStatus::Connecting, .. }), "fails fast: {during}");
 
     w.advance(999.0);
     assert_eq!(w.launcher.launch_count("a"), 1);
@@ -392,14 +395,17 @@ fn timeouts_come_from_the_call_then_the_config_then_the_default() {
     let by_call = spawn_call(&w, w.start_call("conf", "hang", json!({}), CallOptions::default().timeout(Some(200))));
     let by_default = spawn_call(&w, w.start_call("dflt", "hang", json!({}), CallOptions::default()));
     w.advance(200.0);
-    assert!(matches!(by_call.borrow_mut().take(), Some(Err(Error::Timeout { ms: 200, .. }))));
+    assert!(matches!(by_call.borrow_mut().take(), Some(Err(Error::Client(ClientError::Timeout { ms: 200, .. })))));
     assert!(by_config.borrow().is_none());
     w.advance(300.0);
-    assert!(matches!(by_config.borrow_mut().take(), Some(Err(Error::Timeout { ms: 500, .. }))));
+    assert!(matches!(by_config.borrow_mut().take(), Some(Err(Error::Client(ClientError::Timeout { ms: 500, .. })))));
     w.advance(59_499.0);
     assert!(by_default.borrow().is_none());
     w.advance(1.0);
-    assert!(matches!(by_default.borrow_mut().take(), Some(Err(Error::Timeout { ms: 60_000, .. }))));
+    assert!(matches!(
+        by_default.borrow_mut().take(),
+        Some(Err(Error::Client(ClientError::Timeout { ms: 60_000, .. })))
+    ));
 }
 
 #[test]
@@ -414,7 +420,7 @@ fn progress_extends_a_call_up_to_its_hard_maximum() {
     }
     assert!(call.borrow().is_none(), "still running at 900 ms: progress every 100 ms keeps it alive");
     w.advance(100.0);
-    assert!(matches!(call.borrow_mut().take(), Some(Err(Error::Timeout { ms: 1_000, .. }))));
+    assert!(matches!(call.borrow_mut().take(), Some(Err(Error::Client(ClientError::Timeout { ms: 1_000, .. })))));
     w.advance(10_000.0);
     assert_eq!(w.status("a"), ServerStatus::Connected, "a server that honours cancellation is left alone");
 }
@@ -429,13 +435,13 @@ fn a_server_that_keeps_working_after_a_cancellation_is_terminated_and_restarted(
     let call = spawn_call(&w, w.start_call("a", "stubborn", json!({}), options));
     let other = spawn_call(&w, w.start_call("a", "hang", json!({}), CallOptions::default()));
     w.advance(200.0);
-    assert!(matches!(call.borrow_mut().take(), Some(Err(Error::Timeout { .. }))));
+    assert!(matches!(call.borrow_mut().take(), Some(Err(Error::Client(ClientError::Timeout { .. })))));
     // Progress for the cancelled call keeps coming; past the 500 ms grace the worker is terminated.
     for _ in 0..6 {
         w.advance(100.0);
     }
     let err = other.borrow_mut().take().expect("pending calls fail at once").unwrap_err();
-    assert!(matches!(err, Error::Terminated { .. }), "{err}");
+    assert!(matches!(err, Error::Client(ClientError::Terminated { .. })), "{err}");
     assert!(err.to_string().contains("kept working on a cancelled request"), "{err}");
     assert!(w.launcher.worker("a").terminated.get());
     assert_eq!(w.status("a"), ServerStatus::Connecting);
@@ -452,7 +458,7 @@ fn a_wedged_server_that_does_not_answer_ping_after_a_cancellation_is_terminated(
     let call = spawn_call(&w, w.start_call("a", "hang", json!({}), CallOptions::default().timeout(Some(100))));
     w.launcher.worker("a").freeze();
     w.advance(100.0);
-    assert!(matches!(call.borrow_mut().take(), Some(Err(Error::Timeout { .. }))));
+    assert!(matches!(call.borrow_mut().take(), Some(Err(Error::Client(ClientError::Timeout { .. })))));
     w.advance(500.0);
     assert_eq!(w.status("a"), ServerStatus::Connected, "the ping probe is under way");
     w.advance(500.0);

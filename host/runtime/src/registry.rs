@@ -39,18 +39,51 @@ pub struct ExecutionContext {
     pub call_id: String,
 }
 
-/// A tool that runs in the page. Return the output (JSON) or an error message the model can read.
+/// Why a native tool failed, in words the model can read (they become the call's `error`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+#[non_exhaustive]
+pub struct ToolError {
+    /// What went wrong.
+    pub message: String,
+}
+
+impl ToolError {
+    /// A failure described by `message`.
+    pub fn new(message: impl Into<String>) -> Self {
+        Self { message: message.into() }
+    }
+}
+
+impl From<String> for ToolError {
+    fn from(message: String) -> Self {
+        Self { message }
+    }
+}
+
+impl From<&str> for ToolError {
+    fn from(message: &str) -> Self {
+        Self::new(message)
+    }
+}
+
+/// A tool that runs in the page. Return the output (JSON) or a [`ToolError`].
 pub trait NativeTool {
     /// Runs the tool with arguments already checked against its input schema.
-    fn execute(&self, arguments: Value, context: ExecutionContext) -> LocalBoxFuture<'static, Result<Value, String>>;
+    fn execute(&self, arguments: Value, context: ExecutionContext)
+    -> LocalBoxFuture<'static, Result<Value, ToolError>>;
 }
 
 impl<F, Fut> NativeTool for F
 where
     F: Fn(Value, ExecutionContext) -> Fut,
-    Fut: Future<Output = Result<Value, String>> + 'static,
+    Fut: Future<Output = Result<Value, ToolError>> + 'static,
 {
-    fn execute(&self, arguments: Value, context: ExecutionContext) -> LocalBoxFuture<'static, Result<Value, String>> {
+    fn execute(
+        &self,
+        arguments: Value,
+        context: ExecutionContext,
+    ) -> LocalBoxFuture<'static, Result<Value, ToolError>> {
         Box::pin(self(arguments, context))
     }
 }

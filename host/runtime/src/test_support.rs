@@ -5,13 +5,14 @@ use crate::config::TransportConfig;
 use crate::manager::{LaunchRequest, Launcher, Platform};
 use crate::manifest::BundleManifest;
 use crate::tool_system::McpCaller;
+use crate::{Error, Result};
 use futures_channel::{mpsc, oneshot};
 use futures_executor::{LocalPool, LocalSpawner};
 use futures_util::StreamExt;
 use futures_util::future::LocalBoxFuture;
 use futures_util::task::LocalSpawnExt;
-use mcp_worker_client::connection::{Clock, Connection};
-use mcp_worker_client::error::{Error, Result};
+use mcp_worker_client::Error as ClientError;
+use mcp_worker_client::connection::{Clock, Connection, SendError};
 use mcp_worker_client::{CallOptions, ClientOptions, McpClient, Transport};
 use mcp_worker_sdk::{Env, Server, Session};
 use serde_json::value::RawValue;
@@ -78,7 +79,7 @@ impl Transport for PipeTransport {
     fn close(&self) {
         self.terminated.set(true);
         self.alive.set(false);
-        self.connection.close(Error::Closed { server: self.connection.server().into(), reason: "closed".into() });
+        self.connection.close(ClientError::Closed { server: self.connection.server().into(), reason: "closed".into() });
     }
 }
 
@@ -87,7 +88,7 @@ impl PipeTransport {
     pub(crate) fn crash(&self, cause: &str) {
         self.alive.set(false);
         let server = self.connection.server().to_owned();
-        self.connection.close(Error::WorkerCrashed { server, cause: cause.into() });
+        self.connection.close(ClientError::WorkerCrashed { server, cause: cause.into() });
     }
 
     /// What a wedged worker does: nothing. Frames are accepted and dropped both ways; the connection stays open.
@@ -127,9 +128,9 @@ pub(crate) fn wire(
         name,
         Box::new(move |frame| {
             if !sink_alive.get() {
-                return Err("the worker is gone".into());
+                return Err(SendError::new("the worker is gone"));
             }
-            to_server.unbounded_send(frame.to_owned()).map_err(|e| e.to_string())
+            to_server.unbounded_send(frame.to_owned()).map_err(|e| SendError::new(e.to_string()))
         }),
         clock,
     );
@@ -188,8 +189,8 @@ impl McpCaller for Clients {
         let tool = tool.to_owned();
         let server = server.to_owned();
         Box::pin(async move {
-            let client = client.ok_or(Error::Closed { server, reason: "not started".into() })?;
-            client.call_tool_raw(&tool, Some(&arguments), options).await
+            let client = client.ok_or(Error::from(ClientError::Closed { server, reason: "not started".into() }))?;
+            Ok(client.call_tool_raw(&tool, Some(&arguments), options).await?)
         })
     }
 }
@@ -299,9 +300,9 @@ impl Launcher for TestLauncher {
         self.envs.borrow_mut().push((name.clone(), request.env.clone()));
         let behaviour = self.behaviours.borrow().get(&name).cloned();
         match behaviour {
-            None | Some(Behaviour::FailLoad) => {
-                Box::pin(async move { Err(Error::WorkerLoad { server: name, cause: "HTTP 404 (test)".into() }) })
-            }
+            None | Some(Behaviour::FailLoad) => Box::pin(async move {
+                Err(ClientError::WorkerLoad { server: name, cause: "HTTP 404 (test)".into() }.into())
+            }),
             Some(Behaviour::Hang) => Box::pin(futures_util::future::pending()),
             Some(Behaviour::Serve(build)) => {
                 let env = Env::from_pairs(request.env.clone());
@@ -314,7 +315,7 @@ impl Launcher for TestLauncher {
                 let options = request.client;
                 Box::pin(async move {
                     let transport: Rc<dyn Transport> = transport;
-                    McpClient::initialize(connection, &options, Some(transport)).await
+                    Ok(McpClient::initialize(connection, &options, Some(transport)).await?)
                 })
             }
         }

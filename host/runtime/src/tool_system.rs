@@ -15,12 +15,12 @@ mod result;
 pub use execution::{ContentSummary, ExecutionCall, ExecutionEvent, ExecutionFinished, OutputSummary, ToolOrigin};
 pub use result::{ParsedToolCall, ToolResult, ToolStatus};
 
+use crate::Result;
 use crate::listeners::{Callback, ListenerId, Listeners};
 use crate::registry::enablement;
 use crate::registry::{ExecutionContext, ToolEntry, ToolRegistry, ToolSource};
 use futures_util::future::{LocalBoxFuture, join_all};
 use mcp_worker_client::CallOptions;
-use mcp_worker_client::Result;
 use mcp_worker_client::connection::Clock;
 use mcp_worker_client::session::check_call_result;
 use mcp_worker_json_schema as json_schema;
@@ -244,7 +244,7 @@ impl ToolSystem {
                         result.error = problem;
                         result.output = Some(output);
                     }
-                    Err(message) => result.error = Some(message),
+                    Err(failure) => result.error = Some(failure.message),
                 }
             }
             ToolSource::Mcp { server } => {

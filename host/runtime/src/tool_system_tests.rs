@@ -1,4 +1,5 @@
 use super::*;
+use crate::registry::ToolError;
 use crate::test_support::Clients;
 use futures_executor::LocalPool;
 use mcp_worker_protocol::{CallToolResult, ContentBlock, JsonObject, ResourceContents, Tool, ToolAnnotations};
@@ -230,7 +231,7 @@ fn native_tools_run_in_the_page_with_the_same_checks() {
     weather.output_schema = json!({"type": "object", "required": ["celsius"]}).as_object().cloned();
     let executor: Rc<dyn crate::registry::NativeTool> = Rc::new(|args: Value, ctx: ExecutionContext| async move {
         match args["city"].as_str() {
-            Some("Nowhere") => Err("no such city".to_owned()),
+            Some("Nowhere") => Err(ToolError::new("no such city")),
             Some("Bad") => Ok(json!({"fahrenheit": 1})),
             _ => Ok(json!({"celsius": 21, "thread": ctx.thread_id, "call": ctx.call_id})),
         }

@@ -8,6 +8,15 @@ use mcp_worker_runtime::registry::RegistryError;
 use mcp_worker_vault::credentials::CredentialError;
 use serde_json::Value;
 
+impl From<mcp_worker_runtime::Error> for JsFailure {
+    fn from(error: mcp_worker_runtime::Error) -> Self {
+        match error {
+            mcp_worker_runtime::Error::Client(error) => Self::from(error),
+            other => Self::new(other.code(), other.to_string()),
+        }
+    }
+}
+
 impl From<StateError> for JsFailure {
     fn from(error: StateError) -> Self {
         Self::new(error.code(), error.to_string())

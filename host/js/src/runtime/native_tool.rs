@@ -8,7 +8,7 @@ use super::convert::to_js;
 use futures_util::future::LocalBoxFuture;
 use js_sys::{Function, Promise};
 use mcp_worker_client::worker::describe_js as thrown_message;
-use mcp_worker_runtime::registry::{ExecutionContext, NativeTool};
+use mcp_worker_runtime::registry::{ExecutionContext, NativeTool, ToolError};
 use serde_json::{Value, json};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -22,7 +22,11 @@ pub(crate) struct JsTool {
 }
 
 impl NativeTool for JsTool {
-    fn execute(&self, arguments: Value, context: ExecutionContext) -> LocalBoxFuture<'static, Result<Value, String>> {
+    fn execute(
+        &self,
+        arguments: Value,
+        context: ExecutionContext,
+    ) -> LocalBoxFuture<'static, Result<Value, ToolError>> {
         let name = self.name.clone();
         let ctx = json!({"threadId": context.thread_id, "traceId": context.trace_id, "callId": context.call_id});
         let returned = match (to_js(&arguments), to_js(&ctx)) {
@@ -37,7 +41,8 @@ impl NativeTool for JsTool {
                 Ok(promise) => JsFuture::from(promise).await.map_err(|rejected| thrown_message(&rejected))?,
                 Err(value) => value,
             };
-            output_json(&value).map_err(|e| format!("tool {name} returned output that is not JSON: {e}"))
+            output_json(&value)
+                .map_err(|e| ToolError::new(format!("tool {name} returned output that is not JSON: {e}")))
         })
     }
 }

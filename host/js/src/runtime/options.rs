@@ -20,9 +20,9 @@ struct OptionsJson {
     history_size: Option<usize>,
     default_timeout_ms: Option<u32>,
     handshake_timeout_ms: Option<u32>,
-    /// Absent: the default (3); `null`: never give up; a number: that many.
-    #[serde(default = "absent")]
-    max_consecutive_failures: Value,
+    /// Absent (`None`): the default (3); `null` (`Some(Value::Null)`): never give up; a number: that many.
+    #[serde(default, deserialize_with = "present")]
+    max_consecutive_failures: Option<Value>,
     backoff: Option<BackoffJson>,
     cancel_grace_ms: Option<u32>,
     roots: Option<Vec<Value>>,
@@ -32,8 +32,9 @@ struct OptionsJson {
     sampling: Value,
 }
 
-fn absent() -> Value {
-    Value::String("absent".into())
+/// A field that is there, even as `null`: `Some(null)`, where a missing field is `None` (serde's `default`).
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(deserializer).map(Some)
 }
 
 #[derive(Deserialize)]
@@ -95,15 +96,14 @@ pub(crate) fn read(options: &JsValue) -> Result<RuntimeOptions, JsFailure> {
         manager.cancel_grace_ms = ms;
     }
     let mut policy = FailurePolicy::default();
+    let not_a_count = || JsFailure::invalid("maxConsecutiveFailures must be a whole number above 0, or null");
     policy.max_consecutive_failures = match &json.max_consecutive_failures {
-        Value::Null => None,
-        Value::Number(n) => Some(
-            n.as_u64()
-                .and_then(|n| u32::try_from(n).ok())
-                .filter(|n| *n > 0)
-                .ok_or_else(|| JsFailure::invalid("maxConsecutiveFailures must be a whole number above 0, or null"))?,
-        ),
-        _ => policy.max_consecutive_failures,
+        None => policy.max_consecutive_failures,
+        Some(Value::Null) => None,
+        Some(Value::Number(n)) => {
+            Some(n.as_u64().and_then(|n| u32::try_from(n).ok()).filter(|n| *n > 0).ok_or_else(not_a_count)?)
+        }
+        Some(_) => return Err(not_a_count()),
     };
     if let Some(backoff) = json.backoff {
         let default = Backoff::default();

@@ -6,10 +6,11 @@ use super::{ManagerOptions, McpTransportManager};
 use crate::config::TransportConfig;
 use crate::manifest::{BundleManifest, fetch::fetch_text, manifest_url};
 use crate::registry::ToolRegistry;
+use crate::{Error, Result};
 use futures_util::FutureExt;
 use futures_util::future::{LocalBoxFuture, Shared};
 use js_sys::WebAssembly;
-use mcp_worker_client::error::{Error, Result};
+use mcp_worker_client::Error as ClientError;
 use mcp_worker_client::server_requests::Spawner;
 use mcp_worker_client::session::McpClient;
 use mcp_worker_client::worker::{WorkerSpec, compile_module};
@@ -110,7 +111,8 @@ impl Launcher for SharedWorkerLauncher {
         let server = server.to_owned();
         Box::pin(async move {
             let Some(url) = url else { return Ok(None) };
-            let text = fetch_text(&url).await.map_err(|cause| Error::WorkerLoad { server: server.clone(), cause })?;
+            let text =
+                fetch_text(&url).await.map_err(|cause| ClientError::WorkerLoad { server: server.clone(), cause })?;
             let Some(text) = text else { return Ok(None) };
             BundleManifest::parse(&text).map(Some).map_err(|reason| Error::InvalidManifest { server, url, reason })
         })
@@ -122,12 +124,15 @@ impl Launcher for SharedWorkerLauncher {
             let LaunchRequest { server, transport, env, client, on_connection } = request;
             let TransportConfig::Wasm { worker_url, wasm_url } = transport else {
                 let reason = transport.unavailable_reason().unwrap_or("unsupported transport").to_owned();
-                return Err(Error::Unavailable { server, status: "error".into(), reason });
+                return Err(Error::Unavailable { server, status: super::ServerStatus::Error, reason });
             };
             let module = match (&wasm_url, bundle_wasm_url(&worker_url)) {
                 // An explicit wasm URL must compile.
                 (Some(url), _) => Some(
-                    launcher.module(url).await.map_err(|cause| Error::WorkerLoad { server: server.clone(), cause })?,
+                    launcher
+                        .module(url)
+                        .await
+                        .map_err(|cause| ClientError::WorkerLoad { server: server.clone(), cause })?,
                 ),
                 // The bundle's usual layout: try it; a worker without it (a JS server) fetches what it needs.
                 (None, Some(url)) => launcher.module(&url).await.ok(),
@@ -144,7 +149,7 @@ impl Launcher for SharedWorkerLauncher {
             if let Some(module) = module {
                 spec = spec.module(module);
             }
-            McpClient::spawn(spec).await
+            Ok(McpClient::spawn(spec).await?)
         })
     }
 }

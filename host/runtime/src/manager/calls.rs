@@ -3,9 +3,10 @@
 use super::lifecycle::list_tools;
 use super::{Inner, ListKind, ManagerEvent, McpTransportManager};
 use crate::tool_system::McpCaller;
+use crate::{Error, Result};
 use futures_util::future::LocalBoxFuture;
+use mcp_worker_client::Error as ClientError;
 use mcp_worker_client::connection::{CancelEvent, ProgressHandler, RequestOptions};
-use mcp_worker_client::error::{Error, Result};
 use mcp_worker_client::session::CallOptions;
 use mcp_worker_protocol::notifications::ProgressParams;
 use mcp_worker_protocol::{Notification, methods};
@@ -55,7 +56,7 @@ impl Inner {
         if self.options.report_progress || options.on_progress.is_some() {
             options.on_progress = Some(self.progress_reporter(server, options.on_progress.take()));
         }
-        let outcome = client.call_tool_raw(tool, arguments, options).await;
+        let outcome = client.call_tool_raw(tool, arguments, options).await.map_err(Error::from);
         if outcome.is_ok() {
             let recovered = self.with_slot(server, |slot| slot.health.succeeded()).unwrap_or(false);
             if recovered {
@@ -189,7 +190,7 @@ impl Inner {
             let outcome = probe.await;
             let Some(inner) = weak.upgrade() else { return };
             inner.current(&server, generation, |slot| slot.watchdog_armed = false);
-            if let Err(Error::Timeout { .. }) = outcome {
+            if let Err(ClientError::Timeout { .. }) = outcome {
                 let reason = format!("it did not answer ping within {grace} ms after a cancelled request");
                 inner.terminate(&server, generation, reason);
             }
@@ -201,7 +202,7 @@ impl Inner {
     fn terminate(self: &Rc<Self>, name: &str, generation: u64, reason: String) {
         let client = self.current(name, generation, |slot| slot.client.clone()).flatten();
         if let Some(client) = client {
-            client.close_with(Error::Terminated { server: name.to_owned(), reason });
+            client.close_with(ClientError::Terminated { server: name.to_owned(), reason });
         }
     }
 }

@@ -6,7 +6,7 @@ use super::Inner;
 use super::platform::CredentialsNeeded;
 use crate::config::ServerConfig;
 use crate::credentials::{CredentialDecl, CredentialError, server_declarations, worker_env};
-use mcp_worker_client::error::{Error, Result};
+use crate::{Error, Result};
 
 impl Inner {
     /// Everything `name` declares now. Fails when its manifest cannot be fetched or read.
@@ -15,7 +15,7 @@ impl Inner {
         let from_manifest = manifest.map(|m| m.credentials).unwrap_or_default();
         // The config was validated when it was added, so its references parse; this cannot fail on a valid config.
         server_declarations(&from_manifest, &config.credentials, &config.env)
-            .map_err(|e| Error::InvalidInput(format!("server {name}: {e}")))
+            .map_err(|e| Error::invalid(format!("server {name}: {e}")))
     }
 
     /// The environment of `name`'s worker: exactly its `declared` credentials that are stored, and its config's

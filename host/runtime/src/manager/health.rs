@@ -24,6 +24,19 @@ pub enum ServerStatus {
     Disabled,
 }
 
+impl std::fmt::Display for ServerStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Disconnected => "disconnected",
+            Self::Connecting => "connecting",
+            Self::Connected => "connected",
+            Self::NeedsCredentials => "needs_credentials",
+            Self::Error => "error",
+            Self::Disabled => "disabled",
+        })
+    }
+}
+
 /// What the page shows about a server.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]

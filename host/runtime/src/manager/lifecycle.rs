@@ -3,11 +3,12 @@
 use super::health::AfterFailure;
 use super::platform::LaunchRequest;
 use super::{Discovery, Inner, ManagerEvent, ServerStatus, Slot, StartFuture, unknown};
+use crate::{Error, Result};
 use futures_channel::oneshot;
 use futures_util::FutureExt;
 use futures_util::future::LocalBoxFuture;
+use mcp_worker_client::Error as ClientError;
 use mcp_worker_client::connection::Connection;
-use mcp_worker_client::error::{Error, Result};
 use mcp_worker_client::session::{ClientOptions, McpClient};
 use mcp_worker_protocol::Tool;
 use std::rc::Rc;
@@ -60,7 +61,8 @@ impl Inner {
         let generation = slot.generation;
         let (tx, rx) = oneshot::channel();
         let server = name.to_owned();
-        let abandoned = Error::Closed { server: server.clone(), reason: "the manager was dropped during start".into() };
+        let reason = "the manager was dropped during start".into();
+        let abandoned = Error::from(ClientError::Closed { server: server.clone(), reason });
         let shared = async move { rx.await.unwrap_or(Err(abandoned)) }.boxed_local().shared();
         slot.starting = Some(shared.clone());
         let weak = Rc::downgrade(self);
@@ -119,14 +121,14 @@ impl Inner {
         };
         if self.current(name, generation, |_| ()).is_none() {
             client.close_with(stopped(name));
-            return Err(stopped(name));
+            return Err(stopped(name).into());
         }
         let tools = match list_tools(&client).await {
             Ok(tools) => tools,
             Err(error) => {
                 client.close_with(error.clone());
                 self.failed(name, generation, &error);
-                return Err(error);
+                return Err(error.into());
             }
         };
         let registered = self.registry.replace_server_tools(name, tools.clone(), config.allow_destructive_tools);
@@ -143,11 +145,11 @@ impl Inner {
         if attached.is_none() {
             self.registry.unregister_server(name);
             client.close_with(stopped(name));
-            return Err(stopped(name));
+            return Err(stopped(name).into());
         }
         let weak = Rc::downgrade(self);
         let server = name.to_owned();
-        client.connection().set_close_handler(Some(Rc::new(move |cause: &Error| {
+        client.connection().set_close_handler(Some(Rc::new(move |cause: &ClientError| {
             if let Some(inner) = weak.upgrade() {
                 inner.closed(&server, generation, cause);
             }
@@ -169,7 +171,7 @@ impl Inner {
             slot.client.take()
         })?;
         if let Some(client) = client {
-            client.close_with(Error::Closed { server: name.to_owned(), reason: reason.to_owned() });
+            client.close_with(ClientError::Closed { server: name.to_owned(), reason: reason.to_owned() });
         }
         self.registry.unregister_server(name);
         self.emit_status(name);
@@ -177,7 +179,7 @@ impl Inner {
     }
 
     /// The running connection closed without the application asking: a crash, a closed port, a termination.
-    fn closed(self: &Rc<Self>, name: &str, generation: u64, cause: &Error) {
+    fn closed(self: &Rc<Self>, name: &str, generation: u64, cause: &ClientError) {
         let was_running = self.current(name, generation, |slot| slot.client.take().is_some());
         if was_running == Some(true) {
             self.failed(name, generation, cause);
@@ -185,7 +187,7 @@ impl Inner {
     }
 
     /// Records a failure of the current generation and restarts after the backoff, or gives up.
-    fn failed(self: &Rc<Self>, name: &str, generation: u64, error: &Error) {
+    fn failed(self: &Rc<Self>, name: &str, generation: u64, error: &dyn std::fmt::Display) {
         let now = self.runtime.now_ms();
         let policy = self.options.failure_policy;
         let after = self.current(name, generation, |slot| {
@@ -270,37 +272,36 @@ impl Inner {
 
 /// Why a server cannot start now, if it cannot.
 fn unavailable(name: &str, slot: &Slot, manual: bool) -> Option<Error> {
-    let error = |status: &str, reason: String| {
-        Some(Error::Unavailable { server: name.to_owned(), status: status.to_owned(), reason })
-    };
+    let error =
+        |status: ServerStatus, reason: String| Some(Error::Unavailable { server: name.to_owned(), status, reason });
     let last = slot.health.last_error.clone().unwrap_or_default();
     if !slot.config.enabled {
-        return error("disabled", "it is disabled in its configuration".into());
+        return error(ServerStatus::Disabled, "it is disabled in its configuration".into());
     }
     if let Some(reason) = slot.config.transport.unavailable_reason() {
-        return error("error", reason.into());
+        return error(ServerStatus::Error, reason.into());
     }
     match slot.health.status {
         ServerStatus::Error => error(
-            "error",
+            ServerStatus::Error,
             format!(
                 "it failed {} times in a row (last: {last}); reconnect it to try again",
                 slot.health.consecutive_failures
             ),
         ),
         _ if slot.health.restart_pending() && !manual => {
-            error("connecting", format!("it is restarting after a failure ({last})"))
+            error(ServerStatus::Connecting, format!("it is restarting after a failure ({last})"))
         }
         _ => None,
     }
 }
 
-fn stopped(name: &str) -> Error {
-    Error::Closed { server: name.to_owned(), reason: "the server was stopped during its start".into() }
+fn stopped(name: &str) -> ClientError {
+    ClientError::Closed { server: name.to_owned(), reason: "the server was stopped during its start".into() }
 }
 
 /// Every tool of a server that offers tools.
-pub(super) async fn list_tools(client: &McpClient) -> Result<Vec<Tool>> {
+pub(super) async fn list_tools(client: &McpClient) -> mcp_worker_client::Result<Vec<Tool>> {
     if client.server_info().capabilities.tools.is_none() {
         return Ok(Vec::new());
     }

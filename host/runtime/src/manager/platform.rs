@@ -2,12 +2,12 @@
 //! ([`Launcher`]) and reading credentials ([`CredentialSource`]). The browser implementations are in
 //! `manager::browser`; native tests use a manual clock and in-memory servers.
 
+use crate::Result;
 use crate::config::TransportConfig;
 use crate::credentials::{CredentialDecl, Secret};
 use crate::manifest::BundleManifest;
 use futures_util::future::LocalBoxFuture;
 use mcp_worker_client::connection::Connection;
-use mcp_worker_client::error::Result;
 use mcp_worker_client::session::{ClientOptions, McpClient};
 use std::collections::HashMap;
 use std::fmt;
@@ -55,7 +55,7 @@ pub trait Launcher {
     fn launch(&self, request: LaunchRequest) -> LocalBoxFuture<'static, Result<McpClient>>;
 
     /// The manifest of the server's bundle (`manifest.json` beside its worker script), read before each start:
-    /// `None` when there is none. One that cannot be read is [`mcp_worker_client::Error::InvalidManifest`]. The default knows
+    /// `None` when there is none. One that cannot be read is [`crate::Error::InvalidManifest`]. The default knows
     /// of no manifests.
     fn manifest(
         &self,
