@@ -1,12 +1,15 @@
 //! The context a handler receives: its request, progress, logging, cancellation, the server's environment and
 //! credentials, and requests to the client (elicitation, sampling, roots).
 
+mod link;
+
+pub(crate) use link::Link;
+
 use crate::cancel::{CancelSignal, Cancelled};
 use crate::env::Env;
 use crate::error::{Error, Result};
 use crate::form::{Elicitation, form_schema};
-use crate::handle::ServerHandle;
-use crate::session::{State, outgoing};
+use crate::peer::{self, Peer};
 use mcp_worker_protocol::notifications::{ProgressParams, ProgressToken};
 use mcp_worker_protocol::{
     ClientCapabilities, CreateMessageParams, CreateMessageResult, ElicitAction, ElicitParams, ElicitResult,
@@ -27,7 +30,7 @@ pub struct Ctx {
 }
 
 struct CtxInner {
-    state: Rc<State>,
+    link: Rc<dyn Link>,
     request_id: RequestId,
     progress_token: Option<ProgressToken>,
     last_progress: Cell<Option<f64>>,
@@ -46,12 +49,21 @@ impl fmt::Debug for Ctx {
 
 impl Ctx {
     pub(crate) fn new(
-        state: Rc<State>,
+        link: Rc<dyn Link>,
         request_id: RequestId,
         progress_token: Option<ProgressToken>,
         cancel: CancelSignal,
     ) -> Self {
-        Self { inner: Rc::new(CtxInner { state, request_id, progress_token, last_progress: Cell::new(None), cancel }) }
+        Self { inner: Rc::new(CtxInner { link, request_id, progress_token, last_progress: Cell::new(None), cancel }) }
+    }
+
+    /// The session this request belongs to.
+    pub(crate) fn link(&self) -> &Rc<dyn Link> {
+        &self.inner.link
+    }
+
+    fn peer(&self) -> &Peer {
+        self.inner.link.peer()
     }
 
     /// The id of the request being served.
@@ -61,24 +73,19 @@ impl Ctx {
 
     /// The environment the host provided in its `connect` message (settings and credentials).
     pub fn env(&self) -> &Env {
-        &self.inner.state.env
+        self.inner.link.env()
     }
 
     /// The value of a credential the server declared (see [`crate::Server::credential`]), when the host provided
     /// it. Names the server did not declare are never returned, even when the environment has them.
     pub fn credential(&self, name: &str) -> Option<&str> {
-        let declared = self.inner.state.config.credentials.iter().any(|c| c.name == name);
-        if declared { self.inner.state.env.get(name) } else { None }
+        let declared = self.inner.link.credentials().iter().any(|c| c.name == name);
+        if declared { self.env().get(name) } else { None }
     }
 
     /// What the client declared in `initialize` (`None` before it did).
     pub fn client_capabilities(&self) -> Option<ClientCapabilities> {
-        self.inner.state.client.borrow().clone()
-    }
-
-    /// A handle to change what the server offers (tools, resources, prompts) and to notify the client.
-    pub fn server(&self) -> ServerHandle {
-        ServerHandle::new(Rc::downgrade(&self.inner.state))
+        self.peer().capabilities()
     }
 
     // ---- progress ----
@@ -99,7 +106,7 @@ impl Ctx {
         let mut params = ProgressParams::new(token.clone(), progress);
         params.total = total;
         params.message = message.map(str::to_owned);
-        self.inner.state.notify(methods::PROGRESS, Some(&params));
+        self.peer().notify(methods::PROGRESS, Some(&params));
     }
 
     // ---- logging ----
@@ -108,15 +115,15 @@ impl Ctx {
     /// `logging/setLevel` (before it sets one, every message is sent). `logger` names the source (`""` for none);
     /// `data` is any JSON value, typically a string. Never put credentials or personal data in a log.
     pub fn log(&self, level: LoggingLevel, logger: &str, data: impl Serialize) {
-        if self.inner.state.log_enabled(level) {
+        if self.peer().log_enabled(level) {
             let data = serde_json::to_value(data).unwrap_or_else(|e| format!("(unserializable log data: {e})").into());
-            self.inner.state.log(level, (!logger.is_empty()).then_some(logger), data);
+            self.peer().log(level, (!logger.is_empty()).then_some(logger), data);
         }
     }
 
     /// Whether a message of `level` would be sent, to skip building expensive log data.
     pub fn log_enabled(&self, level: LoggingLevel) -> bool {
-        self.inner.state.log_enabled(level)
+        self.peer().log_enabled(level)
     }
 
     // ---- cancellation and time ----
@@ -135,7 +142,7 @@ impl Ctx {
     /// Waits `ms` milliseconds without blocking the worker (`setTimeout`). Returns at once in a session without a
     /// timer (see [`crate::Session::set_sleeper`]).
     pub async fn sleep(&self, ms: u32) {
-        if let Some(timer) = self.inner.state.timer(ms) {
+        if let Some(timer) = self.peer().timer(ms) {
             timer.await;
         }
     }
@@ -150,8 +157,9 @@ impl Ctx {
         params: Option<&P>,
         timeout_ms: Option<u32>,
     ) -> Result<R> {
-        let timeout = timeout_ms.unwrap_or(self.inner.state.config.client_request_timeout_ms);
-        outgoing::request(&self.inner.state, method, params, timeout).await
+        let link = &self.inner.link;
+        let timeout = timeout_ms.unwrap_or(link.client_request_timeout_ms());
+        peer::request(link.peer(), method, params, timeout).await
     }
 
     /// Asks the user to fill in a form (`elicitation/create`, form mode). Fails with

@@ -1,10 +1,11 @@
 //! [`ServerHandle`]: changes what a running server offers, and tells the client.
 
+use crate::context::Ctx;
 use crate::error::{Error, Result};
 use crate::prompt::PromptDef;
-use crate::registry::{Item, Items};
+use crate::registry::{Item, Items, Registry};
 use crate::resource::{ResourceDef, ResourceTemplateDef};
-use crate::session::State;
+use crate::state::State;
 use crate::tool::ToolDef;
 use mcp_worker_protocol::{LoggingLevel, methods};
 use serde::Serialize;
@@ -50,29 +51,19 @@ impl ServerHandle {
         self.state.upgrade().ok_or(Error::Closed)
     }
 
-    fn add<T: Item>(
-        &self,
-        item: T,
-        items: impl Fn(&mut crate::registry::Registry) -> &mut Items<T>,
-        method: &str,
-    ) -> Result<()> {
+    fn add<T: Item>(&self, item: T, items: impl Fn(&mut Registry) -> &mut Items<T>, method: &str) -> Result<()> {
         let state = self.state()?;
         items(&mut state.registry.borrow_mut()).add(item)?;
-        state.list_changed(method);
+        state.peer.list_changed(method);
         Ok(())
     }
 
-    fn remove<T: Item>(
-        &self,
-        key: &str,
-        items: impl Fn(&mut crate::registry::Registry) -> &mut Items<T>,
-        method: &str,
-    ) -> bool {
+    fn remove<T: Item>(&self, key: &str, items: impl Fn(&mut Registry) -> &mut Items<T>, method: &str) -> bool {
         let Ok(state) = self.state() else { return false };
         // Dropped after the borrow ends: a handler's captures may hold handles of their own.
         let removed = items(&mut state.registry.borrow_mut()).remove(key);
         if removed.is_some() {
-            state.list_changed(method);
+            state.peer.list_changed(method);
         }
         removed.is_some()
     }
@@ -127,14 +118,24 @@ impl ServerHandle {
 
     /// Whether the client subscribed to the resource at `uri`.
     pub fn is_subscribed(&self, uri: &str) -> bool {
-        self.state().is_ok_and(|state| state.subscriptions.borrow().iter().any(|s| s == uri))
+        self.state().is_ok_and(|state| state.is_subscribed(uri))
     }
 
     /// Sends a log message outside any request; see [`crate::Ctx::log`].
     pub fn log(&self, level: LoggingLevel, logger: &str, data: impl Serialize) {
         if let Ok(state) = self.state() {
             let data = serde_json::to_value(data).unwrap_or_else(|e| format!("(unserializable log data: {e})").into());
-            state.log(level, (!logger.is_empty()).then_some(logger), data);
+            state.peer.log(level, (!logger.is_empty()).then_some(logger), data);
         }
+    }
+}
+
+// Here rather than with the rest of `Ctx`, which sits below the registry and knows its session only as a `Link`.
+impl Ctx {
+    /// A handle to change what the server offers (tools, resources, prompts) and to notify the client.
+    pub fn server(&self) -> ServerHandle {
+        // Every context is made by a session, whose link is its `State`.
+        let state = self.link().clone().into_any().downcast::<State>().ok();
+        ServerHandle::new(state.as_ref().map_or_else(Weak::new, Rc::downgrade))
     }
 }

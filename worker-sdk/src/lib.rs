@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+mod args;
 mod base64;
 mod cancel;
 mod completion;
@@ -12,6 +13,7 @@ mod field_order;
 mod form;
 mod handle;
 mod pagination;
+mod peer;
 mod prompt;
 mod registry;
 mod resource;
@@ -19,11 +21,13 @@ mod result;
 mod schema;
 mod server;
 mod session;
+mod state;
 mod tool;
 mod uri_template;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
+pub use args::NoArgs;
 pub use base64::base64_encode;
 pub use cancel::Cancelled;
 pub use completion::CompletionRequest;
@@ -39,13 +43,14 @@ pub use mcp_worker_protocol::{
     GetPromptResult, LoggingLevel, PromptMessage, ReadResourceResult, ResourceContents, Role, SamplingMessage,
     ToolAnnotations,
 };
+pub use peer::{Outbound, Sleeper};
 pub use prompt::{IntoPromptResult, PromptDef, PromptHandler};
 pub use resource::{IntoReadResult, ResourceDef, ResourceRequest, ResourceTemplateDef};
 pub use result::{IntoCallToolResult, Json};
 pub use schemars;
 pub use server::{DEFAULT_CLIENT_REQUEST_TIMEOUT_MS, DEFAULT_PAGE_SIZE, Server};
-pub use session::{Outbound, Session, Sleeper, Spawner};
-pub use tool::{NoArgs, ToolDef, ToolHandler};
+pub use session::{Session, Spawner};
+pub use tool::{ToolDef, ToolHandler};
 
 /// Exports a server from a crate built as a `cdylib` for a Web Worker.
 ///

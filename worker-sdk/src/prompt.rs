@@ -1,8 +1,8 @@
 //! Prompts: a plain async function whose argument type lists the prompt's arguments.
 
+use crate::args::{ArgsOnly, WithCtx};
 use crate::completion::{self, Completers, CompletionRequest};
 use crate::context::Ctx;
-use crate::tool::{ArgsOnly, WithCtx};
 use futures_util::future::{FutureExt, LocalBoxFuture};
 use mcp_worker_protocol::lifecycle::Icon;
 use mcp_worker_protocol::{ErrorObject, GetPromptResult, Prompt, PromptArgument, PromptMessage};

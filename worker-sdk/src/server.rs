@@ -3,14 +3,15 @@
 use crate::credentials::{Credential, Manifest};
 use crate::env::Env;
 use crate::error::Error;
+use crate::peer::Outbound;
 use crate::prompt::PromptDef;
 use crate::registry::Registry;
 use crate::resource::{ResourceDef, ResourceTemplateDef};
-use crate::session::{Config, Outbound, Session, Spawner};
+use crate::session::{Session, Spawner};
+use crate::state::Config;
 use crate::tool::ToolDef;
 use mcp_worker_protocol::lifecycle::{Icon, ListChangedCapability, ResourcesCapability};
 use mcp_worker_protocol::{Implementation, JsonObject, ServerCapabilities};
-use std::rc::Rc;
 
 /// The default number of items per page of a list.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
@@ -203,6 +204,6 @@ impl Server {
             credentials: self.credentials,
             client_request_timeout_ms: self.client_request_timeout_ms,
         };
-        Ok(Session::new(config, self.registry, Rc::new(env), out, spawn))
+        Ok(Session::new(config, self.registry, env, out, spawn))
     }
 }

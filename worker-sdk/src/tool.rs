@@ -1,5 +1,6 @@
 //! Typed tools: a plain async function whose argument type gives the JSON Schema.
 
+use crate::args::{ArgsOnly, WithCtx};
 use crate::context::Ctx;
 use crate::result::IntoCallToolResult;
 use futures_util::future::{FutureExt, LocalBoxFuture};
@@ -9,23 +10,7 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use std::future::Future;
-use std::marker::PhantomData;
 use std::rc::Rc;
-
-/// Arguments of a tool or prompt that takes none: its schema is `{"type":"object","additionalProperties":false}`.
-#[derive(Debug, Clone, Copy, Default, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-#[non_exhaustive]
-pub struct NoArgs {}
-
-impl JsonSchema for NoArgs {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "NoArgs".into()
-    }
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({ "type": "object", "additionalProperties": false })
-    }
-}
 
 /// A function that can serve a tool: `async fn(A) -> R` or `async fn(Ctx, A) -> R`, where `A` is the argument
 /// type (`Deserialize + JsonSchema`) and `R` converts into a result ([`IntoCallToolResult`]).
@@ -39,13 +24,6 @@ pub trait ToolHandler<Marker>: 'static {
     /// Runs the tool.
     fn call(&self, ctx: Ctx, args: Self::Args) -> LocalBoxFuture<'static, Self::Output>;
 }
-
-#[doc(hidden)]
-#[derive(Debug)]
-pub struct ArgsOnly<A>(PhantomData<A>);
-#[doc(hidden)]
-#[derive(Debug)]
-pub struct WithCtx<A>(PhantomData<A>);
 
 impl<F, A, Fut> ToolHandler<ArgsOnly<A>> for F
 where
@@ -251,7 +229,7 @@ pub(crate) fn check_tool_name(name: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Json;
+    use crate::{Json, NoArgs};
     use serde_json::json;
 
     #[derive(Debug, serde::Deserialize, JsonSchema)]

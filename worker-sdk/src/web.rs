@@ -4,8 +4,9 @@
 //! `connect {port, env, module?}`, instantiates the wasm and calls [`connect`] through [`crate::export_server!`].
 
 use crate::env::Env;
+use crate::peer::{Outbound, Sleeper};
 use crate::server::Server;
-use crate::session::{Outbound, Sleeper, Spawner};
+use crate::session::Spawner;
 use futures_util::FutureExt;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;

@@ -8,7 +8,7 @@ impl Session {
     pub(super) fn complete(&self, request: Request) {
         let params: CompleteParams = match parse_params(request.params.as_deref()) {
             Ok(p) => p,
-            Err(error) => return self.state.reply::<()>(&request.id, Err(error)),
+            Err(error) => return self.state.peer.reply::<()>(&request.id, Err(error)),
         };
         let argument = params.argument.name.clone();
         // Cloned out so that the registry is free while the completer runs.
@@ -30,7 +30,7 @@ impl Session {
         };
         let completer = match completer {
             Ok(completer) => completer,
-            Err(error) => return self.state.reply::<()>(&request.id, Err(error)),
+            Err(error) => return self.state.peer.reply::<()>(&request.id, Err(error)),
         };
         let (_ctx, cancel) = self.context(&request);
         let context = params.context.and_then(|c| c.arguments).unwrap_or_default();

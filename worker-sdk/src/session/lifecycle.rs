@@ -8,7 +8,7 @@ impl Session {
     pub(super) fn initialize(&self, params: InitializeParams) -> InitializeResult {
         let config = &self.state.config;
         // What the client offers decides which server-to-client requests handlers may send.
-        *self.state.client.borrow_mut() = Some(params.capabilities);
+        self.state.peer.set_capabilities(params.capabilities);
         let mut result = InitializeResult::new(
             version::negotiate(&params.protocol_version),
             config.capabilities.clone(),
@@ -19,7 +19,7 @@ impl Session {
     }
 
     pub(super) fn set_level(&self, params: SetLevelParams) -> EmptyResult {
-        self.state.log_level.set(Some(params.level));
+        self.state.peer.set_log_level(params.level);
         EmptyResult {}
     }
 }

@@ -15,13 +15,13 @@ impl Session {
     pub(super) fn get_prompt(&self, request: Request) {
         let params: GetPromptParams = match parse_params(request.params.as_deref()) {
             Ok(p) => p,
-            Err(error) => return self.state.reply::<()>(&request.id, Err(error)),
+            Err(error) => return self.state.peer.reply::<()>(&request.id, Err(error)),
         };
         let get = self.state.registry.borrow().prompts.get(&params.name).map(|p| p.get.clone());
         let Some(get) = get else {
             let error = ErrorObject::invalid_params(format!("Unknown prompt: {}", params.name))
                 .with_data(serde_json::json!({ "prompt": params.name }));
-            return self.state.reply::<()>(&request.id, Err(error));
+            return self.state.peer.reply::<()>(&request.id, Err(error));
         };
         let (ctx, cancel) = self.context(&request);
         let work = get(ctx, params.arguments.unwrap_or_default());

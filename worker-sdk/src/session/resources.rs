@@ -31,7 +31,7 @@ impl Session {
     pub(super) fn read_resource(&self, request: Request) {
         let params: ResourceParams = match parse_params(request.params.as_deref()) {
             Ok(p) => p,
-            Err(error) => return self.state.reply::<()>(&request.id, Err(error)),
+            Err(error) => return self.state.peer.reply::<()>(&request.id, Err(error)),
         };
         // A static resource first, then the first template that matches; cloned out so the registry is free.
         let found = {
@@ -44,7 +44,7 @@ impl Session {
             }
         };
         let Some((read, mime_type, variables)) = found else {
-            return self.state.reply::<()>(&request.id, Err(ErrorObject::resource_not_found(&params.uri)));
+            return self.state.peer.reply::<()>(&request.id, Err(ErrorObject::resource_not_found(&params.uri)));
         };
         let (ctx, cancel) = self.context(&request);
         let work = read(ResourceRequest::new(params.uri, variables, ctx), mime_type);

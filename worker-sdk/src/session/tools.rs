@@ -28,7 +28,7 @@ impl Session {
             Ok(p) => p,
             Err(e) => {
                 let error = ErrorObject::invalid_params(format!("invalid params: {e}"));
-                return self.state.reply::<()>(&request.id, Err(error));
+                return self.state.peer.reply::<()>(&request.id, Err(error));
             }
         };
         // The handler is cloned out so that the registry is free while it runs (it may add or remove tools).
@@ -36,7 +36,7 @@ impl Session {
         let Some(handler) = handler else {
             let error = ErrorObject::invalid_params(format!("Unknown tool: {}", params.name))
                 .with_data(serde_json::json!({ "tool": params.name }));
-            return self.state.reply::<()>(&request.id, Err(error));
+            return self.state.peer.reply::<()>(&request.id, Err(error));
         };
         let (ctx, cancel) = self.context(&request);
         let work = handler(ctx, params.arguments);

@@ -1,18 +1,17 @@
-//! What the server sends on its own: notifications (log messages, list changes, resource updates) and requests to
-//! the client (`elicitation/create`, `sampling/createMessage`, `roots/list`) with their pending table.
+//! Requests to the client (`elicitation/create`, `sampling/createMessage`, `roots/list`) and their pending table.
 //!
 //! A request to the client is sent only when the client declared the capability it needs. Its answer arrives
-//! through [`super::Session::handle`] and is delivered by id. It fails with [`Error::Timeout`] after the timeout
+//! through [`crate::Session::handle`] and is delivered by id. It fails with [`Error::Timeout`] after the timeout
 //! (and the client is told with `notifications/cancelled`); a handler that stops waiting (its own request was
 //! cancelled) also tells the client.
 
-use super::State;
+use super::Peer;
 use crate::error::Error;
 use futures_channel::oneshot;
 use futures_util::future::{Either, select};
-use mcp_worker_protocol::jsonrpc::{Response, encode_notification, encode_request};
+use mcp_worker_protocol::jsonrpc::{Response, encode_request};
 use mcp_worker_protocol::notifications::CancelledParams;
-use mcp_worker_protocol::{ErrorObject, LoggingLevel, LoggingMessageParams, RequestId, ResourceParams, methods};
+use mcp_worker_protocol::{ErrorObject, RequestId, methods};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
@@ -44,51 +43,9 @@ impl Outgoing {
     }
 }
 
-impl State {
-    /// Sends a notification.
-    pub(crate) fn notify<P: Serialize>(&self, method: &str, params: Option<&P>) {
-        if let Ok(frame) = encode_notification(method, params) {
-            self.send(frame);
-        }
-    }
-
-    /// Whether a log message of `level` passes the level the client set (everything passes before it sets one).
-    pub(crate) fn log_enabled(&self, level: LoggingLevel) -> bool {
-        self.log_level.get().is_none_or(|min| level >= min)
-    }
-
-    /// Sends `notifications/message` when `level` passes the client's level.
-    pub(crate) fn log(&self, level: LoggingLevel, logger: Option<&str>, data: serde_json::Value) {
-        if self.log_enabled(level) {
-            let params = LoggingMessageParams { level, logger: logger.map(str::to_owned), data, meta: None };
-            self.notify(methods::LOG_MESSAGE, Some(&params));
-        }
-    }
-
-    /// Tells an initialized client that a list changed (before `initialized`, the client has not listed yet).
-    pub(crate) fn list_changed(&self, method: &str) {
-        if self.is_initialized() {
-            self.notify::<()>(method, None);
-        }
-    }
-
-    /// Tells the client that a resource it subscribed to changed. Returns whether it was subscribed.
-    pub(crate) fn resource_updated(&self, uri: &str) -> bool {
-        if !self.subscriptions.borrow().iter().any(|s| s == uri) {
-            return false;
-        }
-        self.notify(methods::RESOURCES_UPDATED, Some(&ResourceParams::new(uri)));
-        true
-    }
-
-    fn send_cancelled(&self, id: i64, reason: &str) {
-        self.notify(methods::CANCELLED, Some(&CancelledParams::new(RequestId::Number(id), reason)));
-    }
-}
-
 /// The capability a server-to-client method needs, and whether the client declared it.
-fn check_capability(state: &State, method: &str) -> Result<(), Error> {
-    let client = state.client.borrow();
+fn check_capability(peer: &Peer, method: &str) -> Result<(), Error> {
+    let client = peer.capabilities.borrow();
     let caps = client.as_ref();
     let (capability, declared) = match method {
         methods::SAMPLING_CREATE_MESSAGE => ("sampling", caps.is_some_and(|c| c.sampling.is_some())),
@@ -110,39 +67,40 @@ fn check_capability(state: &State, method: &str) -> Result<(), Error> {
 /// Removes a request from the pending table if it is still there, and tells the client to stop working on it.
 /// Runs when the waiting future is dropped, so that an abandoned request never lingers.
 struct PendingGuard {
-    state: Rc<State>,
+    peer: Rc<Peer>,
     id: i64,
     reason: String,
 }
 
 impl Drop for PendingGuard {
     fn drop(&mut self) {
-        let removed = self.state.outgoing.pending.borrow_mut().remove(&self.id);
+        let removed = self.peer.outgoing.pending.borrow_mut().remove(&self.id);
         if removed.is_some() {
-            self.state.send_cancelled(self.id, &self.reason);
+            let params = CancelledParams::new(RequestId::Number(self.id), &self.reason);
+            self.peer.notify(methods::CANCELLED, Some(&params));
         }
     }
 }
 
 /// Sends `method` to the client and waits for its result, for at most `timeout_ms` (when the session has a timer).
 pub(crate) async fn request<P: Serialize, R: DeserializeOwned>(
-    state: &Rc<State>,
+    peer: &Rc<Peer>,
     method: &str,
     params: Option<&P>,
     timeout_ms: u32,
 ) -> Result<R, Error> {
-    check_capability(state, method)?;
-    let outgoing = &state.outgoing;
+    check_capability(peer, method)?;
+    let outgoing = &peer.outgoing;
     let id = outgoing.next_id.get().wrapping_add(1).max(1);
     outgoing.next_id.set(id);
     let frame = encode_request(&RequestId::Number(id), method, params)
         .map_err(|e| Error::InvalidResponse { method: method.to_owned(), reason: format!("params: {e}") })?;
     let (reply, answer) = oneshot::channel();
     outgoing.pending.borrow_mut().insert(id, reply);
-    let mut guard = PendingGuard { state: state.clone(), id, reason: "the server stopped waiting".into() };
-    state.send(frame);
+    let mut guard = PendingGuard { peer: peer.clone(), id, reason: "the server stopped waiting".into() };
+    peer.send(frame);
 
-    let outcome = match state.timer(timeout_ms) {
+    let outcome = match peer.timer(timeout_ms) {
         Some(timer) => match select(answer, timer).await {
             Either::Left((outcome, _)) => Some(outcome),
             Either::Right(((), _)) => None,

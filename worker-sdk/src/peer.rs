@@ -1,0 +1,130 @@
+//! The client at the other end of a session, as the server talks to it: the frames it writes, the timer it waits
+//! with, what the client declared, the log level it set, and the requests awaiting its answers (`requests`).
+//!
+//! Handlers reach it through their [`crate::Ctx`], a [`crate::ServerHandle`] through the session's state, and the
+//! session itself when it answers.
+
+mod requests;
+
+pub(crate) use requests::request;
+
+use futures_util::future::LocalBoxFuture;
+use mcp_worker_protocol::jsonrpc::{Response, encode_error, encode_notification, encode_result};
+use mcp_worker_protocol::{ClientCapabilities, ErrorObject, LoggingLevel, LoggingMessageParams, RequestId, methods};
+use requests::Outgoing;
+use serde::Serialize;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+/// Where a session writes its frames (one JSON text per message).
+pub type Outbound = Rc<dyn Fn(String)>;
+
+/// How a session waits: a future that completes after the given milliseconds (`setTimeout` in a worker). It times
+/// out requests to the client and serves [`crate::Ctx::sleep`].
+pub type Sleeper = Rc<dyn Fn(u32) -> LocalBoxFuture<'static, ()>>;
+
+/// The client of one session.
+pub(crate) struct Peer {
+    out: Outbound,
+    sleeper: RefCell<Option<Sleeper>>,
+    initialized: Cell<bool>,
+    capabilities: RefCell<Option<ClientCapabilities>>,
+    log_level: Cell<Option<LoggingLevel>>,
+    outgoing: Outgoing,
+}
+
+impl Peer {
+    pub(crate) fn new(out: Outbound) -> Self {
+        Self {
+            out,
+            sleeper: RefCell::new(None),
+            initialized: Cell::new(false),
+            capabilities: RefCell::new(None),
+            log_level: Cell::new(None),
+            outgoing: Outgoing::default(),
+        }
+    }
+
+    pub(crate) fn send(&self, frame: String) {
+        (self.out)(frame);
+    }
+
+    /// Answers a request of the client.
+    pub(crate) fn reply<R: Serialize>(&self, id: &RequestId, outcome: Result<R, ErrorObject>) {
+        let frame = match outcome {
+            Ok(result) => encode_result(id, &result).unwrap_or_else(|e| {
+                encode_error(Some(id), &ErrorObject::internal_error(format!("result not serializable: {e}")))
+            }),
+            Err(error) => encode_error(Some(id), &error),
+        };
+        self.send(frame);
+    }
+
+    /// Sends a notification.
+    pub(crate) fn notify<P: Serialize>(&self, method: &str, params: Option<&P>) {
+        if let Ok(frame) = encode_notification(method, params) {
+            self.send(frame);
+        }
+    }
+
+    /// Whether the client has sent `notifications/initialized`.
+    pub(crate) fn is_initialized(&self) -> bool {
+        self.initialized.get()
+    }
+
+    pub(crate) fn set_initialized(&self) {
+        self.initialized.set(true);
+    }
+
+    /// What the client declared in `initialize` (`None` before it did).
+    pub(crate) fn capabilities(&self) -> Option<ClientCapabilities> {
+        self.capabilities.borrow().clone()
+    }
+
+    pub(crate) fn set_capabilities(&self, capabilities: ClientCapabilities) {
+        *self.capabilities.borrow_mut() = Some(capabilities);
+    }
+
+    pub(crate) fn set_sleeper(&self, sleeper: Sleeper) {
+        *self.sleeper.borrow_mut() = Some(sleeper);
+    }
+
+    /// A timer of `ms`, or `None` when the session has no [`Sleeper`].
+    pub(crate) fn timer(&self, ms: u32) -> Option<LocalBoxFuture<'static, ()>> {
+        self.sleeper.borrow().as_ref().map(|sleep| sleep(ms))
+    }
+
+    pub(crate) fn set_log_level(&self, level: LoggingLevel) {
+        self.log_level.set(Some(level));
+    }
+
+    /// Whether a log message of `level` passes the level the client set (everything passes before it sets one).
+    pub(crate) fn log_enabled(&self, level: LoggingLevel) -> bool {
+        self.log_level.get().is_none_or(|min| level >= min)
+    }
+
+    /// Sends `notifications/message` when `level` passes the client's level.
+    pub(crate) fn log(&self, level: LoggingLevel, logger: Option<&str>, data: serde_json::Value) {
+        if self.log_enabled(level) {
+            let params = LoggingMessageParams { level, logger: logger.map(str::to_owned), data, meta: None };
+            self.notify(methods::LOG_MESSAGE, Some(&params));
+        }
+    }
+
+    /// Tells an initialized client that a list changed (before `initialized`, the client has not listed yet).
+    pub(crate) fn list_changed(&self, method: &str) {
+        if self.is_initialized() {
+            self.notify::<()>(method, None);
+        }
+    }
+
+    /// Hands the client's answer to the request waiting for it.
+    pub(crate) fn deliver(&self, response: Response) {
+        self.outgoing.deliver(response);
+    }
+
+    /// How many requests to the client await an answer.
+    pub(crate) fn pending_requests(&self) -> usize {
+        self.outgoing.pending()
+    }
+}

@@ -1,0 +1,72 @@
+//! The requests a session is serving: each handler runs as a task of its own, which the client can cancel by id.
+
+use super::{Session, Spawner};
+use crate::cancel::CancelSignal;
+use futures_util::future::{AbortHandle, Abortable, LocalBoxFuture};
+use mcp_worker_protocol::{ErrorObject, RequestId};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::future::Future;
+use std::task::{Context, Waker};
+
+struct Call {
+    abort: AbortHandle,
+    cancel: CancelSignal,
+}
+
+/// The requests being served, by id, and how their tasks run.
+pub(super) struct InFlight {
+    spawn: Spawner,
+    calls: RefCell<HashMap<RequestId, Call>>,
+}
+
+impl InFlight {
+    pub(super) fn new(spawn: Spawner) -> Self {
+        Self { spawn, calls: RefCell::new(HashMap::new()) }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.calls.borrow().len()
+    }
+
+    pub(super) fn contains(&self, id: &RequestId) -> bool {
+        self.calls.borrow().contains_key(id)
+    }
+
+    /// Stops the handler serving `id`; it sends no response. Unknown or finished ids are ignored.
+    pub(super) fn cancel(&self, id: &RequestId) {
+        let call = self.calls.borrow_mut().remove(id);
+        if let Some(call) = call {
+            call.cancel.cancel();
+            call.abort.abort();
+        }
+    }
+}
+
+impl Session {
+    /// Runs a handler's future concurrently with everything else, answering `id` when it completes, unless the
+    /// client cancels the request first.
+    pub(super) fn spawn_request<R, F>(&self, id: RequestId, cancel: CancelSignal, work: F)
+    where
+        R: serde::Serialize + 'static,
+        F: Future<Output = Result<R, ErrorObject>> + 'static,
+    {
+        let (abort, registration) = AbortHandle::new_pair();
+        self.in_flight.calls.borrow_mut().insert(id.clone(), Call { abort, cancel });
+        let session = self.clone();
+        let mut task: LocalBoxFuture<'static, ()> = Box::pin(async move {
+            // An aborted request (notifications/cancelled) sends nothing: the spec says no response.
+            if let Ok(outcome) = Abortable::new(work, registration).await {
+                session.in_flight.calls.borrow_mut().remove(&id);
+                session.state.peer.reply(&id, outcome);
+            }
+        });
+        // Most handlers finish without waiting. Polling once here answers them within the message handler,
+        // which saves a task hop per call; a handler that waits is handed to the spawner, whose first poll
+        // re-registers a real waker (nothing can be missed: a future re-checks its state on every poll).
+        let mut first_poll = Context::from_waker(Waker::noop());
+        if task.as_mut().poll(&mut first_poll).is_pending() {
+            (self.in_flight.spawn)(task);
+        }
+    }
+}
