@@ -95,25 +95,12 @@ fn match_from(parts: &[Part], uri: &str, values: &mut BTreeMap<String, String>) 
     }
 }
 
-/// Decodes `%XX` escapes; `None` when an escape is malformed or the result is not UTF-8.
+/// Decodes `%XX` escapes; `None` when an escape is malformed (RFC 3986: `%` and two hex digits) or the result is
+/// not UTF-8.
 fn percent_decode(text: &str) -> Option<String> {
-    if !text.contains('%') {
-        return Some(text.to_owned());
-    }
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = text.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
+    let well_formed =
+        text.split('%').skip(1).all(|rest| rest.bytes().take(2).filter(u8::is_ascii_hexdigit).count() == 2);
+    well_formed.then(|| percent_encoding::percent_decode_str(text).decode_utf8().ok().map(|s| s.into_owned())).flatten()
 }
 
 #[cfg(test)]

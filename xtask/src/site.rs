@@ -218,23 +218,13 @@ fn resolve(root: &Path, url: &str) -> Target {
     if resolved.is_file() { Target::File(resolved) } else { Target::NotFound }
 }
 
-/// The decoded path of a request URL (no query or fragment); `None` if the percent-encoding is invalid.
+/// The decoded path of a request URL (no query or fragment); `None` if the percent-encoding is invalid (a `%`
+/// without two hex digits, or bytes that are not UTF-8).
 fn url_path(url: &str) -> Option<String> {
     let raw = url.split(['?', '#']).next().unwrap_or_default();
-    let bytes = raw.as_bytes();
-    let mut decoded = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
-            decoded.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            decoded.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(decoded).ok()
+    let well_formed =
+        raw.split('%').skip(1).all(|rest| rest.bytes().take(2).filter(u8::is_ascii_hexdigit).count() == 2);
+    well_formed.then(|| percent_encoding::percent_decode_str(raw).decode_utf8().ok().map(|s| s.into_owned())).flatten()
 }
 
 /// The path relative to the site root, or `None` if it could leave the root (`..`, backslashes, NUL).

@@ -58,7 +58,8 @@ pub enum Error {
         server: String,
         /// The request's method.
         method: String,
-        /// The error the server sent.
+        /// The error the server sent (also the error's `source()`).
+        #[source]
         error: ErrorObject,
     },
     /// The server sent something that breaks the protocol (an unreadable result, a looping cursor, …).
@@ -110,3 +111,18 @@ impl Error {
 
 /// The host's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error as _;
+
+    #[test]
+    fn a_server_error_is_the_source_of_the_rpc_error() {
+        let sent = ErrorObject::new(-32602, "Unknown tool: x");
+        let error = Error::Rpc { server: "echo".into(), method: "tools/call".into(), error: sent.clone() };
+        let source = error.source().map(ToString::to_string);
+        assert_eq!(source, Some(sent.to_string()));
+        assert_eq!(error.to_string(), format!("server echo: tools/call failed: {sent}"));
+    }
+}

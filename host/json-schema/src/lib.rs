@@ -193,22 +193,7 @@ fn with_segment<R>(path: &mut String, segment: &str, f: impl FnOnce(&mut String)
 }
 
 fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
+    percent_encoding::percent_decode_str(text).decode_utf8().map_or_else(|_| text.to_owned(), |s| s.into_owned())
 }
 
 #[cfg(test)]

@@ -134,4 +134,6 @@ fn pointer_tokens_are_escaped_and_refs_decoded() {
     let schema = json!({"properties": {"a/b": {"type": "string"}}, "$defs": {"x y": {"type": "integer"}}});
     assert_eq!(errors(schema.clone(), json!({"a/b": 1})), ["/a~1b: expected string, got number 1"]);
     assert!(errors(json!({"$defs": {"x y": {"type": "integer"}}, "$ref": "#/$defs/x%20y"}), json!("s")).len() == 1);
+    let trailing = json!({"$defs": {"x ": {"type": "integer"}}, "$ref": "#/$defs/x%20"});
+    assert_eq!(errors(trailing, json!("s")).len(), 1, "an escape at the end of the pointer is decoded too");
 }

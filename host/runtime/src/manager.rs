@@ -440,6 +440,16 @@ impl McpTransportManager {
         }
     }
 
+    /// Tries again every server that waits for credentials (call it when the vault is unlocked, or credentials
+    /// were set or rotated).
+    pub fn credentials_changed_all(&self) {
+        for health in self.health_all() {
+            if health.status == ServerStatus::NeedsCredentials {
+                self.inner.start_in_background(&health.name);
+            }
+        }
+    }
+
     /// Receives every [`ManagerEvent`].
     pub fn subscribe(&self, callback: Callback<ManagerEvent>) -> ListenerId {
         self.inner.events.subscribe(callback)

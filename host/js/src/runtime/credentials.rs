@@ -5,7 +5,6 @@
 use super::Inner;
 use super::convert::{JsFailure, property, to_js};
 use js_sys::{Promise, Uint8Array};
-use mcp_worker_runtime::manager::ServerStatus;
 use mcp_worker_vault::credentials::{AppKey, CredentialError, KeySource, Secret};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -43,16 +42,8 @@ fn nothing<T>(_: &Rc<Inner>, _: T) -> Result<JsValue, JsFailure> {
 }
 
 /// Starts again every server that waits for credentials.
-fn retry_waiting(inner: &Rc<Inner>) {
-    for health in inner.runtime.manager().health_all() {
-        if health.status == ServerStatus::NeedsCredentials {
-            inner.runtime.manager().credentials_changed(&health.name);
-        }
-    }
-}
-
 fn retry<T>(inner: &Rc<Inner>, _: T) -> Result<JsValue, JsFailure> {
-    retry_waiting(inner);
+    inner.runtime.manager().credentials_changed_all();
     Ok(JsValue::UNDEFINED)
 }
 

@@ -8,7 +8,7 @@
 use super::convert::{JsFailure, options_from_js, property, to_js};
 use super::{Inner, JsRuntime};
 use js_sys::{Function, Promise};
-use mcp_worker_client::worker::describe_js as thrown_message;
+use mcp_worker_client::worker::describe_js;
 use mcp_worker_protocol::ErrorObject;
 use mcp_worker_runtime::observation::{EventFilter, EventKind, ObservationType, StatusEvent, Watches};
 use serde::Deserialize;
@@ -236,7 +236,7 @@ pub(super) fn answer_with(inner: &Rc<Inner>, kind: &str, function: Function) -> 
                     Err(thrown) => Err(thrown),
                 };
                 let Some(inner) = weak.upgrade() else { return };
-                let answer = outcome.map_err(|e| thrown_message(&e)).and_then(|value| {
+                let answer = outcome.map_err(|e| describe_js(&e)).and_then(|value| {
                     super::convert::from_js::<Value>(&value, "request result")
                         .map_err(|e| e.to_string())
                         .and_then(|v| if v.is_object() { Ok(v) } else { Err("the result must be an object".into()) })

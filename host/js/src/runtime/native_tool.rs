@@ -7,7 +7,7 @@
 use super::convert::to_js;
 use futures_util::future::LocalBoxFuture;
 use js_sys::{Function, Promise};
-use mcp_worker_client::worker::describe_js as thrown_message;
+use mcp_worker_client::worker::describe_js;
 use mcp_worker_runtime::registry::{ExecutionContext, NativeTool, ToolError};
 use serde_json::{Value, json};
 use wasm_bindgen::JsCast;
@@ -31,14 +31,14 @@ impl NativeTool for JsTool {
         let ctx = json!({"threadId": context.thread_id, "traceId": context.trace_id, "callId": context.call_id});
         let returned = match (to_js(&arguments), to_js(&ctx)) {
             (Ok(arguments), Ok(ctx)) => {
-                self.function.call2(&JsValue::NULL, &arguments, &ctx).map_err(|thrown| thrown_message(&thrown))
+                self.function.call2(&JsValue::NULL, &arguments, &ctx).map_err(|thrown| describe_js(&thrown))
             }
             _ => Err(format!("tool {name}: its arguments could not be passed to JavaScript")),
         };
         Box::pin(async move {
             let value = returned?;
             let value = match value.dyn_into::<Promise>() {
-                Ok(promise) => JsFuture::from(promise).await.map_err(|rejected| thrown_message(&rejected))?,
+                Ok(promise) => JsFuture::from(promise).await.map_err(|rejected| describe_js(&rejected))?,
                 Err(value) => value,
             };
             output_json(&value)
