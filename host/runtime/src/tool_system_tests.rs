@@ -101,6 +101,7 @@ fn results_keep_the_llms_call_ids_and_the_call_order() {
     let calls =
         (0..20).map(|i| ParsedToolCall::new(format!("call_{i}"), "mcp__kit__echo", json!({"text": format!("m{i}")})));
     let results = rig.run(calls.collect());
+    assert_eq!(results.len(), 20, "one result per call");
     for (i, result) in results.iter().enumerate() {
         assert_eq!(result.call_id, format!("call_{i}"));
         assert_eq!(result.tool_name, "mcp__kit__echo");
@@ -119,6 +120,7 @@ fn independent_calls_run_concurrently() {
         ParsedToolCall::new("b", "mcp__kit__open", json!({})),
     ];
     let results = rig.run(batch);
+    assert_eq!(results.len(), 2, "one result per call");
     assert_eq!(results[0].output.as_ref().unwrap()["content"][0]["text"], "waited");
     assert_eq!(results[1].output.as_ref().unwrap()["content"][0]["text"], "opened");
 }
