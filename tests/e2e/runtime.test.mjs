@@ -12,10 +12,11 @@ const ECHO = "/bundles/echo/bootstrap.js";
 describe("McpRuntime (JavaScript API)", () => {
   let browser;
   let page;
+  let pageErrors;
   let consoleMessages;
 
   before(async () => {
-    ({ browser, page, consoleMessages } = await openRuntimePage());
+    ({ browser, page, pageErrors, consoleMessages } = await openRuntimePage());
   });
 
   after(async () => {
@@ -485,5 +486,74 @@ describe("McpRuntime (JavaScript API)", () => {
       out.asked.map((e) => (e.type === "serverRequestSettled" ? `${e.outcome}` : e.type)),
       ["elicitationRequested", "answered", "elicitationRequested", "rejected", "samplingRequested", "answered"],
     );
+  });
+
+  it("lets a replaying subscriber disable and add servers from its callback, and tells it and everyone what followed", async () => {
+    const errorsBefore = pageErrors.length;
+    const consoleBefore = consoleMessages.length;
+    const out = await page.evaluate(async ({ ECHO }) => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("replay-reentry") });
+      rt.addServer({ name: "echo", workerUrl: ECHO });
+      rt.addServer({ name: "other", workerUrl: ECHO });
+      await rt.connectServer("other");
+      const earlier = [];
+      rt.subscribe((e) => earlier.push(e));
+      const kept = rt.history().map((e) => e.seq);
+      const seen = [];
+      const thrown = [];
+      let acted = false;
+      // A UI catching up: on the first event it replays, it disables a server and adds another.
+      const unsubscribe = rt.subscribe(
+        (e) => {
+          seen.push(e);
+          if (acted) return;
+          acted = true;
+          try {
+            rt.disableServer("echo");
+            rt.addServer({ name: "added", workerUrl: ECHO });
+          } catch (error) {
+            thrown.push(String(error?.stack ?? error));
+          }
+        },
+        { replay: true },
+      );
+      const subscribed = { seen: seen.map((e) => e.seq), earlier: earlier.map((e) => e.seq) };
+      const servers = rt.servers().map((s) => [s.name, s.status]).sort();
+      const call = await rt.callTool("other", "echo", { text: "still working" });
+      rt.disableServer("other");
+      unsubscribe();
+      const all = rt.history().map((e) => e.seq);
+      const summary = (e) => ({ seq: e.seq, type: e.type, server: e.server, status: e.status });
+      const result = { kept, subscribed, thrown, servers, call, all, seen: seen.map(summary), earlier: earlier.map(summary) };
+      rt.close();
+      return result;
+    }, { ECHO });
+    assert.deepEqual(pageErrors.slice(errorsBefore), [], "no page error");
+    const reported = consoleMessages.slice(consoleBefore).filter((m) => m.type === "error").map((m) => m.text);
+    assert.deepEqual(reported, [], "nothing reported on the console");
+    assert.deepEqual(out.thrown, [], "disableServer and addServer worked inside the callback");
+    assert.ok(out.kept.length >= 3, `there was history to replay (${out.kept})`);
+    assert.deepEqual(
+      out.servers,
+      [["added", "disconnected"], ["echo", "disabled"], ["other", "connected"]],
+      "the changes made in the callback took effect",
+    );
+    assert.equal(out.call.content[0].text, "still working", "the runtime still works");
+    const caused = [
+      { seq: out.kept.length + 1, type: "serverStatus", server: "echo", status: "disabled" },
+      { seq: out.kept.length + 2, type: "serverStatus", server: "added", status: "disconnected" },
+    ];
+    // The replaying subscriber: the kept events, then what its callback caused, then what followed; each once.
+    assert.deepEqual(out.subscribed.seen, [...out.kept, out.kept.length + 1, out.kept.length + 2]);
+    assert.deepEqual(out.seen.slice(out.kept.length, out.kept.length + 2), caused);
+    assert.deepEqual(out.seen.map((e) => e.seq), out.all, "every event, in order, without gap or duplicate");
+    assert.ok(
+      out.seen.some((e) => e.server === "other" && e.status === "disabled"),
+      "and it follows what comes after the replay",
+    );
+    // A subscriber that was there before got the caused events too, once, in order.
+    assert.deepEqual(out.subscribed.earlier, [out.kept.length + 1, out.kept.length + 2]);
+    assert.deepEqual(out.earlier.slice(0, 2), caused);
+    assert.deepEqual(out.earlier.map((e) => e.seq), out.all.slice(out.kept.length));
   });
 });

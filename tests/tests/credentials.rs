@@ -598,6 +598,21 @@ async fn a_servers_worker_receives_exactly_its_declared_credentials() {
 }
 
 #[wasm_bindgen_test]
+fn a_worker_spec_shows_the_names_of_its_environment_but_never_the_values() {
+    // What the vault hands a worker: decrypted values, which must not reach a log through `{:?}`.
+    let spec = WorkerSpec::new("weather", "/fixtures/env-reporter.js")
+        .env("API_KEY", "sk-live-weather-0123456789")
+        .env("REGION", "eu-west-region");
+    let shown = format!("{spec:?}");
+    assert!(!shown.contains("sk-live-weather-0123456789"), "{shown}");
+    assert!(!shown.contains("eu-west-region"), "plain values are not shown either: {shown}");
+    assert!(shown.contains("API_KEY") && shown.contains("REGION"), "the names are: {shown}");
+    assert!(shown.contains("weather") && shown.contains("/fixtures/env-reporter.js"), "{shown}");
+    let pretty = format!("{spec:#?}");
+    assert!(!pretty.contains("sk-live-weather-0123456789"), "{pretty}");
+}
+
+#[wasm_bindgen_test]
 async fn measured_unlock_and_latency() {
     let (db, repo) = fresh("perf").await;
     let t0 = performance_now();

@@ -36,16 +36,34 @@ impl std::fmt::Debug for ConnectionHook {
 }
 
 /// What to start: a server bundle's worker script, and how.
-#[derive(Debug, Clone)]
+///
+/// Its environment holds decrypted credentials, so `Debug` shows the names in it and never the values.
+#[derive(Clone)]
 #[must_use]
 pub struct WorkerSpec {
     name: String,
     url: String,
     module: Option<WebAssembly::Module>,
+    /// Names and values; the values may be credentials.
     env: Vec<(String, String)>,
     boot_timeout_ms: u32,
     client: ClientOptions,
     on_connection: Option<ConnectionHook>,
+}
+
+impl std::fmt::Debug for WorkerSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let env: Vec<&str> = self.env.iter().map(|(name, _)| name.as_str()).collect();
+        f.debug_struct("WorkerSpec")
+            .field("name", &self.name)
+            .field("url", &self.url)
+            .field("module", &self.module)
+            .field("env", &env)
+            .field("boot_timeout_ms", &self.boot_timeout_ms)
+            .field("client", &self.client)
+            .field("on_connection", &self.on_connection)
+            .finish()
+    }
 }
 
 impl WorkerSpec {

@@ -53,8 +53,10 @@ fn server_tools_are_replaced_as_a_whole_and_keep_their_original_names() {
     registry.replace_server_tools("My Server", vec![read_only("get.user"), read_only("list")], false);
     let names: Vec<String> = registry.list(&ToolFilter::everything()).into_iter().map(|e| e.name).collect();
     assert_eq!(names.len(), 2);
-    assert!(names.contains(&naming::mcp_tool_name("My Server", "get.user")));
-    let entry = registry.get(&naming::mcp_tool_name("My Server", "get.user")).unwrap();
+    // The space and the dot are replaced, so the name carries the hash of the pair ("My Server", "get.user"):
+    // FNV-1a over `My Server`, 0xff, `get.user`, folded to 32 bits.
+    assert!(names.contains(&"mcp__My_Server__get_user_8bb942a4".to_owned()), "{names:?}");
+    let entry = registry.get("mcp__My_Server__get_user_8bb942a4").unwrap();
     assert_eq!((entry.server(), entry.original_name()), (Some("My Server"), "get.user"));
 
     registry.replace_server_tools("My Server", vec![read_only("list")], false);
@@ -112,7 +114,8 @@ fn exports_have_each_apis_shape() {
     }));
     tool.output_schema = Some(schema(json!({"$schema": "x", "type": "object"})));
     registry.replace_server_tools("users", vec![tool, read_only("plain")], false);
-    let name = naming::mcp_tool_name("users", "get.user");
+    // The dot is replaced, so the name carries the hash of the pair ("users", "get.user").
+    let name = "mcp__users__get_user_14a580db";
     let parameters =
         json!({"type": "object", "properties": {"id": {"type": "integer", "minimum": 1}}, "required": ["id"]});
     let all = ToolFilter::everything();

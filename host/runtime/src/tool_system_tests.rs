@@ -121,6 +121,7 @@ fn independent_calls_run_concurrently() {
         ParsedToolCall::new("b", "mcp__kit__open", json!({})),
     ];
     let results = rig.run(batch);
+    assert_eq!(results.len(), 2, "one result per call");
     assert_eq!(results[0].output.as_ref().unwrap()["content"][0]["text"], "waited");
     assert_eq!(results[1].output.as_ref().unwrap()["content"][0]["text"], "opened");
 }

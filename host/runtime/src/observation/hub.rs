@@ -3,9 +3,14 @@
 //!
 //! Delivery is in emission order for every subscriber, also when a subscriber's callback causes new events (they
 //! are queued and delivered after the current one, to everyone). A subscriber added or removed during a delivery
-//! takes effect at once. A subscriber never holds up the others: callbacks should return quickly (the JavaScript
-//! API catches what a callback throws and never waits for what it returns), and a [`super::EventStream`] has a
-//! bounded buffer that drops its oldest events when its consumer falls behind.
+//! takes effect at once. Replaying the history to a late subscriber counts as a delivery: what its callback causes
+//! while it catches up is queued the same way, and delivered to everyone, the new subscriber included, once the
+//! replay is over. No callback is ever called while the hub's state is borrowed, so a callback may use the hub
+//! (and whatever emits to it) freely.
+//!
+//! A subscriber never holds up the others: callbacks should return quickly (the JavaScript API catches what a
+//! callback throws and never waits for what it returns), and a [`super::EventStream`] has a bounded buffer that
+//! drops its oldest events when its consumer falls behind.
 
 use super::events::{EventBody, StatusEvent};
 use super::filter::EventFilter;
@@ -90,10 +95,18 @@ impl HubInner {
 
 impl Drop for HubInner {
     fn drop(&mut self) {
-        for subscriber in self.subscribers.borrow().iter() {
-            if let Sink::Stream(buffer) = &subscriber.sink {
-                buffer.wake();
-            }
+        // Wake outside the borrow: a waker is code of its own.
+        let buffers: Vec<Rc<StreamBuffer>> = self
+            .subscribers
+            .get_mut()
+            .drain(..)
+            .filter_map(|subscriber| match subscriber.sink {
+                Sink::Stream(buffer) => Some(buffer),
+                Sink::Callback(_) => None,
+            })
+            .collect();
+        for buffer in buffers {
+            buffer.wake();
         }
     }
 }
@@ -167,16 +180,26 @@ impl ObservationManager {
             Rc::new(StatusEvent { id: format!("{}-{seq}", inner.prefix), seq, timestamp: (inner.clock)(), body });
         inner.history.borrow_mut().push(event.clone());
         inner.queue.borrow_mut().push_back(event);
+        self.delivering(|| ());
+        seq
+    }
+
+    /// Runs `first`, then delivers the queued events, in order, unless a delivery is under way already: then only
+    /// runs `first`, and the delivery under way delivers what `first` queued once `first` returns. Events emitted
+    /// while `first` runs are thus queued, never delivered inside it.
+    fn delivering<R>(&self, first: impl FnOnce() -> R) -> R {
+        let inner = &self.inner;
         if inner.delivering.replace(true) {
-            return seq;
+            return first();
         }
         let _guard = Delivering(&inner.delivering);
+        let result = first();
         loop {
             let next = inner.queue.borrow_mut().pop_front();
             let Some(event) = next else { break };
             inner.deliver(&event);
         }
-        seq
+        result
     }
 
     /// The `seq` of the last event emitted (0 before any).
@@ -191,6 +214,12 @@ impl ObservationManager {
 
     /// Like [`Self::subscribe`], but first replays the kept events after `after_seq` (0: all kept) that pass the
     /// filter, oldest first, so a late subscriber catches up without a gap or a duplicate.
+    ///
+    /// The callback may cause events while it replays (disable a server on the first event it sees, say). They are
+    /// not delivered inside the replay: they wait until the replay is over, and then go, in emission order and once
+    /// each, to every subscriber that they pass, the new one included, which thus sees the kept events and then
+    /// those. Called from inside a callback, the replay happens at once, and the events it causes join the delivery
+    /// under way, after those already queued.
     pub fn subscribe_with_history(
         &self,
         filter: EventFilter,
@@ -198,10 +227,13 @@ impl ObservationManager {
         callback: EventCallback,
     ) -> SubscriptionId {
         let last = self.last_seq();
-        for event in self.inner.history.borrow().select(&filter, after_seq, None) {
-            callback(&event);
-        }
-        self.add(filter, last, Sink::Callback(callback))
+        let replay = self.inner.history.borrow().select(&filter, after_seq, None);
+        self.delivering(|| {
+            for event in &replay {
+                callback(event);
+            }
+            self.add(filter, last, Sink::Callback(callback))
+        })
     }
 
     /// Later events that pass `filter`, as a stream buffering at most `capacity` of them.
@@ -217,7 +249,8 @@ impl ObservationManager {
     fn stream_after(&self, filter: EventFilter, after_seq: u64, capacity: usize) -> EventStream {
         let buffer = Rc::new(StreamBuffer::new(capacity));
         let last = self.last_seq();
-        for event in self.inner.history.borrow().select(&filter, after_seq, None) {
+        let replay = self.inner.history.borrow().select(&filter, after_seq, None);
+        for event in replay {
             buffer.push(event);
         }
         let id = self.add(filter, last, Sink::Stream(buffer.clone()));

@@ -207,3 +207,70 @@ fn the_history_size_is_configurable() {
     assert_eq!((kept.len(), kept[0].seq), (10, 291));
     assert_eq!(hub.history(&EventFilter::all(), Some(2)).len(), 2);
 }
+
+#[test]
+fn events_caused_while_replaying_reach_everyone_once_after_the_replay() {
+    let hub = hub(10);
+    hub.emit(removed("a"));
+    hub.emit(removed("b"));
+    let (other, seen_other) = recorder();
+    hub.subscribe(EventFilter::all(), other);
+    let (late, seen_late) = recorder();
+    let inner = hub.clone();
+    // On the first replayed event the late subscriber changes things (as a UI that disables a server would), which
+    // emits two events while the history is being replayed to it.
+    hub.subscribe_with_history(
+        EventFilter::all(),
+        0,
+        Rc::new(move |e: &StatusEvent| {
+            late(e);
+            if e.seq == 1 {
+                inner.emit(removed("x"));
+                inner.emit(removed("y"));
+            }
+        }),
+    );
+    let owned = |events: &[(u64, &str)]| events.iter().map(|(seq, s)| (*seq, (*s).to_owned())).collect::<Vec<_>>();
+    assert_eq!(*seen_late.borrow(), owned(&[(1, "a"), (2, "b"), (3, "x"), (4, "y")]), "the replay, then its events");
+    assert_eq!(*seen_other.borrow(), owned(&[(3, "x"), (4, "y")]), "the others get them too, once");
+    hub.emit(removed("z"));
+    assert_eq!(seen_late.borrow().last(), Some(&(5, "z".to_owned())), "then it follows");
+    assert_eq!(seen_late.borrow().len(), 5, "no duplicate");
+    assert_eq!(*seen_other.borrow(), owned(&[(3, "x"), (4, "y"), (5, "z")]));
+    assert_eq!(hub.history(&EventFilter::all(), None).len(), 5);
+}
+
+#[test]
+fn a_replay_started_inside_a_callback_may_emit_too() {
+    let hub = hub(10);
+    hub.emit(removed("a"));
+    let (late, seen_late) = recorder();
+    let (h, late) = (hub.clone(), RefCell::new(Some(late)));
+    // Reacting to "b", the first subscriber adds a replaying one, whose callback reacts to "a" by emitting "x".
+    hub.subscribe(
+        EventFilter::all(),
+        Rc::new(move |e: &StatusEvent| {
+            if e.server() != Some("b") {
+                return;
+            }
+            let Some(late) = late.borrow_mut().take() else { return };
+            let inner = h.clone();
+            h.subscribe_with_history(
+                EventFilter::all(),
+                0,
+                Rc::new(move |e: &StatusEvent| {
+                    late(e);
+                    if e.server() == Some("a") {
+                        inner.emit(removed("x"));
+                    }
+                }),
+            );
+        }),
+    );
+    let (other, seen_other) = recorder();
+    hub.subscribe(EventFilter::all(), other);
+    hub.emit(removed("b"));
+    let owned = |events: &[(u64, &str)]| events.iter().map(|(seq, s)| (*seq, (*s).to_owned())).collect::<Vec<_>>();
+    assert_eq!(*seen_late.borrow(), owned(&[(1, "a"), (2, "b"), (3, "x")]));
+    assert_eq!(*seen_other.borrow(), owned(&[(2, "b"), (3, "x")]), "b, then what its delivery caused");
+}
