@@ -5,7 +5,7 @@
 
 mod call;
 
-use crate::convert::{JsFailure, to_js};
+use crate::convert::{JsFailure, from_js, to_js};
 use js_sys::{Promise, Reflect, WebAssembly};
 use mcp_worker_client::session::McpClient;
 use mcp_worker_client::worker::{JsAnswers, WorkerSpec, compile_module, spawn_with_answers};
@@ -106,8 +106,7 @@ impl JsMcpClient {
     #[wasm_bindgen(unchecked_return_type = "Promise<McpClient>")]
     pub fn spawn(#[wasm_bindgen(unchecked_param_type = "SpawnOptions")] options: JsValue) -> Promise {
         future_to_promise(async move {
-            let parsed: SpawnOptions = serde_wasm_bindgen::from_value(options.clone())
-                .map_err(|e| JsFailure::invalid(format!("invalid spawn options: {e}")))?;
+            let parsed: SpawnOptions = from_js(&options, "spawn options")?;
             let mut spec = WorkerSpec::new(parsed.name, parsed.worker_url);
             if let Ok(module) = Reflect::get(&options, &"module".into())?.dyn_into::<WebAssembly::Module>() {
                 spec = spec.module(module);
