@@ -10,6 +10,7 @@ pub mod lifecycle;
 pub mod logging;
 pub mod methods;
 pub mod notifications;
+pub mod pending;
 pub mod prompts;
 pub mod resources;
 pub mod roots;
@@ -27,6 +28,7 @@ pub use error::{ErrorCode, ErrorObject};
 pub use jsonrpc::{IncomingError, Message, Notification, Request, RequestId, Response};
 pub use lifecycle::{ClientCapabilities, Icon, Implementation, InitializeParams, InitializeResult, ServerCapabilities};
 pub use logging::{LoggingLevel, LoggingMessageParams, SetLevelParams};
+pub use pending::{Deadline, PendingTable};
 pub use prompts::{GetPromptParams, GetPromptResult, ListPromptsResult, Prompt, PromptArgument, PromptMessage};
 pub use resources::{
     ListResourceTemplatesResult, ListResourcesResult, ReadResourceResult, ResourceParams, ResourceTemplate,

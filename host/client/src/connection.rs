@@ -1,22 +1,21 @@
-//! One JSON-RPC connection to a server: request ids, the pending-request table, timeouts and cancellation.
+//! One JSON-RPC connection to a server: its requests in flight, their replies, timeouts and cancellation.
 //!
 //! The connection knows nothing of workers or the browser. Frames go out through a [`Sink`]; frames that come
 //! in are fed to [`Connection::receive`]; the time comes from a [`Clock`]. So the same code runs over a
 //! MessagePort in the page and over an in-memory pipe in native tests.
 //!
-//! Timeouts cost nothing per request: each pending request records its deadline, and one periodic
-//! [`Connection::sweep`] per connection fails the overdue ones (the browser glue calls it on a timer). A deadline
-//! can move with each progress notification, up to a hard maximum ([`RequestOptions::reset_on_progress`]).
+//! The requests in flight are the protocol's [`PendingTable`], shared with the worker SDK; the connection adds how
+//! replies reach their callers, errors that name the server, and the time. Timeouts cost nothing per request: each
+//! pending request records its deadline, and one periodic [`Connection::sweep`] per connection fails the overdue
+//! ones (the browser glue calls it on a timer). A deadline can move with each progress notification, up to a hard
+//! maximum ([`RequestOptions::reset_on_progress`]).
 //!
 //! Hooks let an owner (the manager) follow the connection: [`Connection::set_close_handler`] (it closed, and why),
 //! [`Connection::set_cancel_handler`] (the host cancelled a request; the server kept reporting progress on it), and
 //! [`Connection::set_server_request_handlers`] (requests from the server: elicitation, sampling, roots).
 
-mod deadline;
 mod incoming;
 mod watch;
-
-use deadline::Deadline;
 
 pub use watch::{CancelEvent, CancelHandler};
 
@@ -25,11 +24,12 @@ use crate::server_requests::ServerRequestHandlers;
 use futures_channel::oneshot;
 use futures_util::future::AbortHandle;
 use mcp_worker_protocol::jsonrpc::{encode_error, encode_notification, encode_request};
-use mcp_worker_protocol::notifications::{CancelledParams, ProgressParams};
+use mcp_worker_protocol::notifications::ProgressParams;
+use mcp_worker_protocol::pending::{Deadline, PendingTable, cancel_notice};
 use mcp_worker_protocol::{Message, Notification, RequestId, methods};
 use serde::Serialize;
 use serde_json::value::RawValue;
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
@@ -98,11 +98,20 @@ impl RequestOptions {
     pub fn timeout(ms: u32) -> Self {
         Self { timeout_ms: Some(ms), ..Self::default() }
     }
+
+    /// The deadline of a request sent at `now` with these options (`None`: it waits for ever).
+    fn deadline(&self, now: f64) -> Option<Deadline> {
+        let timeout_ms = self.timeout_ms?;
+        Some(match self.reset_on_progress {
+            true => Deadline::reset_on_progress(now, timeout_ms, self.max_total_ms),
+            // The hard maximum bounds only what progress extends.
+            false => Deadline::fixed(now, timeout_ms),
+        })
+    }
 }
 
-struct Pending {
-    method: Box<str>,
-    deadline: Option<Deadline>,
+/// What waits for the answer to one request.
+struct Waiter {
     on_progress: Option<ProgressHandler>,
     reply: Reply,
 }
@@ -133,8 +142,7 @@ struct Inner {
     server: String,
     sink: Sink,
     clock: Clock,
-    next_id: Cell<i64>,
-    pending: RefCell<HashMap<i64, Pending>>,
+    pending: RefCell<PendingTable<Waiter>>,
     closed: RefCell<Option<Error>>,
     on_notification: RefCell<Option<NotificationHandler>>,
     on_close: RefCell<Option<CloseHandler>>,
@@ -169,8 +177,7 @@ impl Connection {
             server: server.into(),
             sink,
             clock,
-            next_id: Cell::new(1),
-            pending: RefCell::new(HashMap::new()),
+            pending: RefCell::new(PendingTable::new()),
             closed: RefCell::new(None),
             on_notification: RefCell::new(None),
             on_close: RefCell::new(None),
@@ -224,9 +231,7 @@ impl Connection {
 
     /// Reserves the id of the next request (for params that must carry it, e.g. as a progress token).
     pub fn next_request_id(&self) -> i64 {
-        let id = self.inner.next_id.get();
-        self.inner.next_id.set(id.wrapping_add(1).max(1));
-        id
+        self.inner.pending.borrow_mut().next_id()
     }
 
     /// Sends a request with a fresh id and waits for its raw result.
@@ -270,13 +275,12 @@ impl Connection {
         }
     }
 
-    /// Cancels a request sent with a callback: it is forgotten, the server is told, and the callback is dropped
-    /// unanswered (the caller chose to stop waiting).
-    #[cfg_attr(not(test), expect(dead_code, reason = "callers of request_with_callback that stop waiting"))]
+    /// Cancels a pending request: it is forgotten, the server is told, and its reply is dropped unanswered (the
+    /// caller chose to stop waiting).
     pub(crate) fn abandon(&self, id: i64, reason: &str) {
-        let removed = self.inner.pending.borrow_mut().remove(&id);
-        if let Some(pending) = removed {
-            self.send_cancelled(id, &pending.method, reason);
+        let removed = self.inner.pending.borrow_mut().remove(id);
+        if let Some(entry) = removed {
+            self.send_cancelled(id, &entry.method, reason);
         }
     }
 
@@ -284,7 +288,7 @@ impl Connection {
     /// dropped uncalled. False when it was no longer pending (timed out, cancelled, closed): the answer is late.
     #[cfg_attr(all(not(target_arch = "wasm32"), not(test)), expect(dead_code, reason = "the worker transport's"))]
     pub(crate) fn take_answered(&self, id: i64) -> bool {
-        self.inner.pending.borrow_mut().remove(&id).is_some()
+        self.inner.pending.borrow_mut().remove(id).is_some()
     }
 
     fn send_request(&self, id: i64, method: &str, frame: &str, options: RequestOptions, reply: Reply) {
@@ -298,9 +302,9 @@ impl Connection {
     }
 
     fn register(&self, id: i64, method: &str, options: RequestOptions, reply: Reply) {
-        let deadline = Deadline::new((self.inner.clock)(), &options);
-        let pending = Pending { method: method.into(), deadline, on_progress: options.on_progress, reply };
-        self.inner.pending.borrow_mut().insert(id, pending);
+        let deadline = options.deadline((self.inner.clock)());
+        let waiter = Waiter { on_progress: options.on_progress, reply };
+        self.inner.pending.borrow_mut().insert(id, method, deadline, waiter);
     }
 
     /// Sends a notification.
@@ -317,18 +321,21 @@ impl Connection {
     pub fn receive(&self, frame: &str) {
         match Message::parse(frame) {
             Ok(Message::Response(response)) => {
-                let RequestId::Number(id) = response.id else { return };
+                let taken = self.inner.pending.borrow_mut().take_response(&response.id);
                 // A response for an unknown id is late (timed out, cancelled) or bogus: ignored, as the spec says.
-                let Some(pending) = self.inner.pending.borrow_mut().remove(&id) else {
-                    self.inner.cancelled.borrow_mut().remove(&id);
+                // A late one means the server stopped working on it: its cancellation need not be followed.
+                let Some(entry) = taken else {
+                    if let RequestId::Number(id) = response.id {
+                        self.inner.cancelled.borrow_mut().remove(&id);
+                    }
                     return;
                 };
                 let outcome = response.outcome.map_err(|error| Error::Rpc {
                     server: self.inner.server.clone(),
-                    method: pending.method.into(),
+                    method: entry.method.into(),
                     error,
                 });
-                pending.reply.complete(outcome);
+                entry.waiter.reply.complete(outcome);
             }
             Ok(Message::Notification(notification)) => self.on_notification(&notification),
             Ok(Message::Request(request)) => self.on_server_request(request),
@@ -344,17 +351,10 @@ impl Connection {
             let Ok(progress) = serde_json::from_str::<ProgressParams>(params.get()) else { return };
             let RequestId::Number(id) = progress.progress_token else { return };
             let now = (self.inner.clock)();
-            let handler = {
-                let mut pending = self.inner.pending.borrow_mut();
-                let Some(entry) = pending.get_mut(&id) else {
-                    drop(pending);
-                    self.progress_after_cancel(id, now);
-                    return;
-                };
-                if let Some(deadline) = &mut entry.deadline {
-                    deadline.progressed(now);
-                }
-                entry.on_progress.clone()
+            let waiting = self.inner.pending.borrow_mut().progressed(id, now).map(|w| w.on_progress.clone());
+            let Some(handler) = waiting else {
+                self.progress_after_cancel(id, now);
+                return;
             };
             if let Some(handler) = handler {
                 handler(&progress);
@@ -381,23 +381,16 @@ impl Connection {
     /// Returns how many timed out.
     pub fn sweep(&self) -> usize {
         let now = (self.inner.clock)();
-        let overdue: Vec<i64> = self
-            .inner
-            .pending
-            .borrow()
-            .iter()
-            .filter(|(_, p)| p.deadline.is_some_and(|d| d.at <= now))
-            .map(|(id, _)| *id)
-            .collect();
-        for id in &overdue {
-            let Some(pending) = self.inner.pending.borrow_mut().remove(id) else { continue };
-            let ms = pending.deadline.map_or(0, |d| d.expired_ms());
-            self.send_cancelled(*id, &pending.method, &format!("timed out after {ms} ms"));
-            let error = Error::Timeout { server: self.inner.server.clone(), method: pending.method.into(), ms };
-            pending.reply.complete(Err(error));
+        let overdue = self.inner.pending.borrow_mut().overdue(now);
+        let count = overdue.len();
+        for (id, entry) in overdue {
+            let ms = entry.deadline.map_or(0, |d| d.expired_ms());
+            self.send_cancelled(id, &entry.method, &format!("timed out after {ms} ms"));
+            let error = Error::Timeout { server: self.inner.server.clone(), method: entry.method.into(), ms };
+            entry.waiter.reply.complete(Err(error));
         }
         self.forget_old_cancellations(now);
-        overdue.len()
+        count
     }
 
     /// Closes the connection: every pending request fails with `cause` at once, and later requests fail
@@ -407,9 +400,9 @@ impl Connection {
             return;
         }
         *self.inner.closed.borrow_mut() = Some(cause.clone());
-        let pending: Vec<Pending> = self.inner.pending.borrow_mut().drain().map(|(_, p)| p).collect();
-        for p in pending {
-            p.reply.complete(Err(cause.clone()));
+        let pending = self.inner.pending.borrow_mut().drain();
+        for (_, entry) in pending {
+            entry.waiter.reply.complete(Err(cause.clone()));
         }
         let incoming: Vec<AbortHandle> = self.inner.incoming.borrow_mut().drain().map(|(_, a)| a).collect();
         for handle in incoming {
@@ -423,20 +416,16 @@ impl Connection {
 
     /// Fails one pending request (e.g. its frame could not be posted).
     pub fn fail(&self, id: i64, error: Error) {
-        if let Some(pending) = self.inner.pending.borrow_mut().remove(&id) {
-            pending.reply.complete(Err(error));
+        let removed = self.inner.pending.borrow_mut().remove(id);
+        if let Some(entry) = removed {
+            entry.waiter.reply.complete(Err(error));
         }
     }
 
     fn send_cancelled(&self, id: i64, method: &str, reason: &str) {
-        // The spec forbids cancelling `initialize`; a failed handshake ends the connection instead.
-        if method == methods::INITIALIZE {
-            return;
-        }
-        let params = CancelledParams::new(RequestId::Number(id), reason);
-        if let Ok(frame) = encode_notification(methods::CANCELLED, Some(&params)) {
-            self.send_quietly(frame);
-        }
+        // No notice for `initialize`, which is never cancelled (so there is no cancellation to follow either).
+        let Some(frame) = cancel_notice(id, method, reason) else { return };
+        self.send_quietly(frame);
         self.cancellation_sent(id);
     }
 }
@@ -491,11 +480,7 @@ impl ResponseFuture {
         }
         self.finished = true;
         let Some(inner) = self.connection.upgrade() else { return };
-        let connection = Connection { inner };
-        let removed = connection.inner.pending.borrow_mut().remove(&self.id);
-        if let Some(pending) = removed {
-            connection.send_cancelled(self.id, &pending.method, reason);
-        }
+        Connection { inner }.abandon(self.id, reason);
     }
 }
 

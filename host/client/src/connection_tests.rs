@@ -2,6 +2,7 @@ use super::*;
 use futures_executor::block_on;
 use futures_util::FutureExt;
 use serde_json::{Value, json};
+use std::cell::Cell;
 
 /// A connection whose frames are captured and whose clock the test sets.
 struct Rig {

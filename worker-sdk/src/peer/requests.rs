@@ -1,4 +1,5 @@
-//! Requests to the client (`elicitation/create`, `sampling/createMessage`, `roots/list`) and their pending table.
+//! Requests to the client (`elicitation/create`, `sampling/createMessage`, `roots/list`), kept in the protocol's
+//! table of requests in flight ([`PendingTable`], shared with the host) with a channel waiting for each answer.
 //!
 //! A request to the client is sent only when the client declared the capability it needs. Its answer arrives
 //! through [`crate::Session::handle`] and is delivered by id. It fails with [`Error::Timeout`] after the timeout
@@ -10,36 +11,34 @@ use crate::error::Error;
 use futures_channel::oneshot;
 use futures_util::future::{Either, select};
 use mcp_worker_protocol::jsonrpc::{Response, encode_request};
-use mcp_worker_protocol::notifications::CancelledParams;
+use mcp_worker_protocol::pending::{PendingTable, cancel_notice};
 use mcp_worker_protocol::{ErrorObject, RequestId, methods};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
-use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::cell::RefCell;
 use std::rc::Rc;
 
 type Reply = oneshot::Sender<Result<Box<RawValue>, ErrorObject>>;
 
-/// Requests sent to the client and not yet answered, by id.
+/// Requests sent to the client and not yet answered. They carry no deadline: each request races its own timer.
 #[derive(Default)]
 pub(crate) struct Outgoing {
-    next_id: Cell<i64>,
-    pending: RefCell<HashMap<i64, Reply>>,
+    table: RefCell<PendingTable<Reply>>,
 }
 
 impl Outgoing {
     /// Hands a response to the request waiting for it. A response nobody waits for (late, or bogus) is dropped.
     pub(crate) fn deliver(&self, response: Response) {
-        let RequestId::Number(id) = response.id else { return };
-        if let Some(reply) = self.pending.borrow_mut().remove(&id) {
-            let _ = reply.send(response.outcome);
+        let taken = self.table.borrow_mut().take_response(&response.id);
+        if let Some(entry) = taken {
+            let _ = entry.waiter.send(response.outcome);
         }
     }
 
     /// How many requests to the client await an answer.
     pub(crate) fn pending(&self) -> usize {
-        self.pending.borrow().len()
+        self.table.borrow().len()
     }
 }
 
@@ -74,10 +73,10 @@ struct PendingGuard {
 
 impl Drop for PendingGuard {
     fn drop(&mut self) {
-        let removed = self.peer.outgoing.pending.borrow_mut().remove(&self.id);
-        if removed.is_some() {
-            let params = CancelledParams::new(RequestId::Number(self.id), &self.reason);
-            self.peer.notify(methods::CANCELLED, Some(&params));
+        let removed = self.peer.outgoing.table.borrow_mut().remove(self.id);
+        let notice = removed.and_then(|entry| cancel_notice(self.id, &entry.method, &self.reason));
+        if let Some(frame) = notice {
+            self.peer.send(frame);
         }
     }
 }
@@ -90,13 +89,11 @@ pub(crate) async fn request<P: Serialize, R: DeserializeOwned>(
     timeout_ms: u32,
 ) -> Result<R, Error> {
     check_capability(peer, method)?;
-    let outgoing = &peer.outgoing;
-    let id = outgoing.next_id.get().wrapping_add(1).max(1);
-    outgoing.next_id.set(id);
+    let id = peer.outgoing.table.borrow_mut().next_id();
     let frame = encode_request(&RequestId::Number(id), method, params)
         .map_err(|e| Error::InvalidResponse { method: method.to_owned(), reason: format!("params: {e}") })?;
     let (reply, answer) = oneshot::channel();
-    outgoing.pending.borrow_mut().insert(id, reply);
+    peer.outgoing.table.borrow_mut().insert(id, method, None, reply);
     let mut guard = PendingGuard { peer: peer.clone(), id, reason: "the server stopped waiting".into() };
     peer.send(frame);
 
