@@ -116,7 +116,7 @@ struct Waiter {
     reply: Reply,
 }
 
-/// Called once with the outcome of a request sent with a callback (see [`crate::McpClient::send_tool_call`]).
+/// Called once with the outcome of a request: its answer, a timeout, or the connection's close.
 pub type ReplyCallback = Box<dyn FnOnce(Result<Box<RawValue>>)>;
 
 /// How a request's outcome reaches its caller.
@@ -261,6 +261,7 @@ impl Connection {
 
     /// Sends a request whose outcome is handed to `callback`, called exactly once: with the answer, a timeout,
     /// or the connection's close. [`Connection::abandon`] cancels it.
+    #[cfg(test)]
     pub(crate) fn request_with_callback<P: Serialize>(
         &self,
         id: i64,
@@ -282,6 +283,19 @@ impl Connection {
         if let Some(entry) = removed {
             self.send_cancelled(id, &entry.method, reason);
         }
+    }
+
+    /// Registers request `id`, whose frame the transport sends itself (encoded by the page from JavaScript values):
+    /// its outcome goes to `callback` like any other request's. False, and `callback` already called, when the
+    /// connection is closed.
+    #[cfg_attr(all(not(target_arch = "wasm32"), not(test)), expect(dead_code, reason = "the worker transport's"))]
+    pub(crate) fn expect_reply(&self, id: i64, method: &str, options: RequestOptions, callback: ReplyCallback) -> bool {
+        if let Some(cause) = self.closed_reason() {
+            callback(Err(cause));
+            return false;
+        }
+        self.register(id, method, options, Reply::Callback(callback));
+        true
     }
 
     /// Forgets a request whose answer the transport handed over itself (a result parsed by the page): its reply is

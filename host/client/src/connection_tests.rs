@@ -450,3 +450,22 @@ fn a_request_answered_by_the_transport_is_forgotten_and_a_late_answer_is_told_ap
     assert_eq!(timed.borrow().len(), 1);
     assert!(!rig.connection.take_answered(7), "an answer after the timeout is late");
 }
+
+#[test]
+fn a_request_whose_frame_the_transport_sends_is_answered_like_any_other() {
+    let rig = rig();
+    let (seen, callback) = recorder();
+    let id = rig.connection.next_request_id();
+    assert!(rig.connection.expect_reply(id, "tools/call", RequestOptions::default(), callback));
+    assert!(rig.frames().is_empty(), "the transport sends the frame itself");
+    rig.connection.receive(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Unknown tool: x"}}"#);
+    assert_eq!(*seen.borrow(), vec![Err("server srv: tools/call failed: Unknown tool: x (code -32602)".to_owned())]);
+    rig.connection.close(Error::Closed { server: "srv".into(), reason: "bye".into() });
+    let (late, callback) = recorder();
+    assert!(!rig.connection.expect_reply(2, "tools/call", RequestOptions::default(), callback));
+    assert_eq!(
+        *late.borrow(),
+        vec![Err("server srv: connection closed: bye".to_owned())],
+        "a closed connection answers at once"
+    );
+}

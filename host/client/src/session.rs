@@ -1,6 +1,6 @@
 //! An MCP client session over a [`Connection`]: the lifecycle, discovery and tool calls.
 
-use crate::connection::{Connection, ReplyCallback, RequestOptions};
+use crate::connection::{Connection, RequestOptions};
 use crate::error::{Error, Result};
 use crate::transport::Transport;
 use mcp_worker_protocol::jsonrpc::EmptyResult;
@@ -243,25 +243,6 @@ impl McpClient {
         self.connection.request_with_id(id, methods::TOOLS_CALL, Some(&params), request_options).await
     }
 
-    /// Sends `tools/call` as request `id` (from [`Connection::next_request_id`]) and hands its outcome to `reply`,
-    /// called once from the receive path: the answer, a timeout, or the connection's close. For callers that settle
-    /// something else than a future (a JavaScript promise); the call is the same as [`McpClient::call_tool_raw`]'s.
-    pub fn send_tool_call(
-        &self,
-        id: i64,
-        name: &str,
-        arguments: Option<&RawValue>,
-        options: CallOptions,
-        reply: ReplyCallback,
-    ) {
-        match self.tool_call(id, name, arguments, options) {
-            Ok((params, request_options)) => {
-                self.connection.request_with_callback(id, methods::TOOLS_CALL, Some(&params), request_options, reply);
-            }
-            Err(error) => reply(Err(error)),
-        }
-    }
-
     /// The params and request options of a `tools/call`: progress asked for with the request id as token when the
     /// caller listens to progress or resets its timeout on it.
     fn tool_call<'a>(
@@ -276,15 +257,23 @@ impl McpClient {
                 return Err(Error::InvalidInput(format!("arguments of tool {name} must be a JSON object")));
             }
         }
+        let (request_options, progress_token) = self.tool_call_options(id, options);
+        let meta = progress_token.map(|progress_token| ProgressMeta { progress_token });
+        Ok((CallParamsRef { name, arguments, meta }, request_options))
+    }
+
+    /// How request `id`, a `tools/call`, waits: its timeout (the call's or the client's), progress handling, and the
+    /// progress token to send (the request id), when the caller listens to progress or resets its timeout on it.
+    /// Every tool call goes through here, whoever encodes its frame.
+    pub(crate) fn tool_call_options(&self, id: i64, options: CallOptions) -> (RequestOptions, Option<i64>) {
         let wants_progress = options.on_progress.is_some() || options.reset_timeout_on_progress;
-        let meta = wants_progress.then_some(ProgressMeta { progress_token: id });
         let request_options = RequestOptions {
             timeout_ms: Some(options.timeout_ms.unwrap_or(self.request_timeout_ms)),
             on_progress: options.on_progress,
             reset_on_progress: options.reset_timeout_on_progress,
             max_total_ms: options.max_total_timeout_ms,
         };
-        Ok((CallParamsRef { name, arguments, meta }, request_options))
+        (request_options, wants_progress.then_some(id))
     }
 
     /// Closes the session and its transport. Pending requests fail at once with [`Error::Closed`].
@@ -321,8 +310,7 @@ fn decode<R: DeserializeOwned>(connection: &Connection, method: &str, raw: &RawV
 }
 
 /// Checks a decoded `tools/call` result has the shape a `CallToolResult` must have (an object with a `content`
-/// array): for callers of [`McpClient::call_tool_raw`] and [`McpClient::send_tool_call`], which decode the result
-/// once themselves.
+/// array): for callers of [`McpClient::call_tool_raw`], which decode the result once themselves.
 pub fn check_call_result(server: &str, result: &serde_json::Value) -> Result<()> {
     if result.get("content").is_some_and(serde_json::Value::is_array) {
         return Ok(());

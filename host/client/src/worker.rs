@@ -1,9 +1,9 @@
 //! Starting a server in a module Web Worker: the boot/connect handshake of `docs/wire-protocol.md`, and the
 //! events that tell the host a worker died.
 
-mod js_answers;
+mod js_calls;
 
-pub use js_answers::{JsAnswer, JsAnswers};
+pub use js_calls::{JsAnswer, JsCalls};
 
 use crate::connection::Connection;
 use crate::error::{Error, Result};
@@ -126,13 +126,13 @@ impl McpClient {
     /// reports `fatal` ([`Error::WorkerCrashed`]), or it does not boot or initialize in time
     /// ([`Error::HandshakeTimeout`]). The worker is terminated on failure, and when the client is closed or dropped.
     pub async fn spawn(spec: WorkerSpec) -> Result<McpClient> {
-        spawn_with_answers(spec).await.map(|spawned| spawned.client)
+        spawn_with_js_calls(spec).await.map(|spawned| spawned.client)
     }
 }
 
-/// [`McpClient::spawn`], also returning the worker's [`JsAnswers`], through which a caller gets results as
-/// JavaScript values parsed once by the page.
-pub async fn spawn_with_answers(spec: WorkerSpec) -> Result<Spawned> {
+/// [`McpClient::spawn`], also returning the worker's [`JsCalls`]: tool calls whose arguments and results stay
+/// JavaScript values.
+pub async fn spawn_with_js_calls(spec: WorkerSpec) -> Result<Spawned> {
     let WorkerSpec { name, url, module, env, boot_timeout_ms, client, on_connection } = spec;
     let load_error = |cause: String| Error::WorkerLoad { server: name.clone(), cause };
 
@@ -148,8 +148,8 @@ pub async fn spawn_with_answers(spec: WorkerSpec) -> Result<Spawned> {
         hook(&connection);
     }
     let (booted, boot_signal) = oneshot::channel::<Result<()>>();
-    let answers = JsAnswers::default();
-    let transport = Rc::new(WorkerTransport::attach(worker, port, connection.clone(), booted, answers.clone()));
+    let js_calls = JsCalls::new(port.clone());
+    let transport = Rc::new(WorkerTransport::attach(worker, port, connection.clone(), booted, js_calls.clone()));
 
     let outcome = match select(boot_signal, TimeoutFuture::new(boot_timeout_ms)).await {
         Either::Left((Ok(outcome), _)) => outcome,
@@ -163,7 +163,7 @@ pub async fn spawn_with_answers(spec: WorkerSpec) -> Result<Spawned> {
     spawn_sweeper(&connection);
     let transport_handle: Rc<dyn Transport> = transport.clone();
     match McpClient::initialize(connection, &client, Some(transport_handle)).await {
-        Ok(client) => Ok(Spawned { client, answers }),
+        Ok(client) => Ok(Spawned { client, js_calls }),
         Err(error) => {
             transport.close_with(error.clone());
             Err(error)
@@ -214,12 +214,12 @@ fn spawn_sweeper(connection: &Connection) {
 
 type Listener<T> = Closure<dyn FnMut(T)>;
 
-/// A started server: the client, and the results it can hand over as JavaScript values.
+/// A started server: the client, and its tool calls with JavaScript arguments and results.
 pub struct Spawned {
     /// The initialized session.
     pub client: McpClient,
-    /// Requests whose results go to their callers as parsed by the page.
-    pub answers: JsAnswers,
+    /// Tool calls encoded and decoded by the page.
+    pub js_calls: JsCalls,
 }
 
 impl std::fmt::Debug for Spawned {
@@ -253,7 +253,7 @@ impl WorkerTransport {
         port: MessagePort,
         connection: Connection,
         booted: oneshot::Sender<Result<()>>,
-        answers: JsAnswers,
+        js_calls: JsCalls,
     ) -> Self {
         let server = connection.server().to_owned();
         let booted = Rc::new(RefCell::new(Some(booted)));
@@ -292,7 +292,7 @@ impl WorkerTransport {
         let conn = connection.clone();
         let on_frame = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let data = event.data();
-            if answers.offer(&data, &conn) {
+            if js_calls.offer(&data, &conn) {
                 return;
             }
             match data.as_string() {

@@ -8,7 +8,7 @@ mod call;
 use crate::convert::{JsFailure, from_js, to_js};
 use js_sys::{Promise, Reflect, WebAssembly};
 use mcp_worker_client::session::McpClient;
-use mcp_worker_client::worker::{JsAnswers, WorkerSpec, compile_module, spawn_with_answers};
+use mcp_worker_client::worker::{JsCalls, WorkerSpec, compile_module, spawn_with_js_calls};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -97,7 +97,7 @@ struct SpawnOptions {
 #[wasm_bindgen(js_name = McpClient)]
 pub struct JsMcpClient {
     inner: Rc<McpClient>,
-    answers: JsAnswers,
+    calls: JsCalls,
 }
 
 #[wasm_bindgen(js_class = McpClient)]
@@ -120,8 +120,8 @@ impl JsMcpClient {
             if let Some(ms) = parsed.request_timeout_ms {
                 spec = spec.request_timeout_ms(ms);
             }
-            let spawned = spawn_with_answers(spec).await.map_err(JsFailure::from)?;
-            Ok(JsMcpClient { inner: Rc::new(spawned.client), answers: spawned.answers }.into())
+            let spawned = spawn_with_js_calls(spec).await.map_err(JsFailure::from)?;
+            Ok(JsMcpClient { inner: Rc::new(spawned.client), calls: spawned.js_calls }.into())
         })
     }
 
@@ -158,7 +158,7 @@ impl JsMcpClient {
         #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | undefined")] args: JsValue,
         #[wasm_bindgen(unchecked_param_type = "CallToolOptions | undefined")] options: JsValue,
     ) -> Promise {
-        call::call_tool(&self.inner, &self.answers, (&name, &args, &options))
+        call::call_tool(&self.inner, &self.calls, (&name, &args, &options))
     }
 
     /// Pings the server.

@@ -2,7 +2,7 @@
 //! faster than building objects field by field), every failure as an `Error` with a stable `code`, and the options
 //! of a tool call, read the same way for `McpClient.callTool` and `McpRuntime.callTool`.
 
-use js_sys::{Array, Function, Reflect};
+use js_sys::{Function, Reflect};
 use mcp_worker_client::CallOptions;
 use mcp_worker_client::connection::ProgressHandler;
 use mcp_worker_client::error::Error;
@@ -10,7 +10,6 @@ use serde::Deserialize;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use serde_json::value::RawValue;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -121,27 +120,6 @@ pub(crate) fn property(object: &JsValue, key: &str) -> Option<JsValue> {
         return None;
     }
     Reflect::get(object, &key.into()).ok().filter(|v| !v.is_undefined())
-}
-
-/// An array of strings.
-#[cfg(feature = "runtime")]
-pub(crate) fn strings(value: &JsValue, what: &str) -> Result<Vec<String>, JsFailure> {
-    if !Array::is_array(value) {
-        return Err(JsFailure::invalid(format!("{what} must be an array of strings")));
-    }
-    from_js(value, what)
-}
-
-/// A tool call's arguments as JSON text: `undefined` or `null` for none, else an object (not an array).
-pub(crate) fn tool_arguments(args: &JsValue) -> Result<Option<Box<RawValue>>, JsFailure> {
-    if args.is_undefined() || args.is_null() {
-        return Ok(None);
-    }
-    if !args.is_object() || Array::is_array(args) {
-        return Err(JsFailure::invalid("tool arguments must be an object"));
-    }
-    let text = to_json_text(args, "tool arguments")?;
-    RawValue::from_string(text).map(Some).map_err(|e| JsFailure::invalid(e.to_string()))
 }
 
 #[derive(Deserialize, Default)]

@@ -1,20 +1,17 @@
-//! `McpClient.callTool`, the hot path of the JavaScript API: the session's one way to send a tool call
-//! ([`McpClient::send_tool_call`]), settling a promise instead of a future.
-//!
-//! The result reaches the promise parsed once: the worker transport parses each frame with the page's `JSON.parse`
-//! while calls wait, and hands a plain result to its call as a JS object ([`JsAnswers`]), never copied into wasm and
-//! decoded back. Errors, timeouts and the connection's close come through the session's reply callback. No future,
+//! `McpClient.callTool`, the hot path of the JavaScript API: the worker's tool calls with JavaScript arguments and
+//! results ([`JsCalls`]), settling a promise. The page encodes the frame and parses the result; the session decides
+//! the request's id, timeout and progress, and its reply callback brings errors, timeouts and the close. No future,
 //! no task, no extra microtask on either path. Measured with `cargo xtask bench`.
 
-use crate::convert::{JsFailure, call_options, call_result, checked_call_result, tool_arguments};
+use crate::convert::{JsFailure, call_options, call_result, checked_call_result};
 use js_sys::{Function, Promise};
 use mcp_worker_client::session::McpClient;
-use mcp_worker_client::worker::JsAnswers;
+use mcp_worker_client::worker::JsCalls;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-/// The two ends of a call's promise, settled once by whichever path answers first.
+/// The two ends of a call's promise, settled once by whichever path answers.
 #[derive(Clone)]
 struct Settle(Rc<RefCell<Option<(Function, Function)>>>);
 
@@ -29,37 +26,32 @@ impl Settle {
 }
 
 /// Sends `tools/call` and returns a promise of the result.
-pub(super) fn call_tool(client: &McpClient, answers: &JsAnswers, call: (&JsValue, &JsValue, &JsValue)) -> Promise {
+pub(super) fn call_tool(client: &McpClient, calls: &JsCalls, call: (&JsValue, &JsValue, &JsValue)) -> Promise {
     let (name, args, options) = call;
     let mut ends = None;
     let promise = Promise::new(&mut |resolve, reject| ends = Some((resolve, reject)));
     let settle = Settle(Rc::new(RefCell::new(ends)));
-    let prepared = (|| -> Result<_, JsFailure> {
-        let name = name.as_string().ok_or_else(|| JsFailure::invalid("the tool name must be a string"))?;
-        let arguments = tool_arguments(args)?;
-        Ok((name, arguments, call_options(options)?))
-    })();
-    let (name, arguments, options) = match prepared {
-        Ok(prepared) => prepared,
+    let options = match call_options(options) {
+        Ok(options) => options,
         Err(failure) => {
             settle.settle(Err(failure));
             return promise;
         }
     };
     let server = client.connection().server().to_owned();
-    let id = client.connection().next_request_id();
     let (by_page, page_server) = (settle.clone(), server.clone());
-    answers.expect(id, Box::new(move |result| by_page.settle(checked_call_result(&page_server, result))));
-    let (by_session, waiting) = (settle, answers.clone());
-    client.send_tool_call(
-        id,
-        &name,
-        arguments.as_deref(),
+    let by_session = settle.clone();
+    let sent = calls.call_tool(
+        client,
+        (name, args),
         options,
+        Box::new(move |result| by_page.settle(checked_call_result(&page_server, result))),
         Box::new(move |outcome| {
-            waiting.forget(id);
             by_session.settle(outcome.map_err(JsFailure::from).and_then(|raw| call_result(&server, raw.get())));
         }),
     );
+    if let Err(error) = sent {
+        settle.settle(Err(JsFailure::from(error)));
+    }
     promise
 }

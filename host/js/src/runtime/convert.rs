@@ -1,12 +1,15 @@
 //! The runtime's errors as JavaScript failures (see [`crate::convert`]).
 
 pub(crate) use crate::convert::*;
+use js_sys::Array;
 use mcp_worker_runtime::config::ConfigError;
 use mcp_worker_runtime::persist::StateError;
 use mcp_worker_runtime::registry::RegistryError;
 #[cfg(feature = "vault")]
 use mcp_worker_vault::credentials::CredentialError;
 use serde_json::Value;
+use serde_json::value::RawValue;
+use wasm_bindgen::JsValue;
 
 impl From<mcp_worker_runtime::Error> for JsFailure {
     fn from(error: mcp_worker_runtime::Error) -> Self {
@@ -60,4 +63,24 @@ pub(crate) fn config_errors_json(errors: &[ConfigError]) -> Value {
         .map(|e| serde_json::json!({"entry": e.entry, "field": e.field, "message": e.message}))
         .collect::<Vec<Value>>()
         .into()
+}
+
+/// An array of strings.
+pub(crate) fn strings(value: &JsValue, what: &str) -> Result<Vec<String>, JsFailure> {
+    if !Array::is_array(value) {
+        return Err(JsFailure::invalid(format!("{what} must be an array of strings")));
+    }
+    from_js(value, what)
+}
+
+/// A tool call's arguments as JSON text: `undefined` or `null` for none, else an object (not an array).
+pub(crate) fn tool_arguments(args: &JsValue) -> Result<Option<Box<RawValue>>, JsFailure> {
+    if args.is_undefined() || args.is_null() {
+        return Ok(None);
+    }
+    if !args.is_object() || Array::is_array(args) {
+        return Err(JsFailure::invalid("tool arguments must be an object"));
+    }
+    let text = to_json_text(args, "tool arguments")?;
+    RawValue::from_string(text).map(Some).map_err(|e| JsFailure::invalid(e.to_string()))
 }

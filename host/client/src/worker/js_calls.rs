@@ -1,0 +1,131 @@
+//! Tool calls whose arguments and results stay JavaScript values, for the JavaScript API: the page encodes the
+//! `tools/call` frame from the arguments object with its own `JSON.stringify`, and while such calls wait, each frame
+//! from the worker is first parsed with the page's `JSON.parse`; a plain result for one of them goes to its caller
+//! right there, as a JS object. Neither crosses into wasm and back. Everything else about the call is the session's:
+//! the request id, its timeout and progress ([`McpClient::tool_call_options`]), its place among the connection's
+//! requests in flight (timeouts, cancellation, close), and every frame that is not a plain result (errors,
+//! notifications, malformed frames, answers to Rust callers).
+
+use crate::connection::{Connection, ReplyCallback};
+use crate::error::Error;
+use crate::session::{CallOptions, McpClient};
+use js_sys::Reflect;
+use mcp_worker_protocol::methods;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fmt;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use web_sys::MessagePort;
+
+#[wasm_bindgen(inline_js = r#"
+export function callFrame(id, name, args, progressToken) {
+  if (typeof name !== "string") throw new TypeError("the tool name must be a string");
+  let frame = '{"jsonrpc":"2.0","id":' + id + ',"method":"tools/call","params":{"name":' + JSON.stringify(name);
+  if (args !== undefined && args !== null) {
+    if (typeof args !== "object" || Array.isArray(args)) throw new TypeError("tool arguments must be an object");
+    frame += ',"arguments":' + JSON.stringify(args);
+  }
+  if (progressToken !== undefined) frame += ',"_meta":{"progressToken":' + progressToken + '}';
+  return frame + '}}';
+}
+export function plainResult(data) {
+  if (typeof data !== "string") return null;
+  let m;
+  try { m = JSON.parse(data); } catch { return null; }
+  if (m === null || typeof m !== "object" || m.jsonrpc !== "2.0" || !Number.isSafeInteger(m.id)) return null;
+  if (!("result" in m) || "error" in m || "method" in m) return null;
+  return m;
+}
+"#)]
+extern "C" {
+    /// The `tools/call` frame, as JSON text. Throws for a name that is not a string, arguments that are not an
+    /// object, and arguments `JSON.stringify` refuses (cycles, BigInt).
+    #[wasm_bindgen(js_name = callFrame, catch)]
+    fn call_frame(id: f64, name: &JsValue, args: &JsValue, progress_token: JsValue) -> Result<JsValue, JsValue>;
+
+    /// The parsed message when `data` is a well-formed result response with an integer id, else `null`.
+    #[wasm_bindgen(js_name = plainResult)]
+    fn plain_result(data: &JsValue) -> JsValue;
+}
+
+/// Gets the `result` of a response, as the page parsed it.
+pub type JsAnswer = Box<dyn FnOnce(JsValue)>;
+
+/// A worker's tool calls with JavaScript arguments and results. Cheap to clone; clones share.
+#[derive(Clone)]
+pub struct JsCalls {
+    port: MessagePort,
+    waiting: Rc<RefCell<HashMap<i64, JsAnswer>>>,
+}
+
+impl fmt::Debug for JsCalls {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("JsCalls").field("waiting", &self.waiting.borrow().len()).finish()
+    }
+}
+
+impl JsCalls {
+    pub(crate) fn new(port: MessagePort) -> Self {
+        Self { port, waiting: Rc::default() }
+    }
+
+    /// Calls tool `name` with `args` (an object, or `undefined`/`null` for none) on `client`'s worker. A plain
+    /// result goes to `answer` as a JS object; any other outcome (an error response, a timeout, the connection's
+    /// close) goes to `reply`, exactly one of the two being called. A name or arguments the page cannot encode fail
+    /// at once with [`Error::InvalidInput`], and nothing is sent.
+    pub fn call_tool(
+        &self,
+        client: &McpClient,
+        (name, args): (&JsValue, &JsValue),
+        options: CallOptions,
+        answer: JsAnswer,
+        reply: ReplyCallback,
+    ) -> Result<(), Error> {
+        let connection = client.connection();
+        let id = connection.next_request_id();
+        let (request_options, progress_token) = client.tool_call_options(id, options);
+        let token = progress_token.map_or(JsValue::UNDEFINED, |token| JsValue::from_f64(token as f64));
+        #[expect(clippy::cast_precision_loss, reason = "request ids count up from 1, far below 2^53")]
+        let frame = call_frame(id as f64, name, args, token)
+            .map_err(|thrown| Error::InvalidInput(super::describe_js(&thrown)))?;
+        self.waiting.borrow_mut().insert(id, answer);
+        let waiting = self.waiting.clone();
+        let reply: ReplyCallback = Box::new(move |outcome| {
+            waiting.borrow_mut().remove(&id);
+            reply(outcome);
+        });
+        if connection.expect_reply(id, methods::TOOLS_CALL, request_options, reply) {
+            if let Err(thrown) = self.port.post_message(&frame) {
+                let reason = super::describe_js(&thrown);
+                connection.fail(id, Error::Closed { server: connection.server().to_owned(), reason });
+            }
+        }
+        Ok(())
+    }
+
+    /// Offered every frame from the worker before the connection; true when it answered a waiting call (or
+    /// dropped a late answer to one).
+    pub(crate) fn offer(&self, data: &JsValue, connection: &Connection) -> bool {
+        if self.waiting.borrow().is_empty() {
+            return false;
+        }
+        let message = plain_result(data);
+        if message.is_null() {
+            return false;
+        }
+        let Some(id) = Reflect::get(&message, &"id".into()).ok().and_then(|id| id.as_f64()) else { return false };
+        #[expect(clippy::cast_possible_truncation, reason = "plainResult accepts only safe integers")]
+        let id = id as i64;
+        if !self.waiting.borrow().contains_key(&id) {
+            return false;
+        }
+        // The connection forgets the request (it no longer times out); a request it no longer has is late.
+        let answered = connection.take_answered(id);
+        let answer = self.waiting.borrow_mut().remove(&id);
+        if let (true, Some(answer)) = (answered, answer) {
+            answer(Reflect::get(&message, &"result".into()).unwrap_or(JsValue::UNDEFINED));
+        }
+        true
+    }
+}
