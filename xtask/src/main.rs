@@ -6,6 +6,7 @@
 mod bench;
 mod build;
 mod cmd;
+mod layering;
 mod setup;
 mod site;
 mod test;

@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use crate::build::{self, Profile, copy_dir, remove_dir};
-use crate::{Result, cmd, display, root, setup, site, target_dir};
+use crate::{Result, cmd, display, layering, root, setup, site, target_dir};
 
 const TESTS_PACKAGE: &str = "mcp-worker-tests";
 
@@ -36,6 +36,7 @@ type Step = (&'static str, fn() -> Result);
 const SETUP: Step = ("setup", setup::setup);
 const NATIVE: &[Step] = &[
     ("fmt", fmt),
+    ("module layering", layering::check),
     ("clippy (native)", clippy_native),
     ("clippy (wasm32)", clippy_wasm),
     ("docs", docs),

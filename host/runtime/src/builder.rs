@@ -164,6 +164,14 @@ impl fmt::Debug for Runtime {
 }
 
 impl Runtime {
+    /// A runtime for the page: time and tasks from the browser, each server in its own module Web Worker (every
+    /// worker of a bundle sharing one compiled module).
+    #[cfg(target_arch = "wasm32")]
+    pub fn browser() -> RuntimeBuilder {
+        use crate::manager::browser::{BrowserPlatform, worker_launcher};
+        Self::builder(Rc::new(BrowserPlatform), worker_launcher())
+    }
+
     /// A runtime on `platform` (time and tasks) that starts servers with `launcher`.
     pub fn builder(platform: Rc<dyn Platform>, launcher: Rc<dyn Launcher>) -> RuntimeBuilder {
         RuntimeBuilder {

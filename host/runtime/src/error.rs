@@ -1,7 +1,7 @@
 //! The runtime's errors: a client error of one server's session, or what the runtime itself refuses. Every one
 //! names the server it concerns and has a stable [`Error::code`].
 
-use crate::manager::ServerStatus;
+use crate::status::ServerStatus;
 use mcp_worker_client::Error as ClientError;
 
 /// A runtime error.

@@ -11,6 +11,7 @@ pub mod manifest;
 pub mod observation;
 pub mod persist;
 pub mod registry;
+mod status;
 #[cfg(test)]
 mod test_support;
 pub mod tool_system;

@@ -32,8 +32,9 @@ mod health;
 mod lifecycle;
 mod platform;
 
+pub use crate::status::ServerStatus;
 pub use backoff::Backoff;
-pub use health::{FailurePolicy, ServerHealth, ServerStatus};
+pub use health::{FailurePolicy, ServerHealth};
 pub use platform::{CredentialSource, CredentialsNeeded, LaunchRequest, Launcher, Platform, StaticCredentials};
 
 use crate::config::ServerConfig;

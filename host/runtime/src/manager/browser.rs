@@ -159,6 +159,11 @@ fn bundle_wasm_url(worker_url: &str) -> Option<String> {
     worker_url.strip_suffix("bootstrap.js").map(|base| format!("{base}server_bg.wasm"))
 }
 
+/// A launcher of module Web Workers for the page, each bundle's wasm compiled once and shared.
+pub fn worker_launcher() -> Rc<dyn Launcher> {
+    Rc::new(SharedWorkerLauncher(Rc::new(WorkerLauncher::new())))
+}
+
 impl McpTransportManager {
     /// A manager for the page: workers as launcher (with the shared module cache), `setTimeout` as clock.
     pub fn for_browser(registry: Rc<ToolRegistry>, options: ManagerOptions) -> (Self, Rc<WorkerLauncher>) {
@@ -166,14 +171,5 @@ impl McpTransportManager {
         let manager =
             Self::new(Rc::new(BrowserPlatform), Rc::new(SharedWorkerLauncher(launcher.clone())), registry, options);
         (manager, launcher)
-    }
-}
-
-impl crate::Runtime {
-    /// A runtime for the page: time and tasks from the browser, each server in its own module Web Worker (every
-    /// worker of a bundle sharing one compiled module).
-    pub fn browser() -> crate::RuntimeBuilder {
-        let launcher = Rc::new(WorkerLauncher::new());
-        crate::Runtime::builder(Rc::new(BrowserPlatform), Rc::new(SharedWorkerLauncher(launcher)))
     }
 }

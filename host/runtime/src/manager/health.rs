@@ -2,40 +2,8 @@
 
 use super::backoff::Backoff;
 use crate::config::ServerConfig;
+use crate::status::ServerStatus;
 use serde::Serialize;
-
-/// Where a server stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum ServerStatus {
-    /// Not running (never started, or disconnected by the application). Starts on first use.
-    Disconnected,
-    /// Starting, or waiting to restart after a failure (see [`ServerHealth::next_retry_ms`]).
-    Connecting,
-    /// Running; its tools are registered.
-    Connected,
-    /// Its declared credentials are missing or locked.
-    NeedsCredentials,
-    /// Down: too many consecutive failures, or a transport this host cannot run. Stays down until a manual
-    /// [`super::McpTransportManager::connect`].
-    Error,
-    /// Disabled in its config.
-    Disabled,
-}
-
-impl std::fmt::Display for ServerStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Self::Disconnected => "disconnected",
-            Self::Connecting => "connecting",
-            Self::Connected => "connected",
-            Self::NeedsCredentials => "needs_credentials",
-            Self::Error => "error",
-            Self::Disabled => "disabled",
-        })
-    }
-}
 
 /// What the page shows about a server.
 #[derive(Debug, Clone, PartialEq, Serialize)]
