@@ -9,7 +9,6 @@
 use crate::connection::{Connection, ReplyCallback};
 use crate::error::Error;
 use crate::session::{CallOptions, McpClient};
-use js_sys::Reflect;
 use mcp_worker_protocol::methods;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -37,6 +36,8 @@ export function plainResult(data) {
   if (!("result" in m) || "error" in m || "method" in m) return null;
   return m;
 }
+export function messageId(m) { return m.id; }
+export function messageResult(m) { return m.result; }
 "#)]
 extern "C" {
     /// The `tools/call` frame, as JSON text. Throws for a name that is not a string, arguments that are not an
@@ -47,6 +48,14 @@ extern "C" {
     /// The parsed message when `data` is a well-formed result response with an integer id, else `null`.
     #[wasm_bindgen(js_name = plainResult)]
     fn plain_result(data: &JsValue) -> JsValue;
+
+    /// The `id` of a message from [`plain_result`] (keys read in JS: no key string crosses from wasm per frame).
+    #[wasm_bindgen(js_name = messageId)]
+    fn message_id(message: &JsValue) -> f64;
+
+    /// The `result` of a message from [`plain_result`].
+    #[wasm_bindgen(js_name = messageResult)]
+    fn message_result(message: &JsValue) -> JsValue;
 }
 
 /// Gets the `result` of a response, as the page parsed it.
@@ -114,9 +123,8 @@ impl JsCalls {
         if message.is_null() {
             return false;
         }
-        let Some(id) = Reflect::get(&message, &"id".into()).ok().and_then(|id| id.as_f64()) else { return false };
         #[expect(clippy::cast_possible_truncation, reason = "plainResult accepts only safe integers")]
-        let id = id as i64;
+        let id = message_id(&message) as i64;
         if !self.waiting.borrow().contains_key(&id) {
             return false;
         }
@@ -124,7 +132,7 @@ impl JsCalls {
         let answered = connection.take_answered(id);
         let answer = self.waiting.borrow_mut().remove(&id);
         if let (true, Some(answer)) = (answered, answer) {
-            answer(Reflect::get(&message, &"result".into()).unwrap_or(JsValue::UNDEFINED));
+            answer(message_result(&message));
         }
         true
     }
