@@ -445,9 +445,7 @@ impl McpTransportManager {
     /// were set or rotated).
     pub fn credentials_changed_all(&self) {
         for health in self.health_all() {
-            if health.status == ServerStatus::NeedsCredentials {
-                self.inner.start_in_background(&health.name);
-            }
+            self.credentials_changed(&health.name);
         }
     }
 

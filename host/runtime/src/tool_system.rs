@@ -168,13 +168,14 @@ impl ToolSystem {
         };
         let duration = ((self.clock)() - started).max(0.0);
         result.metadata.insert("durationMs".into(), json!(duration));
+        let output = OutputSummary::of(&result, record.origin);
         self.events.emit(&ExecutionEvent::Finished(ExecutionFinished {
             call: record,
             status: result.status,
             error: result.error.clone(),
             error_code: result.metadata.get("errorCode").and_then(Value::as_str).map(str::to_owned),
             duration_ms: duration,
-            output: OutputSummary::of(&result),
+            output,
         }));
         result
     }

@@ -65,13 +65,12 @@ pub struct OutputSummary {
 }
 
 impl OutputSummary {
-    /// The summary of a [`ToolResult`]'s output: MCP content blocks, or a native tool's value as one `json` block.
-    pub fn of(result: &ToolResult) -> Self {
+    /// The summary of a [`ToolResult`]'s output, from a tool that runs at `origin`: MCP content blocks, or a native
+    /// tool's value as one `json` block.
+    pub fn of(result: &ToolResult, origin: Option<ToolOrigin>) -> Self {
         let Some(output) = &result.output else { return Self::default() };
-        let blocks = output.get("content").and_then(Value::as_array);
-        let from_mcp = result.metadata.get("source").and_then(Value::as_str) == Some("mcp");
-        match blocks {
-            Some(blocks) if from_mcp => Self {
+        match output.get("content").and_then(Value::as_array) {
+            Some(blocks) if origin == Some(ToolOrigin::Mcp) => Self {
                 content: blocks.iter().map(block_summary).collect(),
                 structured_bytes: output.get("structuredContent").map(json_len),
             },
@@ -135,11 +134,10 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn result(source: &str, output: Value) -> ToolResult {
+    fn result(output: Value) -> ToolResult {
         let mut result: ToolResult =
             serde_json::from_value(json!({"callId": "c", "toolName": "t", "status": "success"})).unwrap();
         result.output = Some(output);
-        result.metadata.insert("source".into(), json!(source));
         result
     }
 
@@ -154,7 +152,7 @@ mod tests {
             ],
             "structuredContent": {"n": 1}
         });
-        let summary = OutputSummary::of(&result("mcp", output));
+        let summary = OutputSummary::of(&result(output), Some(ToolOrigin::Mcp));
         let kinds: Vec<(&str, usize)> = summary.content.iter().map(|c| (c.kind.as_str(), c.bytes)).collect();
         let link = r#"{"name":"b","type":"resource_link","uri":"file:///b"}"#.len();
         assert_eq!(kinds, [("text", 6), ("image", 4), ("resource", 3), ("resource_link", link)]);
@@ -163,15 +161,15 @@ mod tests {
 
     #[test]
     fn a_native_output_is_one_json_block() {
-        let summary = OutputSummary::of(&result("native", json!({"now": 1000})));
+        let summary = OutputSummary::of(&result(json!({"now": 1000})), Some(ToolOrigin::Native));
         assert_eq!(summary.content, [ContentSummary { kind: "json".into(), bytes: 12 }]);
         assert_eq!(summary.structured_bytes, None);
     }
 
     #[test]
     fn no_output_is_an_empty_summary() {
-        let mut refused = result("mcp", Value::Null);
+        let mut refused = result(Value::Null);
         refused.output = None;
-        assert_eq!(OutputSummary::of(&refused), OutputSummary::default());
+        assert_eq!(OutputSummary::of(&refused, None), OutputSummary::default());
     }
 }
