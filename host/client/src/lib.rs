@@ -3,6 +3,9 @@
 
 pub mod connection;
 pub mod error;
+pub mod limits;
+pub mod liveness;
+pub mod sandbox;
 pub mod server_requests;
 pub mod session;
 pub mod transport;

@@ -1,29 +1,44 @@
 //! Starting a server in a module Web Worker: the boot/connect handshake of `docs/wire-protocol.md`, and the
 //! events that tell the host a worker died.
 
+mod endpoint;
 mod js_calls;
 
 pub use js_calls::{JsAnswer, JsCalls};
 
 use crate::connection::Connection;
 use crate::error::{Error, Result};
+use crate::limits::WorkerLimits;
+use crate::liveness::{Beat, Heartbeat};
+use crate::sandbox::{BlockedRequest, Isolation};
 use crate::session::{ClientOptions, McpClient};
 use crate::transport::Transport;
+use endpoint::{Endpoint, Entry};
 use futures_channel::oneshot;
 use futures_util::future::{Either, select};
 use gloo_timers::future::TimeoutFuture;
-use js_sys::{Array, Object, Reflect, WebAssembly};
+use js_sys::{Array, JsString, Object, Reflect, WebAssembly};
 use std::cell::RefCell;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use web_sys::{ErrorEvent, Event, MessageChannel, MessageEvent, MessagePort, Worker, WorkerOptions, WorkerType};
+use web_sys::{ErrorEvent, Event, MessageChannel, MessageEvent, MessagePort};
 
 /// How often pending requests are checked against their deadlines.
 const SWEEP_INTERVAL_MS: u32 = 100;
 
 /// The default time a worker has to post `boot`.
 pub const DEFAULT_BOOT_TIMEOUT_MS: u32 = 10_000;
+
+/// Runs for each request the browser blocked (see [`WorkerSpec::on_blocked`]).
+#[derive(Clone)]
+struct BlockedHook(Rc<dyn Fn(BlockedRequest)>);
+
+impl std::fmt::Debug for BlockedHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("BlockedHook")
+    }
+}
 
 /// Runs on a new connection before any frame flows (see [`WorkerSpec::on_connection`]).
 #[derive(Clone)]
@@ -43,12 +58,16 @@ impl std::fmt::Debug for ConnectionHook {
 pub struct WorkerSpec {
     name: String,
     url: String,
+    wasm_url: Option<String>,
     module: Option<WebAssembly::Module>,
+    isolation: Isolation,
     /// Names and values; the values may be credentials.
     env: Vec<(String, String)>,
     boot_timeout_ms: u32,
+    limits: WorkerLimits,
     client: ClientOptions,
     on_connection: Option<ConnectionHook>,
+    on_blocked: Option<BlockedHook>,
 }
 
 impl std::fmt::Debug for WorkerSpec {
@@ -57,27 +76,65 @@ impl std::fmt::Debug for WorkerSpec {
         f.debug_struct("WorkerSpec")
             .field("name", &self.name)
             .field("url", &self.url)
+            .field("wasm_url", &self.wasm_url)
             .field("module", &self.module)
+            .field("isolation", &self.isolation)
             .field("env", &env)
             .field("boot_timeout_ms", &self.boot_timeout_ms)
+            .field("limits", &self.limits)
             .field("client", &self.client)
             .field("on_connection", &self.on_connection)
+            .field("on_blocked", &self.on_blocked)
             .finish()
     }
 }
 
 impl WorkerSpec {
-    /// A server named `name` whose worker script (the bundle's `bootstrap.js`) is at `url`.
+    /// A server named `name` whose worker script (the bundle's `bootstrap.js`) is at `url`, sandboxed in its own
+    /// origin with no network (see [`WorkerSpec::isolation`]).
     pub fn new(name: impl Into<String>, url: impl Into<String>) -> Self {
         Self {
             name: name.into(),
             url: url.into(),
+            wasm_url: None,
             module: None,
+            isolation: Isolation::default(),
             env: Vec::new(),
             boot_timeout_ms: DEFAULT_BOOT_TIMEOUT_MS,
+            limits: WorkerLimits::default(),
             client: ClientOptions::default(),
             on_connection: None,
+            on_blocked: None,
         }
+    }
+
+    /// Where the worker runs: sandboxed in its own origin with a network policy (the default, with no network),
+    /// or on the page's origin.
+    ///
+    /// A sandboxed worker loads its bundle as a cross-origin script: the bundle's files must be served with
+    /// `Access-Control-Allow-Origin: *`. It fetches and compiles its own wasm (the browser caches compiled code
+    /// per URL); a module given with [`WorkerSpec::module`] serves only workers on the page's origin.
+    pub fn isolation(mut self, isolation: Isolation) -> Self {
+        self.isolation = isolation;
+        self
+    }
+
+    /// The server's wasm, when it is not the bundle's `server_bg.wasm` beside `bootstrap.js`.
+    pub fn wasm_url(mut self, url: impl Into<String>) -> Self {
+        self.wasm_url = Some(url.into());
+        self
+    }
+
+    /// The bounds of the connection: frame size and heartbeat (see [`WorkerLimits`]).
+    pub fn limits(mut self, limits: WorkerLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Runs `hook` for each request the browser blocked because the network policy does not allow it.
+    pub fn on_blocked(mut self, hook: Rc<dyn Fn(BlockedRequest)>) -> Self {
+        self.on_blocked = Some(BlockedHook(hook));
+        self
     }
 
     /// Runs `hook` on the connection as soon as it exists, before `initialize`: to install handlers for what
@@ -133,13 +190,28 @@ impl McpClient {
 /// [`McpClient::spawn`], also returning the worker's [`JsCalls`]: tool calls whose arguments and results stay
 /// JavaScript values.
 pub async fn spawn_with_js_calls(spec: WorkerSpec) -> Result<Spawned> {
-    let WorkerSpec { name, url, module, env, boot_timeout_ms, client, on_connection } = spec;
+    let WorkerSpec {
+        name,
+        url,
+        wasm_url,
+        module,
+        isolation,
+        env,
+        boot_timeout_ms,
+        limits,
+        client,
+        on_connection,
+        on_blocked,
+    } = spec;
     let load_error = |cause: String| Error::WorkerLoad { server: name.clone(), cause };
 
-    let options = WorkerOptions::new();
-    options.set_type(WorkerType::Module);
-    options.set_name(&name);
-    let worker = Worker::new_with_options(&url, &options).map_err(|e| load_error(describe_js(&e)))?;
+    let entry = Entry::resolve(&url, wasm_url.as_deref()).map_err(load_error)?;
+    let endpoint = Endpoint::start(&name, &entry, &isolation).map_err(load_error)?;
+    // A module can cross only to workers of the page's agent cluster; a sandboxed worker is given its wasm's URL.
+    let wasm = match (&endpoint, module) {
+        (Endpoint::Page { .. }, Some(module)) => Some(JsValue::from(module)),
+        (_, _) => wasm_url.map(|_| JsValue::from_str(entry.wasm_url.as_deref().unwrap_or_default())),
+    };
     let channel = MessageChannel::new().map_err(|e| load_error(describe_js(&e)))?;
     let port = channel.port1();
 
@@ -149,18 +221,19 @@ pub async fn spawn_with_js_calls(spec: WorkerSpec) -> Result<Spawned> {
     }
     let (booted, boot_signal) = oneshot::channel::<Result<()>>();
     let js_calls = JsCalls::new(port.clone());
-    let transport = Rc::new(WorkerTransport::attach(worker, port, connection.clone(), booted, js_calls.clone()));
+    let hooks = Hooks { booted, on_blocked };
+    let transport = WorkerTransport::attach(endpoint, port, connection.clone(), hooks, js_calls.clone(), limits);
 
     let outcome = match select(boot_signal, TimeoutFuture::new(boot_timeout_ms)).await {
         Either::Left((Ok(outcome), _)) => outcome,
         Either::Left((Err(_), _)) => Err(load_error("the worker went away during start".into())),
         Either::Right(_) => Err(Error::HandshakeTimeout { server: name.clone(), ms: boot_timeout_ms, stage: "boot" }),
     };
-    if let Err(error) = outcome.and_then(|()| transport.send_connect(&channel.port2(), &env, module.as_ref())) {
+    if let Err(error) = outcome.and_then(|()| transport.send_connect(&channel.port2(), &env, wasm.as_ref())) {
         transport.close_with(error.clone());
         return Err(error);
     }
-    spawn_sweeper(&connection);
+    spawn_sweeper(Rc::downgrade(&transport));
     let transport_handle: Rc<dyn Transport> = transport.clone();
     match McpClient::initialize(connection, &client, Some(transport_handle)).await {
         Ok(client) => Ok(Spawned { client, js_calls }),
@@ -196,18 +269,17 @@ fn connection_over(name: &str, port: &MessagePort) -> Connection {
     )
 }
 
-/// Checks deadlines while the connection is open.
-fn spawn_sweeper(connection: &Connection) {
-    let weak = connection.downgrade();
+/// Checks deadlines and the worker's heartbeat while the connection is open.
+fn spawn_sweeper(transport: Weak<WorkerTransport>) {
     wasm_bindgen_futures::spawn_local(async move {
         loop {
             TimeoutFuture::new(SWEEP_INTERVAL_MS).await;
-            match weak.upgrade() {
-                Some(connection) if connection.closed_reason().is_none() => {
-                    connection.sweep();
-                }
-                _ => break,
+            let Some(transport) = transport.upgrade() else { break };
+            if transport.connection.closed_reason().is_some() {
+                break;
             }
+            transport.connection.sweep();
+            transport.beat();
         }
     });
 }
@@ -235,103 +307,141 @@ struct Listeners {
     on_error: Listener<Event>,
     on_frame: Listener<MessageEvent>,
     on_message_error: Listener<Event>,
-    on_port_close: Listener<Event>,
+}
+
+/// Who hears of the worker's start and of its blocked requests.
+struct Hooks {
+    booted: oneshot::Sender<Result<()>>,
+    on_blocked: Option<BlockedHook>,
 }
 
 /// A worker, the host's end of its MessagePort, and the listeners that feed the connection.
 struct WorkerTransport {
     server: String,
-    worker: Worker,
+    endpoint: Endpoint,
     port: MessagePort,
     connection: Connection,
+    heartbeat: RefCell<Option<Heartbeat>>,
     listeners: RefCell<Option<Listeners>>,
 }
 
 impl WorkerTransport {
     fn attach(
-        worker: Worker,
+        endpoint: Endpoint,
         port: MessagePort,
         connection: Connection,
-        booted: oneshot::Sender<Result<()>>,
+        hooks: Hooks,
         js_calls: JsCalls,
-    ) -> Self {
+        limits: WorkerLimits,
+    ) -> Rc<Self> {
         let server = connection.server().to_owned();
-        let booted = Rc::new(RefCell::new(Some(booted)));
+        let heartbeat = (limits.unresponsive_after_ms > 0).then(|| Heartbeat::new(limits.unresponsive_after_ms));
+        let transport = Rc::new(Self {
+            server: server.clone(),
+            endpoint,
+            port,
+            connection: connection.clone(),
+            heartbeat: RefCell::new(heartbeat),
+            listeners: RefCell::new(None),
+        });
+        let booted = Rc::new(RefCell::new(Some(hooks.booted)));
 
-        // Control messages on the worker itself: boot and fatal.
-        let (conn, boot, name) = (connection.clone(), booted.clone(), server.clone());
+        // Control messages: boot, fatal, heartbeat, self-close, blocked requests (and, from a sandboxed frame, the
+        // worker's errors).
+        let weak = Rc::downgrade(&transport);
+        let (boot, on_blocked) = (booted.clone(), hooks.on_blocked);
         let on_control = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            let Some(transport) = weak.upgrade() else { return };
             let data = event.data();
-            let kind = Reflect::get(&data, &"mcpWorker".into()).ok().and_then(|k| k.as_string());
-            match kind.as_deref() {
-                Some("boot") => {
+            let text =
+                |key: &str| Reflect::get(&data, &key.into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
+            let name = transport.server.clone();
+            match text("mcpWorker").as_str() {
+                "boot" => {
                     if let Some(tx) = boot.borrow_mut().take() {
                         let _ = tx.send(Ok(()));
                     }
                 }
-                Some("fatal") => {
-                    let cause = Reflect::get(&data, &"error".into()).ok().and_then(|e| e.as_string());
-                    let error = Error::WorkerCrashed { server: name.clone(), cause: cause.unwrap_or_default() };
-                    fail(&boot, &conn, error);
+                "pong" => {
+                    if let Some(heartbeat) = transport.heartbeat.borrow_mut().as_mut() {
+                        heartbeat.pong();
+                    }
+                }
+                "fatal" => transport.fail(&boot, Error::WorkerCrashed { server: name, cause: text("error") }),
+                "closing" => {
+                    let cause = "the worker closed itself".to_owned();
+                    transport.fail(&boot, Error::WorkerCrashed { server: name, cause });
+                }
+                "loadError" | "error" => {
+                    let cause = text("error");
+                    let cause = if cause.is_empty() { LOAD_FAILURE.to_owned() } else { cause };
+                    let error = if boot.borrow().is_some() {
+                        Error::WorkerLoad { server: name, cause }
+                    } else {
+                        Error::WorkerCrashed { server: name, cause }
+                    };
+                    transport.fail(&boot, error);
+                }
+                "blocked" => {
+                    if let Some(BlockedHook(hook)) = &on_blocked {
+                        hook(BlockedRequest { server: name, origin: text("origin"), directive: text("directive") });
+                    }
                 }
                 _ => {}
             }
         });
-        // Uncaught errors in the worker, and scripts that fail to load.
-        let (conn, boot, name) = (connection.clone(), booted.clone(), server.clone());
+        // Uncaught errors in a worker on the page's origin, and scripts that fail to load.
+        let (weak, boot) = (Rc::downgrade(&transport), booted.clone());
         let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
+            let Some(transport) = weak.upgrade() else { return };
             let cause = describe_error_event(&event);
+            let server = transport.server.clone();
             let error = if boot.borrow().is_some() {
-                Error::WorkerLoad { server: name.clone(), cause }
+                Error::WorkerLoad { server, cause }
             } else {
-                Error::WorkerCrashed { server: name.clone(), cause }
+                Error::WorkerCrashed { server, cause }
             };
-            fail(&boot, &conn, error);
+            transport.fail(&boot, error);
         });
-        // MCP frames from the server.
-        let conn = connection.clone();
+        // MCP frames from the server: bounded in size before anything reads them.
+        let (conn, name, max) = (connection.clone(), server.clone(), limits.max_frame_chars);
         let on_frame = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let data = event.data();
+            let frame = match data.dyn_ref::<JsString>() {
+                Some(text) => Some(text.clone()),
+                None => js_sys::JSON::stringify(&data).ok(),
+            };
+            let length = frame.as_ref().map_or(0, JsString::length);
+            if length > max {
+                let message = format!("the server sent a frame of {length} characters; the limit is {max}");
+                conn.close(Error::Protocol { server: name.clone(), message });
+                return;
+            }
             if js_calls.offer(&data, &conn) {
                 return;
             }
-            match data.as_string() {
-                Some(frame) => conn.receive(&frame),
-                None => match js_sys::JSON::stringify(&data).ok().and_then(|s| s.as_string()) {
-                    Some(frame) => conn.receive(&frame),
-                    None => conn.receive(""),
-                },
-            }
+            conn.receive(&frame.and_then(|f| f.as_string()).unwrap_or_default());
         });
         // A frame that could not be deserialized is lost; its request would wait for its timeout. Fail fast.
-        let (conn, name) = (connection.clone(), server.clone());
+        let (conn, name) = (connection.clone(), server);
         let on_message_error = Closure::<dyn FnMut(Event)>::new(move |_: Event| {
             let message = "a message from the worker could not be deserialized (messageerror)".into();
             conn.close(Error::Protocol { server: name.clone(), message });
         });
-        // The worker's end of the port closed (the worker closed itself or was torn down).
-        let (conn, name) = (connection.clone(), server.clone());
-        let on_port_close = Closure::<dyn FnMut(Event)>::new(move |_: Event| {
-            conn.close(Error::Closed { server: name.clone(), reason: "the worker closed its port".into() });
-        });
 
-        worker.set_onmessage(Some(on_control.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        port.set_onmessage(Some(on_frame.as_ref().unchecked_ref()));
-        worker.set_onmessageerror(Some(on_message_error.as_ref().unchecked_ref()));
-        port.set_onmessageerror(Some(on_message_error.as_ref().unchecked_ref()));
-        let _ = port.add_event_listener_with_callback("close", on_port_close.as_ref().unchecked_ref());
-        let listeners =
-            RefCell::new(Some(Listeners { on_control, on_error, on_frame, on_message_error, on_port_close }));
-        Self { server, worker, port, connection, listeners }
+        let control = transport.endpoint.control_target();
+        let _ = control.add_event_listener_with_callback("message", on_control.as_ref().unchecked_ref());
+        if let Some(worker) = transport.endpoint.page_worker() {
+            worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+            worker.set_onmessageerror(Some(on_message_error.as_ref().unchecked_ref()));
+        }
+        transport.port.set_onmessage(Some(on_frame.as_ref().unchecked_ref()));
+        transport.port.set_onmessageerror(Some(on_message_error.as_ref().unchecked_ref()));
+        *transport.listeners.borrow_mut() = Some(Listeners { on_control, on_error, on_frame, on_message_error });
+        transport
     }
 
-    fn send_connect(
-        &self,
-        server_port: &MessagePort,
-        env: &[(String, String)],
-        module: Option<&WebAssembly::Module>,
-    ) -> Result<()> {
+    fn send_connect(&self, server_port: &MessagePort, env: &[(String, String)], wasm: Option<&JsValue>) -> Result<()> {
         let message = Object::new();
         let env_object = Object::new();
         for (name, value) in env {
@@ -341,34 +451,70 @@ impl WorkerTransport {
         let _ = Reflect::set(&message, &"v".into(), &1.into());
         let _ = Reflect::set(&message, &"port".into(), server_port);
         let _ = Reflect::set(&message, &"env".into(), &env_object);
-        if let Some(module) = module {
-            let _ = Reflect::set(&message, &"module".into(), module);
+        if let Some(wasm) = wasm {
+            let _ = Reflect::set(&message, &"module".into(), wasm);
         }
         let transfer = Array::of1(server_port);
-        self.worker.post_message_with_transfer(&message, &transfer).map_err(|e| Error::WorkerLoad {
+        self.endpoint.post(&message, &transfer).map_err(|e| Error::WorkerLoad {
             server: self.server.clone(),
             cause: format!("could not send the connect message: {}", describe_js(&e)),
         })
     }
 
-    /// Fails pending requests with `error`, terminates the worker and detaches every listener.
+    /// One heartbeat step (see [`crate::liveness`]): a ping, or the verdict that the worker is gone.
+    fn beat(&self) {
+        let beat = match self.heartbeat.borrow_mut().as_mut() {
+            Some(heartbeat) => heartbeat.sweep(js_sys::Date::now()),
+            None => return,
+        };
+        match beat {
+            Beat::Ping => {
+                let ping = Object::new();
+                let _ = Reflect::set(&ping, &"mcpWorker".into(), &"ping".into());
+                let _ = self.endpoint.post(&ping, &Array::new());
+            }
+            Beat::Wait => {}
+            Beat::Unresponsive { silent_ms } => {
+                let cause = format!(
+                    "the worker stopped answering ({silent_ms:.0} ms without a heartbeat): it was terminated, ran \
+                     out of memory, closed itself or blocked its event loop"
+                );
+                self.close_with(Error::WorkerCrashed { server: self.server.clone(), cause });
+            }
+        }
+    }
+
+    fn fail(&self, boot: &RefCell<Option<oneshot::Sender<Result<()>>>>, error: Error) {
+        if let Some(tx) = boot.borrow_mut().take() {
+            let _ = tx.send(Err(error.clone()));
+        }
+        self.close_with(error);
+    }
+
+    /// Fails pending requests with `error`, stops the worker and detaches every listener.
     fn close_with(&self, error: Error) {
         self.connection.close(error);
-        self.worker.terminate();
+        self.heartbeat.borrow_mut().take();
+        self.endpoint.terminate();
         self.port.close();
         let detached = self.listeners.borrow_mut().take();
         if let Some(listeners) = detached {
-            self.worker.set_onmessage(None);
-            self.worker.set_onerror(None);
-            self.worker.set_onmessageerror(None);
+            let control = self.endpoint.control_target();
+            let _ =
+                control.remove_event_listener_with_callback("message", listeners.on_control.as_ref().unchecked_ref());
+            if let Some(worker) = self.endpoint.page_worker() {
+                worker.set_onerror(None);
+                worker.set_onmessageerror(None);
+            }
             self.port.set_onmessage(None);
             self.port.set_onmessageerror(None);
-            let close = listeners.on_port_close.as_ref().unchecked_ref();
-            let _ = self.port.remove_event_listener_with_callback("close", close);
             drop(listeners);
         }
     }
 }
+
+/// What a load failure without a message means.
+const LOAD_FAILURE: &str = "the worker script could not be loaded (network error, HTTP error, missing CORS header, or not served as JavaScript)";
 
 impl Transport for WorkerTransport {
     fn close(&self) {
@@ -382,17 +528,10 @@ impl Drop for WorkerTransport {
     }
 }
 
-fn fail(boot: &RefCell<Option<oneshot::Sender<Result<()>>>>, connection: &Connection, error: Error) {
-    if let Some(tx) = boot.borrow_mut().take() {
-        let _ = tx.send(Err(error.clone()));
-    }
-    connection.close(error);
-}
-
 fn describe_error_event(event: &Event) -> String {
     match event.dyn_ref::<ErrorEvent>() {
         Some(e) if !e.message().is_empty() => e.message(),
-        _ => "the worker script could not be loaded (network error, HTTP error, or not served as JavaScript)".into(),
+        _ => LOAD_FAILURE.into(),
     }
 }
 

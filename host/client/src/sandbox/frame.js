@@ -1,0 +1,49 @@
+"use strict";
+// The document of a server's sandboxed frame (opaque origin; its Content-Security-Policy is the server's network
+// policy). It starts the server's worker once, from a blob: URL so the worker shares the frame's origin and policy,
+// and relays the host's control messages to it. Worker messages are relayed only as the small records the host
+// reads, so a server cannot send the page more than that on this channel. MCP frames never pass through here: the
+// host's MessagePort is transferred on to the worker.
+(() => {
+  let started = false;
+  const kinds = new Set(["boot", "fatal", "pong", "closing", "blocked", "loadError"]);
+  const text = (value, max) => String(value ?? "").slice(0, max);
+  addEventListener("message", (event) => {
+    const init = event.data;
+    if (started || event.source !== parent || !init || init.mcpWorkerFrame !== 1) return;
+    if (!(init.control instanceof MessagePort)) return;
+    started = true;
+    const control = init.control;
+    let worker;
+    try {
+      const entry = `const entry = ${JSON.stringify(String(init.entry))};\n${String(init.prelude)}`;
+      worker = new Worker(URL.createObjectURL(new Blob([entry], { type: "text/javascript" })), { name: text(init.name, 200) });
+    } catch (error) {
+      control.postMessage({ mcpWorker: "loadError", error: text(error && error.message ? error.message : error, 2000) });
+      return;
+    }
+    worker.onmessage = (e) => {
+      const m = e.data;
+      if (!m || typeof m !== "object" || !kinds.has(m.mcpWorker)) return;
+      const record = { mcpWorker: m.mcpWorker };
+      if (m.v !== undefined) record.v = Number(m.v);
+      if (m.error !== undefined) record.error = text(m.error, 4000);
+      if (m.origin !== undefined) record.origin = text(m.origin, 2000);
+      if (m.directive !== undefined) record.directive = text(m.directive, 100);
+      control.postMessage(record);
+    };
+    worker.onmessageerror = () => control.postMessage({ mcpWorker: "fatal", error: "a control message could not be deserialized" });
+    worker.onerror = (e) => {
+      e.preventDefault();
+      control.postMessage({ mcpWorker: "error", error: text(e.message, 4000) });
+    };
+    control.onmessage = (e) => {
+      const m = e.data;
+      try {
+        worker.postMessage(m, m && m.port instanceof MessagePort ? [m.port] : []);
+      } catch (error) {
+        control.postMessage({ mcpWorker: "fatal", error: text(error && error.message, 2000) });
+      }
+    };
+  });
+})();
