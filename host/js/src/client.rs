@@ -7,6 +7,9 @@ mod call;
 
 use crate::convert::{JsFailure, from_js, to_js};
 use js_sys::{Promise, Reflect, WebAssembly};
+use mcp_worker_client::Error as ClientError;
+use mcp_worker_client::limits::WorkerLimits;
+use mcp_worker_client::sandbox::{Isolation, NetworkPolicy};
 use mcp_worker_client::session::McpClient;
 use mcp_worker_client::worker::{JsCalls, WorkerSpec, compile_module, spawn_with_js_calls};
 use serde::Deserialize;
@@ -24,8 +27,16 @@ export interface SpawnOptions {
   name: string;
   /** URL of the bundle's worker script (`bootstrap.js`). */
   workerUrl: string;
-  /** A module from `compileModule`, so the worker skips its own fetch and compile. */
+  /** A module from `compileModule`, so the worker skips its own fetch and compile (servers on the page's origin only: a sandboxed worker compiles its own, and the browser caches compiled code by URL). */
   module?: WebAssembly.Module;
+  /** Where the worker runs. `sandbox` (the default): its own opaque origin, without the page's storage, cookies or DOM, and with network only to `network`; the bundle must be served with `Access-Control-Allow-Origin`. `page`: the page's origin, with everything the page can reach. */
+  isolation?: "sandbox" | "page";
+  /** Origins a sandboxed server may reach (`https://api.example.com`); everything else is blocked by the browser. */
+  network?: string[];
+  /** The largest frame the server may send, in UTF-16 code units (default 16 Mi): a larger one closes the connection. */
+  maxFrameChars?: number;
+  /** How long the worker may leave the heartbeat unanswered before it is treated as dead (default 700 ms; 0: no heartbeat). */
+  unresponsiveAfterMs?: number;
   /** Values the server receives in its environment. */
   env?: Record<string, string>;
   /** Time allowed for the worker to boot, and again to initialize (default 10000). */
@@ -90,6 +101,41 @@ struct SpawnOptions {
     env: BTreeMap<String, String>,
     handshake_timeout_ms: Option<u32>,
     request_timeout_ms: Option<u32>,
+    isolation: Option<String>,
+    #[serde(default)]
+    network: Vec<String>,
+    max_frame_chars: Option<u32>,
+    unresponsive_after_ms: Option<u32>,
+}
+
+impl SpawnOptions {
+    /// The worker's isolation: `sandbox` (default) with `network`, or `page`.
+    fn isolation(&self) -> Result<Isolation, JsFailure> {
+        let invalid = |message: String| JsFailure::from(ClientError::InvalidInput(message));
+        match self.isolation.as_deref() {
+            None | Some("sandbox") => {
+                NetworkPolicy::allow(&self.network).map(Isolation::Sandboxed).map_err(|e| invalid(e.to_string()))
+            }
+            Some("page") if self.network.is_empty() => Ok(Isolation::PageOrigin),
+            Some("page") => Err(invalid(
+                "`network` limits only sandboxed servers: a server on the page's origin reaches what the page can"
+                    .into(),
+            )),
+            Some(other) => Err(invalid(format!("`isolation` must be \"sandbox\" or \"page\", not {other:?}"))),
+        }
+    }
+
+    /// The worker's bounds: the defaults, with what the options set.
+    fn limits(&self) -> WorkerLimits {
+        let mut limits = WorkerLimits::default();
+        if let Some(chars) = self.max_frame_chars {
+            limits = limits.max_frame_chars(chars);
+        }
+        if let Some(ms) = self.unresponsive_after_ms {
+            limits = limits.unresponsive_after_ms(ms);
+        }
+        limits
+    }
 }
 
 /// A connection to one MCP server running in a Web Worker.
@@ -107,7 +153,9 @@ impl JsMcpClient {
     pub fn spawn(#[wasm_bindgen(unchecked_param_type = "SpawnOptions")] options: JsValue) -> Promise {
         future_to_promise(async move {
             let parsed: SpawnOptions = from_js(&options, "spawn options")?;
-            let mut spec = WorkerSpec::new(parsed.name, parsed.worker_url);
+            let isolation = parsed.isolation()?;
+            let limits = parsed.limits();
+            let mut spec = WorkerSpec::new(parsed.name, parsed.worker_url).isolation(isolation).limits(limits);
             if let Ok(module) = Reflect::get(&options, &"module".into())?.dyn_into::<WebAssembly::Module>() {
                 spec = spec.module(module);
             }

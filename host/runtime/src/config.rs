@@ -11,6 +11,7 @@ mod parse;
 pub use mcp_servers::{McpServersImport, import_mcp_servers};
 
 use crate::credentials::CredentialDecl;
+pub use mcp_worker_client::sandbox::{InvalidOrigin, Isolation, NetworkPolicy};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -109,6 +110,10 @@ pub struct ServerConfig {
     pub allow_destructive_tools: bool,
     /// Start when added (true) or at first use (false, the default).
     pub auto_start: bool,
+    /// Where its worker runs: in its own origin with the network origins given here and in its bundle's
+    /// manifest (the default, with none), or on the page's origin (JSON `"isolation": "page"`), which only a server
+    /// the app trusts like its own code should get.
+    pub isolation: Isolation,
 }
 
 impl fmt::Debug for ServerConfig {
@@ -122,6 +127,7 @@ impl fmt::Debug for ServerConfig {
             .field("timeout_ms", &self.timeout_ms)
             .field("allow_destructive_tools", &self.allow_destructive_tools)
             .field("auto_start", &self.auto_start)
+            .field("isolation", &self.isolation)
             .finish()
     }
 }
@@ -138,6 +144,7 @@ impl ServerConfig {
             timeout_ms: None,
             allow_destructive_tools: false,
             auto_start: false,
+            isolation: Isolation::default(),
         }
     }
 
@@ -201,6 +208,13 @@ impl ServerConfig {
     #[must_use]
     pub fn auto_start(mut self, auto_start: bool) -> Self {
         self.auto_start = auto_start;
+        self
+    }
+
+    /// Where the server's worker runs (see [`ServerConfig::isolation`]).
+    #[must_use]
+    pub fn isolation(mut self, isolation: Isolation) -> Self {
+        self.isolation = isolation;
         self
     }
 
@@ -268,6 +282,12 @@ impl ServerConfig {
         }
         out.insert("allowDestructiveTools".into(), json!(self.allow_destructive_tools));
         out.insert("autoStart".into(), json!(self.auto_start));
+        out.insert("isolation".into(), json!(self.isolation.label()));
+        if let Isolation::Sandboxed(network) = &self.isolation {
+            if !network.is_none() {
+                out.insert("network".into(), json!(network.origins()));
+            }
+        }
         Value::Object(out)
     }
 

@@ -43,6 +43,8 @@ use crate::registry::ToolRegistry;
 use crate::{Error, Result};
 use futures_util::future::{LocalBoxFuture, Shared};
 use mcp_worker_client::Error as ClientError;
+use mcp_worker_client::limits::WorkerLimits;
+use mcp_worker_client::sandbox::BlockedRequest;
 use mcp_worker_client::server_requests::ServerRequestHandlers;
 use mcp_worker_client::session::{ClientOptions, McpClient};
 use mcp_worker_protocol::LoggingMessageParams;
@@ -74,6 +76,8 @@ pub struct ManagerOptions {
     /// Ask servers for progress on every tool call and report it as [`ManagerEvent::Progress`] (default false:
     /// only calls that pass their own progress handler ask for progress).
     pub report_progress: bool,
+    /// The bounds of each worker connection: largest frame, heartbeat (see [`WorkerLimits`]).
+    pub worker_limits: WorkerLimits,
 }
 
 impl Default for ManagerOptions {
@@ -85,6 +89,7 @@ impl Default for ManagerOptions {
             client: ClientOptions::default(),
             server_requests: None,
             report_progress: false,
+            worker_limits: WorkerLimits::default(),
         }
     }
 }
@@ -97,6 +102,7 @@ impl fmt::Debug for ManagerOptions {
             .field("cancel_grace_ms", &self.cancel_grace_ms)
             .field("server_requests", &self.server_requests)
             .field("report_progress", &self.report_progress)
+            .field("worker_limits", &self.worker_limits)
             .finish_non_exhaustive()
     }
 }
@@ -149,6 +155,11 @@ pub enum ManagerEvent {
         locked: bool,
         /// Why the server cannot start, as the credential source said it.
         reason: String,
+    },
+    /// The browser blocked a request of a sandboxed server: its network policy does not allow the origin.
+    NetworkBlocked {
+        /// The server, the origin and the directive.
+        request: BlockedRequest,
     },
     /// A server was removed from the configuration.
     Removed {
@@ -430,7 +441,8 @@ impl McpTransportManager {
     /// now), its config's, and those its `env` refers to ([`crate::credentials::server_declarations`]).
     pub async fn declared_credentials(&self, name: &str) -> Result<Vec<crate::credentials::CredentialDecl>> {
         let config = self.config(name).ok_or_else(|| unknown(name))?;
-        self.inner.declarations(name, &config).await
+        let manifest = self.inner.launcher.manifest(name, &config.transport).await?;
+        Inner::declarations(name, &config, manifest.as_ref())
     }
 
     /// Tries again a server that waits for credentials (call it when the vault is unlocked or a credential set).

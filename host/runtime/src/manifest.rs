@@ -9,6 +9,7 @@
 #[cfg(target_arch = "wasm32")]
 pub(crate) mod fetch;
 
+use crate::config::NetworkPolicy;
 use crate::credentials::CredentialDecl;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
@@ -28,6 +29,9 @@ pub struct BundleManifest {
     pub title: Option<String>,
     /// The secrets it declares, in declaration order.
     pub credentials: Vec<CredentialDecl>,
+    /// The network origins it needs (`network`: `["https://api.example.com"]`); a sandboxed server reaches these
+    /// and those of its config, nothing else.
+    pub network: NetworkPolicy,
 }
 
 impl BundleManifest {
@@ -48,7 +52,19 @@ impl BundleManifest {
             Some(Value::Array(entries)) => credentials(entries)?,
             Some(_) => return Err("`credentials` is not an array".into()),
         };
-        Ok(Self { name, version, title, credentials })
+        let network = match object.get("network") {
+            None => NetworkPolicy::none(),
+            Some(Value::Array(entries)) => {
+                let mut origins = Vec::with_capacity(entries.len());
+                for (i, entry) in entries.iter().enumerate() {
+                    let Value::String(origin) = entry else { return Err(format!("network[{i}] is not a string")) };
+                    origins.push(origin.as_str());
+                }
+                NetworkPolicy::allow(origins).map_err(|e| format!("network: {e}"))?
+            }
+            Some(_) => return Err("`network` is not an array".into()),
+        };
+        Ok(Self { name, version, title, credentials, network })
     }
 }
 

@@ -123,6 +123,10 @@ export interface ServerConfigInput {
   allowDestructiveTools?: boolean;
   /** Start when added (default: at first use). */
   autoStart?: boolean;
+  /** Where the server's worker runs. `sandbox` (the default): its own opaque origin, with no access to the page's storage, cookies or DOM, nor to other servers', and network only to `network` and its manifest's `network`. `page`: the page's origin, with everything the page can reach: only for servers trusted like the app's own code. */
+  isolation?: "sandbox" | "page";
+  /** Origins a sandboxed server may reach (`https://api.example.com`, `https://*.example.com`, `http://127.0.0.1:8080`), besides those its bundle's manifest declares. Everything else is blocked by the browser and reported (`networkBlocked`). */
+  network?: string[];
 }
 
 /** A server configuration as the runtime holds it. */
@@ -142,6 +146,8 @@ export interface ServerConfig {
   timeoutMs?: number;
   allowDestructiveTools: boolean;
   autoStart: boolean;
+  isolation: "sandbox" | "page";
+  network?: string[];
 }
 
 /** An `mcpServers` document (Claude Desktop, Cursor), with this host's `wasm` entries. */
@@ -177,6 +183,13 @@ export interface ServerHealth {
   lastConnectedMs: number | null;
   consecutiveFailures: number;
   nextRetryMs: number | null;
+  /** `sandbox` (its own origin) or `page` (the page's origin). */
+  isolation: "sandbox" | "page";
+  /** The origins a sandboxed server may reach: its config's, and its manifest's once it has started. */
+  network: string[];
+  /** Requests the browser blocked because the network policy does not allow them. */
+  blockedRequests: number;
+  lastBlockedOrigin: string | null;
 }
 
 /** The outcome of starting one server. */
@@ -379,6 +392,10 @@ export interface ServerStatusEvent extends EventBase {
   lastConnectedMs: number | null;
   consecutiveFailures: number;
   nextRetryMs: number | null;
+  isolation: "sandbox" | "page";
+  network: string[];
+  blockedRequests: number;
+  lastBlockedOrigin: string | null;
 }
 
 export interface ServerRemovedEvent extends EventBase {
@@ -471,6 +488,16 @@ export interface ServerRestartingEvent extends EventBase {
   reason: string;
 }
 
+/** The browser blocked a request of a sandboxed server: its network policy does not allow the origin. */
+export interface NetworkBlockedEvent extends EventBase {
+  type: "networkBlocked";
+  server: string;
+  /** The origin it tried to reach (never the path). */
+  origin: string;
+  /** The CSP directive that blocked it: `connect-src` for fetch, XHR and WebSockets. */
+  directive: string;
+}
+
 export interface ElicitationRequestedEvent extends EventBase, PendingServerRequest<ElicitRequestParams> {
   type: "elicitationRequested";
 }
@@ -491,7 +518,7 @@ export interface ServerRequestSettledEvent extends EventBase {
 export type StatusEvent =
   | ServerStatusEvent | ServerRemovedEvent | CredentialsRequiredEvent | ToolsChangedEvent | ListChangedEvent
   | ToolExecutionStartedEvent | ToolExecutionFinishedEvent | ServerLogEvent | ProgressEvent | ServerRestartingEvent
-  | ElicitationRequestedEvent | SamplingRequestedEvent | ServerRequestSettledEvent;
+  | NetworkBlockedEvent | ElicitationRequestedEvent | SamplingRequestedEvent | ServerRequestSettledEvent;
 
 /** The kinds of status events. */
 export type StatusEventKind = StatusEvent["type"];

@@ -1,6 +1,6 @@
 //! Reading one server entry field by field, collecting every problem with the field's name.
 
-use super::{ConfigError, ServerConfig, TransportConfig};
+use super::{ConfigError, Isolation, NetworkPolicy, ServerConfig, TransportConfig};
 use crate::credentials::{CredentialDecl, EnvTemplate};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -17,6 +17,7 @@ pub(crate) fn entry(name: &str, object: &Map<String, Value>) -> Result<ServerCon
     let timeout_ms = fields.timeout_ms();
     let allow_destructive_tools = fields.bool("allowDestructiveTools").unwrap_or(false);
     let auto_start = fields.bool("autoStart").unwrap_or(false);
+    let isolation = fields.isolation();
     match transport {
         Some(transport) if fields.errors.is_empty() => Ok(ServerConfig {
             name: name.to_owned(),
@@ -27,6 +28,7 @@ pub(crate) fn entry(name: &str, object: &Map<String, Value>) -> Result<ServerCon
             timeout_ms,
             allow_destructive_tools,
             auto_start,
+            isolation,
         }),
         _ => Err(fields.errors),
     }
@@ -122,6 +124,32 @@ impl Fields<'_> {
             }
         }
         out
+    }
+
+    /// `isolation` (`"sandbox"`, the default, or `"page"`) and `network` (the origins a sandboxed server may
+    /// reach). A network list on a page-origin server is an error: it would promise a limit that does not hold.
+    fn isolation(&mut self) -> Isolation {
+        let network = self.string_list("network");
+        let policy = match NetworkPolicy::allow(&network) {
+            Ok(policy) => policy,
+            Err(error) => {
+                let index = network.iter().position(|entry| *entry == error.entry).unwrap_or_default();
+                self.error(format!("network[{index}]"), error.to_string());
+                NetworkPolicy::none()
+            }
+        };
+        match self.string("isolation").as_deref() {
+            None | Some("sandbox") => Isolation::Sandboxed(policy),
+            Some("page") if network.is_empty() => Isolation::PageOrigin,
+            Some("page") => {
+                self.error("network", "a server on the page's origin can reach any origin the page can: drop `network`, or use `\"isolation\": \"sandbox\"`");
+                Isolation::PageOrigin
+            }
+            Some(other) => {
+                self.error("isolation", format!("expected \"sandbox\" or \"page\", found \"{other}\""));
+                Isolation::default()
+            }
+        }
     }
 
     /// `credentials`: names, or declarations `{name, description?, required?}` as a bundle manifest writes them

@@ -11,6 +11,7 @@ use futures_util::FutureExt;
 use futures_util::future::{LocalBoxFuture, Shared};
 use js_sys::WebAssembly;
 use mcp_worker_client::Error as ClientError;
+use mcp_worker_client::sandbox::Isolation;
 use mcp_worker_client::server_requests::Spawner;
 use mcp_worker_client::session::McpClient;
 use mcp_worker_client::worker::{WorkerSpec, compile_module};
@@ -121,12 +122,17 @@ impl Launcher for SharedWorkerLauncher {
     fn launch(&self, request: LaunchRequest) -> LocalBoxFuture<'static, Result<McpClient>> {
         let launcher = self.0.clone();
         Box::pin(async move {
-            let LaunchRequest { server, transport, env, client, on_connection } = request;
+            let LaunchRequest { server, transport, env, client, on_connection, isolation, limits, on_blocked } =
+                request;
             let TransportConfig::Wasm { worker_url, wasm_url } = transport else {
                 let reason = transport.unavailable_reason().unwrap_or("unsupported transport").to_owned();
                 return Err(Error::Unavailable { server, status: super::ServerStatus::Error, reason });
             };
+            // A compiled module crosses only to workers on the page's origin; a sandboxed worker compiles its own
+            // (the browser caches compiled code by URL).
+            let page_origin = isolation == Isolation::PageOrigin;
             let module = match (&wasm_url, bundle_wasm_url(&worker_url)) {
+                _ if !page_origin => None,
                 // An explicit wasm URL must compile.
                 (Some(url), _) => Some(
                     launcher
@@ -140,6 +146,9 @@ impl Launcher for SharedWorkerLauncher {
             };
             let handshake = client.initialize_timeout_ms;
             let mut spec = WorkerSpec::new(server, worker_url)
+                .isolation(isolation)
+                .limits(limits)
+                .on_blocked(on_blocked)
                 .client_options(client)
                 .handshake_timeout_ms(handshake)
                 .on_connection(on_connection);
@@ -148,6 +157,9 @@ impl Launcher for SharedWorkerLauncher {
             }
             if let Some(module) = module {
                 spec = spec.module(module);
+            }
+            if let Some(url) = wasm_url {
+                spec = spec.wasm_url(url);
             }
             Ok(McpClient::spawn(spec).await?)
         })

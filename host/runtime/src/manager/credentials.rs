@@ -6,13 +6,17 @@ use super::Inner;
 use super::platform::CredentialsNeeded;
 use crate::config::ServerConfig;
 use crate::credentials::{CredentialDecl, CredentialError, server_declarations, worker_env};
+use crate::manifest::BundleManifest;
 use crate::{Error, Result};
 
 impl Inner {
     /// Everything `name` declares now. Fails when its manifest cannot be fetched or read.
-    pub(super) async fn declarations(&self, name: &str, config: &ServerConfig) -> Result<Vec<CredentialDecl>> {
-        let manifest = self.launcher.manifest(name, &config.transport).await?;
-        let from_manifest = manifest.map(|m| m.credentials).unwrap_or_default();
+    pub(super) fn declarations(
+        name: &str,
+        config: &ServerConfig,
+        manifest: Option<&BundleManifest>,
+    ) -> Result<Vec<CredentialDecl>> {
+        let from_manifest = manifest.map(|m| m.credentials.clone()).unwrap_or_default();
         // The config was validated when it was added, so its references parse; this cannot fail on a valid config.
         server_declarations(&from_manifest, &config.credentials, &config.env)
             .map_err(|e| Error::invalid(format!("server {name}: {e}")))

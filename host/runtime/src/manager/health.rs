@@ -1,7 +1,7 @@
 //! A server's health and how events move it: a small state machine without timers or I/O.
 
 use super::backoff::Backoff;
-use crate::config::ServerConfig;
+use crate::config::{Isolation, ServerConfig};
 use crate::status::ServerStatus;
 use serde::Serialize;
 
@@ -26,6 +26,14 @@ pub struct ServerHealth {
     pub consecutive_failures: u32,
     /// When the next automatic restart is due, while one is.
     pub next_retry_ms: Option<f64>,
+    /// Where its worker runs: `sandbox` (its own origin) or `page` (the page's origin).
+    pub isolation: &'static str,
+    /// The network origins a sandboxed server may reach (its config's, and its manifest's once started).
+    pub network: Vec<String>,
+    /// Requests the browser blocked because the network policy does not allow them, since it was configured.
+    pub blocked_requests: u32,
+    /// The origin of the last blocked request.
+    pub last_blocked_origin: Option<String>,
 }
 
 /// When to give up restarting, and how long to wait between tries.
@@ -66,6 +74,10 @@ impl ServerHealth {
             last_connected_ms: None,
             consecutive_failures: 0,
             next_retry_ms: None,
+            isolation: config.isolation.label(),
+            network: Vec::new(),
+            blocked_requests: 0,
+            last_blocked_origin: None,
         };
         health.reset(config);
         health
@@ -74,6 +86,11 @@ impl ServerHealth {
     /// Back to the resting state the config implies: disabled, unsupported (error), or disconnected.
     pub(crate) fn reset(&mut self, config: &ServerConfig) {
         self.next_retry_ms = None;
+        self.isolation = config.isolation.label();
+        self.network = match &config.isolation {
+            Isolation::Sandboxed(network) => network.origins().to_vec(),
+            _ => Vec::new(),
+        };
         self.tool_count = 0;
         if !config.enabled {
             self.status = ServerStatus::Disabled;

@@ -3,12 +3,15 @@
 use super::health::AfterFailure;
 use super::platform::LaunchRequest;
 use super::{Discovery, Inner, ManagerEvent, ServerStatus, Slot, StartFuture, unknown};
+use crate::config::{Isolation, NetworkPolicy, ServerConfig};
+use crate::manifest::BundleManifest;
 use crate::{Error, Result};
 use futures_channel::oneshot;
 use futures_util::FutureExt;
 use futures_util::future::LocalBoxFuture;
 use mcp_worker_client::Error as ClientError;
 use mcp_worker_client::connection::Connection;
+use mcp_worker_client::sandbox::BlockedRequest;
 use mcp_worker_client::session::{ClientOptions, McpClient};
 use mcp_worker_protocol::Tool;
 use std::rc::Rc;
@@ -76,8 +79,15 @@ impl Inner {
 
     async fn start(self: &Rc<Self>, name: &str, generation: u64) -> Result<Rc<McpClient>> {
         let config = self.current(name, generation, |slot| slot.config.clone()).ok_or_else(|| stopped(name))?;
-        // The manifest is read before each start, so a new bundle's new credentials are asked for.
-        let declared = match self.declarations(name, &config).await {
+        // The manifest is read before each start, so a new bundle's new credentials and origins are the ones used.
+        let manifest = match self.launcher.manifest(name, &config.transport).await {
+            Ok(manifest) => manifest,
+            Err(error) => {
+                self.failed(name, generation, &error);
+                return Err(error);
+            }
+        };
+        let declared = match Inner::declarations(name, &config, manifest.as_ref()) {
             Ok(declared) => declared,
             Err(error) => {
                 self.failed(name, generation, &error);
@@ -105,12 +115,20 @@ impl Inner {
                 return Err(Error::NeedsCredentials { server: name.to_owned(), reason });
             }
         };
+        let isolation = isolation_of(&config, manifest.as_ref());
+        if let Isolation::Sandboxed(network) = &isolation {
+            let origins = network.origins().to_vec();
+            self.current(name, generation, |slot| slot.health.network = origins);
+        }
         let request = LaunchRequest {
             server: name.to_owned(),
             transport: config.transport.clone(),
             env,
             client: self.client_options(),
             on_connection: self.connection_hook(name, generation),
+            isolation,
+            limits: self.options.worker_limits,
+            on_blocked: self.blocked_hook(name),
         };
         let client = match self.launcher.launch(request).await {
             Ok(client) => Rc::new(client),
@@ -247,6 +265,23 @@ impl Inner {
         options
     }
 
+    /// Reports a request the browser blocked: in the server's health and as [`ManagerEvent::NetworkBlocked`].
+    fn blocked_hook(self: &Rc<Self>, name: &str) -> Rc<dyn Fn(BlockedRequest)> {
+        let weak = Rc::downgrade(self);
+        let server = name.to_owned();
+        Rc::new(move |request: BlockedRequest| {
+            let Some(inner) = weak.upgrade() else { return };
+            let known = inner.with_slot(&server, |slot| {
+                slot.health.blocked_requests = slot.health.blocked_requests.saturating_add(1);
+                slot.health.last_blocked_origin = Some(request.origin.clone());
+            });
+            if known.is_ok() {
+                inner.emit_status(&server);
+                inner.events.emit(&ManagerEvent::NetworkBlocked { request });
+            }
+        })
+    }
+
     /// Installed on each new connection before `initialize`: server requests, notifications, cancellation watch.
     fn connection_hook(self: &Rc<Self>, name: &str, generation: u64) -> Rc<dyn Fn(&Connection)> {
         let weak = Rc::downgrade(self);
@@ -293,6 +328,19 @@ fn unavailable(name: &str, slot: &Slot, manual: bool) -> Option<Error> {
             error(ServerStatus::Connecting, format!("it is restarting after a failure ({last})"))
         }
         _ => None,
+    }
+}
+
+/// Where `config`'s server runs: sandboxed with the origins of its config and of its bundle's manifest, or on the
+/// page's origin when its config says so.
+fn isolation_of(config: &ServerConfig, manifest: Option<&BundleManifest>) -> Isolation {
+    match (&config.isolation, manifest) {
+        (Isolation::Sandboxed(network), Some(manifest)) => {
+            let origins = network.origins().iter().chain(manifest.network.origins());
+            // Both lists were normalised when read: they are origins.
+            Isolation::Sandboxed(NetworkPolicy::allow(origins).unwrap_or_default())
+        }
+        (isolation, _) => isolation.clone(),
     }
 }
 

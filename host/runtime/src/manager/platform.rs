@@ -8,6 +8,8 @@ use crate::credentials::{CredentialDecl, Secret};
 use crate::manifest::BundleManifest;
 use futures_util::future::LocalBoxFuture;
 use mcp_worker_client::connection::Connection;
+use mcp_worker_client::limits::WorkerLimits;
+use mcp_worker_client::sandbox::{BlockedRequest, Isolation};
 use mcp_worker_client::session::{ClientOptions, McpClient};
 use std::collections::HashMap;
 use std::fmt;
@@ -36,6 +38,12 @@ pub struct LaunchRequest {
     pub client: ClientOptions,
     /// Runs on the new connection before `initialize`, so that nothing the server sends is missed.
     pub on_connection: Rc<dyn Fn(&Connection)>,
+    /// Where its worker runs, with the network origins of its config and manifest.
+    pub isolation: Isolation,
+    /// The bounds of its connection.
+    pub limits: WorkerLimits,
+    /// Runs for each request the browser blocked.
+    pub on_blocked: Rc<dyn Fn(BlockedRequest)>,
 }
 
 impl fmt::Debug for LaunchRequest {
@@ -45,6 +53,8 @@ impl fmt::Debug for LaunchRequest {
             .field("server", &self.server)
             .field("transport", &self.transport)
             .field("env", &env)
+            .field("isolation", &self.isolation)
+            .field("limits", &self.limits)
             .finish_non_exhaustive()
     }
 }

@@ -90,6 +90,9 @@ impl ObservationManager {
                         reason: error.clone(),
                     }));
                 }
+                ManagerEvent::NetworkBlocked { request } => {
+                    hub.emit(EventBody::NetworkBlocked(request.clone()));
+                }
                 ManagerEvent::Log { server, message } => {
                     hub.emit(EventBody::ServerLog(ServerLogEvent {
                         server: server.clone(),

@@ -8,6 +8,7 @@
 use crate::credentials::CredentialDecl;
 use crate::manager::{ListKind, ServerHealth, ServerStatus};
 use crate::tool_system::{ExecutionCall, ExecutionFinished};
+use mcp_worker_client::sandbox::BlockedRequest;
 use mcp_worker_protocol::LoggingLevel;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -74,6 +75,8 @@ pub enum EventKind {
     Progress,
     /// [`EventBody::ServerRestarting`].
     ServerRestarting,
+    /// [`EventBody::NetworkBlocked`].
+    NetworkBlocked,
     /// [`EventBody::ElicitationRequested`].
     ElicitationRequested,
     /// [`EventBody::SamplingRequested`].
@@ -107,6 +110,8 @@ pub enum EventBody {
     Progress(ProgressEvent),
     /// A server failed and will be restarted after a backoff.
     ServerRestarting(ServerRestartingEvent),
+    /// The browser blocked a request of a sandboxed server: its network policy does not allow the origin.
+    NetworkBlocked(BlockedRequest),
     /// A server asks the user for input (`elicitation/create`); answer it with the request id.
     ElicitationRequested(ServerRequestEvent),
     /// A server asks the application's model for a completion (`sampling/createMessage`); answer it with the id.
@@ -129,6 +134,7 @@ impl EventBody {
             Self::ServerLog(_) => EventKind::ServerLog,
             Self::Progress(_) => EventKind::Progress,
             Self::ServerRestarting(_) => EventKind::ServerRestarting,
+            Self::NetworkBlocked(_) => EventKind::NetworkBlocked,
             Self::ElicitationRequested(_) => EventKind::ElicitationRequested,
             Self::SamplingRequested(_) => EventKind::SamplingRequested,
             Self::ServerRequestSettled(_) => EventKind::ServerRequestSettled,
@@ -148,6 +154,7 @@ impl EventBody {
             Self::ServerLog(e) => Some(&e.server),
             Self::Progress(e) => Some(&e.server),
             Self::ServerRestarting(e) => Some(&e.server),
+            Self::NetworkBlocked(e) => Some(&e.server),
             Self::ElicitationRequested(e) | Self::SamplingRequested(e) => Some(&e.server),
             Self::ServerRequestSettled(e) => Some(&e.server),
         }
@@ -169,6 +176,7 @@ impl EventBody {
             | Self::ToolsChanged(_)
             | Self::ListChanged(_)
             | Self::ToolExecutionStarted(_)
+            | Self::NetworkBlocked(_)
             | Self::ServerRequestSettled(_) => {}
         }
     }
@@ -204,6 +212,14 @@ pub struct ServerStatusEvent {
     pub consecutive_failures: u32,
     /// When the next automatic restart is due, while one is.
     pub next_retry_ms: Option<f64>,
+    /// `sandbox` (its own origin) or `page` (the page's origin).
+    pub isolation: &'static str,
+    /// The network origins a sandboxed server may reach.
+    pub network: Vec<String>,
+    /// Requests the browser blocked because the network policy does not allow them.
+    pub blocked_requests: u32,
+    /// The origin of the last blocked request.
+    pub last_blocked_origin: Option<String>,
 }
 
 impl From<&ServerHealth> for ServerStatusEvent {
@@ -217,6 +233,10 @@ impl From<&ServerHealth> for ServerStatusEvent {
             last_connected_ms: health.last_connected_ms,
             consecutive_failures: health.consecutive_failures,
             next_retry_ms: health.next_retry_ms,
+            isolation: health.isolation,
+            network: health.network.clone(),
+            blocked_requests: health.blocked_requests,
+            last_blocked_origin: health.last_blocked_origin.clone(),
         }
     }
 }
