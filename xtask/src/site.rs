@@ -10,6 +10,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+mod headers;
+
 use crate::build::{self, Profile, copy_dir, remove_dir};
 use crate::{Result, display, root, setup, target_dir};
 
@@ -112,14 +114,15 @@ pub(crate) fn serve(root: &Path, addr: SocketAddr) -> Result<ServerHandle> {
             }
             let Ok(stream) = stream else { continue };
             let root = root.clone();
-            std::thread::spawn(move || serve_connection(&root, stream));
+            let port = addr.port();
+            std::thread::spawn(move || serve_connection(&root, port, stream));
         }
     });
     Ok(ServerHandle { addr, stop, acceptor: Some(acceptor) })
 }
 
 /// Answers requests on one keep-alive connection until the client closes it or goes idle.
-fn serve_connection(root: &Path, stream: TcpStream) {
+fn serve_connection(root: &Path, port: u16, stream: TcpStream) {
     let _ = stream.set_read_timeout(Some(IDLE_TIMEOUT));
     let Ok(write_half) = stream.try_clone() else { return };
     let mut reader = BufReader::new(stream);
@@ -130,6 +133,9 @@ fn serve_connection(root: &Path, stream: TcpStream) {
         let mut parts = head.lines().next().unwrap_or_default().split_whitespace();
         let (method, url) = (parts.next().unwrap_or_default(), parts.next().unwrap_or_default());
         let response = match method {
+            _ if !headers::host_allowed(&head, port) => {
+                text(403, "this server answers only to 127.0.0.1, localhost and [::1] with its port (DNS rebinding)\n")
+            }
             "GET" | "HEAD" => respond(root, url),
             _ => text(405, "method not allowed\n"),
         };
@@ -169,6 +175,7 @@ impl HttpResponse {
             200 => "OK",
             301 => "Moved Permanently",
             400 => "Bad Request",
+            403 => "Forbidden",
             404 => "Not Found",
             405 => "Method Not Allowed",
             _ => "",
@@ -178,8 +185,10 @@ impl HttpResponse {
             head.push_str(&format!("{name}: {value}\r\n"));
         }
         // Cross-origin isolation gives pages precise timers (the bench) and is harmless for the console.
-        head.push_str("Cache-Control: no-store\r\nCross-Origin-Opener-Policy: same-origin\r\n");
-        head.push_str("Cross-Origin-Embedder-Policy: require-corp\r\nCross-Origin-Resource-Policy: same-origin\r\n");
+        head.push_str("Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n");
+        head.push_str("Cross-Origin-Opener-Policy: same-origin\r\n");
+        // `cross-origin`: sandboxed servers run in opaque origins, to which every file of the site is cross-origin.
+        head.push_str("Cross-Origin-Embedder-Policy: require-corp\r\nCross-Origin-Resource-Policy: cross-origin\r\n");
         head.push_str(if keep_alive { "Connection: keep-alive\r\n\r\n" } else { "Connection: close\r\n\r\n" });
         out.write_all(head.as_bytes())?;
         if !head_only {
@@ -263,7 +272,7 @@ pub(crate) fn mime_type(path: &Path) -> &'static str {
 fn respond(root: &Path, url: &str) -> HttpResponse {
     match resolve(root, url) {
         Target::File(path) => match fs::read(&path) {
-            Ok(body) => HttpResponse { status: 200, headers: vec![("Content-Type", mime_type(&path).into())], body },
+            Ok(body) => HttpResponse { status: 200, headers: headers::for_file(&path, mime_type(&path)), body },
             Err(_) => text(404, "not found\n"),
         },
         Target::Redirect(location) => {
@@ -347,8 +356,12 @@ mod tests {
     }
 
     fn get(addr: SocketAddr, path: &str) -> String {
+        get_as(addr, path, &addr.to_string())
+    }
+
+    fn get_as(addr: SocketAddr, path: &str, host: &str) -> String {
         let mut stream = TcpStream::connect(addr).unwrap();
-        write!(stream, "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+        write!(stream, "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").unwrap();
         let mut response = String::new();
         stream.read_to_string(&mut response).unwrap();
         response
@@ -371,6 +384,11 @@ mod tests {
         assert!(get(handle.addr(), "/missing").starts_with("HTTP/1.1 404"));
         assert!(get(handle.addr(), "/../index.html").starts_with("HTTP/1.1 400"));
         assert!(wasm.contains("cross-origin-embedder-policy: require-corp"), "{wasm}");
+        assert!(wasm.contains("x-content-type-options: nosniff"), "{wasm}");
+        assert!(wasm.contains("access-control-allow-origin: *"), "{wasm}");
+        assert!(index.to_ascii_lowercase().contains("content-security-policy: default-src 'self'"), "{index}");
+        let rebound = get_as(handle.addr(), "/", &format!("attacker.example:{}", handle.addr().port()));
+        assert!(rebound.starts_with("HTTP/1.1 403") && rebound.contains("DNS rebinding"), "{rebound}");
         drop(handle);
         fs::remove_dir_all(&root).unwrap();
     }
@@ -383,7 +401,7 @@ mod tests {
         let idle: Vec<TcpStream> = (0..8)
             .map(|_| {
                 let mut stream = TcpStream::connect(handle.addr()).unwrap();
-                write!(stream, "GET / HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+                write!(stream, "GET / HTTP/1.1\r\nHost: {}\r\n\r\n", handle.addr()).unwrap();
                 let mut first = [0u8; 12];
                 stream.read_exact(&mut first).unwrap();
                 assert_eq!(&first, b"HTTP/1.1 200");
@@ -393,7 +411,7 @@ mod tests {
         let fresh = TcpStream::connect(handle.addr()).unwrap();
         fresh.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
         let mut fresh = fresh;
-        write!(fresh, "GET /sub/m.wasm HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+        write!(fresh, "GET /sub/m.wasm HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", handle.addr()).unwrap();
         let mut response = String::new();
         fresh.read_to_string(&mut response).unwrap();
         assert!(response.starts_with("HTTP/1.1 200"), "{response}");

@@ -197,6 +197,14 @@ fn end_to_end() -> Result {
         return Ok(());
     }
     let site_dir = site::assemble()?;
+    // The page the runtime's end-to-end tests load the host into: a real file of the site, so the browser
+    // knows its address (a page made up by the test driver has none, and loopback requests from its sandboxed
+    // servers would be refused by Local Network Access).
+    let blank = site_dir.join("e2e-blank.html");
+    fs::write(&blank, "<!doctype html><meta charset=utf-8><title>e2e</title>\n")
+        .map_err(|e| format!("cannot write {}: {e}", display(&blank)))?;
+    // The hand-written servers, served by the site so that sandboxed workers can load them.
+    copy_dir(&root().join("tests/fixtures"), &site_dir.join("e2e-fixtures"))?;
     let server = site::serve(&site_dir, SocketAddr::from(([127, 0, 0, 1], 0)))?;
     println!("serving {} at {}", display(&site_dir), server.url());
     // Files are passed one by one: `node --test <dir>` means different things in node 20 and 22.
