@@ -27,15 +27,14 @@ export async function openRuntimePage({ files = {} } = {}) {
   const consoleMessages = [];
   page.on("pageerror", (error) => pageErrors.push(error.stack || String(error)));
   page.on("console", (message) => consoleMessages.push({ type: message.type(), text: message.text() }));
+  // Written into the site by `cargo xtask test`: a real page of the site's origin, so its sandboxed servers'
+  // requests to 127.0.0.1 are loopback to loopback.
   const blank = new URL("e2e-blank.html", SITE_URL).href;
-  await page.route(blank, (route) =>
-    route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><meta charset=utf-8><title>e2e</title>" }),
-  );
   // Files the site does not have (test bundles), served from disk on the site's origin.
   for (const [urlPath, diskPath] of Object.entries(files)) {
     const body = await readFile(diskPath);
     await page.route(new URL(urlPath, SITE_URL).href, (route) =>
-      route.fulfill({ status: 200, contentType: "text/javascript", body }),
+      route.fulfill({ status: 200, contentType: "text/javascript", headers: { "Access-Control-Allow-Origin": "*" }, body }),
     );
   }
   const response = await page.goto(blank);

@@ -15,14 +15,9 @@ describe("McpRuntime: declared credentials and saved state", () => {
   let page;
 
   before(async () => {
-    // A hand-written server (it answers the env it received) served as a bundle with a manifest, and without one.
-    ({ browser, page } = await openRuntimePage({
-      files: {
-        "/e2e/weather/server.js": fixture("env-reporter.js"),
-        "/e2e/weather/manifest.json": fixture("env-reporter/manifest.json"),
-        "/e2e/plain/server.js": fixture("env-reporter.js"),
-      },
-    }));
+    // A hand-written server (it answers the env it received) served by the site as a bundle with a manifest
+    // (`/e2e-fixtures/env-reporter/`), and without one (`/e2e-fixtures/env-reporter.js`).
+    ({ browser, page } = await openRuntimePage());
   });
 
   after(async () => {
@@ -37,7 +32,7 @@ describe("McpRuntime: declared credentials and saved state", () => {
       await rt.credentials.setup({ passphrase: "correct horse battery" });
       await rt.credentials.set("other", "WEATHER_API_KEY", "another-servers-key");
       rt.credentials.lock();
-      rt.addServer({ name: "weather", workerUrl: "/e2e/weather/server.js", env: { UNITS: "metric" } });
+      rt.addServer({ name: "weather", workerUrl: "/e2e-fixtures/env-reporter/server.js", env: { UNITS: "metric" } });
       const refused = await failure(rt.connectServer("weather"));
       const status = rt.server("weather").status;
       const missing = await rt.credentials.missing("weather");
@@ -48,7 +43,7 @@ describe("McpRuntime: declared credentials and saved state", () => {
       await waitFor("weather connected", () => rt.server("weather").status === "connected");
       const env = JSON.parse((await rt.callTool("weather", "env", {})).content[0].text);
 
-      rt.addServer({ name: "plain", workerUrl: "/e2e/plain/server.js", env: { MODE: "fast" } });
+      rt.addServer({ name: "plain", workerUrl: "/e2e-fixtures/env-reporter.js", env: { MODE: "fast" } });
       const plainEnv = JSON.parse((await rt.callTool("plain", "env", {})).content[0].text);
       const history = JSON.stringify(rt.history());
       rt.close();
@@ -80,8 +75,8 @@ describe("McpRuntime: declared credentials and saved state", () => {
       await rt.credentials.setup({ device: true });
       const imported = rt.importMcpServers({
         mcpServers: {
-          search: { workerUrl: "/e2e/plain/server.js", env: { API_KEY: "${API_KEY}", AUTH: "Key ${API_KEY}", MODE: "fast" } },
-          broken: { workerUrl: "/e2e/plain/server.js", env: { API_KEY: "${API_KEY" } },
+          search: { workerUrl: "/e2e-fixtures/env-reporter.js", env: { API_KEY: "${API_KEY}", AUTH: "Key ${API_KEY}", MODE: "fast" } },
+          broken: { workerUrl: "/e2e-fixtures/env-reporter.js", env: { API_KEY: "${API_KEY" } },
         },
       });
       const config = rt.serverConfig("search");
@@ -110,7 +105,7 @@ describe("McpRuntime: declared credentials and saved state", () => {
       rt.addServer({ name: "off", workerUrl: ECHO });
       rt.addServer({ name: "gone", workerUrl: ECHO });
       // The fixture's `env` tool has no annotations, so it counts as destructive: this server allows it.
-      const search = { workerUrl: "/e2e/plain/server.js", env: { API_KEY: "${API_KEY}" }, allowDestructiveTools: true };
+      const search = { workerUrl: "/e2e-fixtures/env-reporter.js", env: { API_KEY: "${API_KEY}" }, allowDestructiveTools: true };
       rt.importMcpServers({ mcpServers: { search } });
       await rt.credentials.setup({ passphrase: "correct horse battery" });
       await rt.credentials.set("search", "API_KEY", "sk-kept-0123456789");

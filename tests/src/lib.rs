@@ -2,6 +2,7 @@
 
 #![cfg(target_arch = "wasm32")]
 
+use mcp_worker_client::sandbox::Isolation;
 use mcp_worker_client::worker::WorkerSpec;
 use mcp_worker_client::{McpClient, Result};
 use serde_json::Value;
@@ -15,14 +16,26 @@ pub const ECHO_WASM_URL: &str = "/bundles/echo/server_bg.wasm";
 /// A hand-written JavaScript MCP server that can misbehave on purpose (see fixtures/js-server.js).
 pub const JS_SERVER_URL: &str = "/fixtures/js-server.js";
 
+/// A server on the page's origin. The test runner's server sends no CORS headers, so the browser tests that are
+/// not about the sandbox run servers on the page's origin; the sandbox is tested end to end through the site
+/// (`tests/e2e/containment.test.mjs`), whose server sends them.
+pub fn page_spec(name: &str, url: &str) -> WorkerSpec {
+    WorkerSpec::new(name, url).isolation(Isolation::PageOrigin)
+}
+
+/// A wasm server config on the page's origin (see [`page_spec`]).
+pub fn wasm_config(name: impl Into<String>, url: impl Into<String>) -> mcp_worker_runtime::config::ServerConfig {
+    mcp_worker_runtime::config::ServerConfig::wasm(name, url).isolation(Isolation::PageOrigin)
+}
+
 /// Starts the echo server with default options.
 pub async fn spawn_echo() -> Result<McpClient> {
-    McpClient::spawn(WorkerSpec::new("echo", ECHO_URL)).await
+    McpClient::spawn(page_spec("echo", ECHO_URL)).await
 }
 
 /// Starts the JavaScript fixture server with a fault mode (`""` for none).
 pub async fn spawn_js_server(fault: &str, request_timeout_ms: u32) -> Result<McpClient> {
-    let spec = WorkerSpec::new("js-fixture", JS_SERVER_URL).env("FAULT", fault).request_timeout_ms(request_timeout_ms);
+    let spec = page_spec("js-fixture", JS_SERVER_URL).env("FAULT", fault).request_timeout_ms(request_timeout_ms);
     McpClient::spawn(spec).await
 }
 

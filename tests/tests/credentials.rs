@@ -6,8 +6,6 @@
 use futures_util::future::join_all;
 use gloo_timers::future::TimeoutFuture;
 use mcp_worker_client::McpClient;
-use mcp_worker_client::worker::WorkerSpec;
-use mcp_worker_runtime::config::ServerConfig;
 use mcp_worker_runtime::manager::{ManagerOptions, McpTransportManager, ServerStatus};
 use mcp_worker_runtime::registry::ToolRegistry;
 use mcp_worker_vault::credentials::{
@@ -587,9 +585,10 @@ async fn a_servers_worker_receives_exactly_its_declared_credentials() {
 
     let declared = [CredentialDecl::required("API_KEY", "Weather key"), CredentialDecl::optional("REGION", "")];
     let env = repo.credentials_for_server("weather", &declared).await.unwrap();
-    let spec = env.iter().fold(WorkerSpec::new("weather", "/fixtures/env-reporter.js"), |spec, (name, value)| {
-        spec.env(name, value.expose())
-    });
+    let spec =
+        env.iter().fold(mcp_worker_tests::page_spec("weather", "/fixtures/env-reporter.js"), |spec, (name, value)| {
+            spec.env(name, value.expose())
+        });
     let client = McpClient::spawn(spec).await.unwrap();
     let received: Value = serde_json::from_str(&client.call_tool("env", None).await.unwrap().joined_text()).unwrap();
     assert_eq!(received, json!({"API_KEY": "weather-key"}));
@@ -600,7 +599,7 @@ async fn a_servers_worker_receives_exactly_its_declared_credentials() {
 #[wasm_bindgen_test]
 fn a_worker_spec_shows_the_names_of_its_environment_but_never_the_values() {
     // What the vault hands a worker: decrypted values, which must not reach a log through `{:?}`.
-    let spec = WorkerSpec::new("weather", "/fixtures/env-reporter.js")
+    let spec = mcp_worker_tests::page_spec("weather", "/fixtures/env-reporter.js")
         .env("API_KEY", "sk-live-weather-0123456789")
         .env("REGION", "eu-west-region");
     let shown = format!("{spec:?}");
@@ -663,7 +662,7 @@ async fn the_manager_waits_for_credentials_then_starts_the_server_with_exactly_t
     let (manager, _launcher) =
         McpTransportManager::for_browser(Rc::new(ToolRegistry::new()), ManagerOptions::default());
     manager.set_credential_source(Some(Rc::new(repo.clone())));
-    manager.add(ServerConfig::wasm("weather", "/fixtures/env-reporter.js").credential("API_KEY")).unwrap();
+    manager.add(mcp_worker_tests::wasm_config("weather", "/fixtures/env-reporter.js").credential("API_KEY")).unwrap();
     let health = |manager: &McpTransportManager| manager.health("weather").unwrap();
 
     // Locked: the server waits, and says why.

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use gloo_timers::future::TimeoutFuture;
-use mcp_worker_runtime::config::{ServerConfig, import_mcp_servers};
+use mcp_worker_runtime::config::import_mcp_servers;
 use mcp_worker_runtime::manager::{ManagerOptions, McpTransportManager, ServerStatus};
 use mcp_worker_runtime::observation::{EventFilter, ObservationManager, RedactingCredentials, Watches};
 use mcp_worker_runtime::registry::ToolRegistry;
@@ -90,7 +90,7 @@ async fn a_manifests_required_credential_is_asked_for_by_name_and_description_an
     rig.repo.unlock(app_key()).await.unwrap();
     rig.repo.set("other", "WEATHER_API_KEY", &Secret::new("another-servers-key")).await.unwrap();
     rig.repo.lock();
-    rig.manager.add(ServerConfig::wasm("weather", WITH_MANIFEST).env("UNITS", "metric")).unwrap();
+    rig.manager.add(mcp_worker_tests::wasm_config("weather", WITH_MANIFEST).env("UNITS", "metric")).unwrap();
 
     // Locked: the server waits, and the event says what it needs and that unlocking is what helps.
     let error = rig.manager.connect("weather").await.unwrap_err();
@@ -137,11 +137,11 @@ async fn a_manifests_required_credential_is_asked_for_by_name_and_description_an
 #[wasm_bindgen_test]
 async fn a_server_without_a_manifest_declares_nothing_and_a_malformed_one_is_refused() {
     let rig = rig("no-manifest").await;
-    rig.manager.add(ServerConfig::wasm("plain", WITHOUT_MANIFEST).env("MODE", "fast")).unwrap();
+    rig.manager.add(mcp_worker_tests::wasm_config("plain", WITHOUT_MANIFEST).env("MODE", "fast")).unwrap();
     rig.manager.connect("plain").await.unwrap();
     assert_eq!(rig.received_env("plain").await, json!({"MODE": "fast"}), "locked vault, nothing declared: it starts");
 
-    rig.manager.add(ServerConfig::wasm("bad", "/fixtures/bad-manifest/server.js")).unwrap();
+    rig.manager.add(mcp_worker_tests::wasm_config("bad", "/fixtures/bad-manifest/server.js")).unwrap();
     let error = rig.manager.connect("bad").await.unwrap_err();
     assert_eq!(error.code(), "INVALID_MANIFEST");
     let shown = error.to_string();
@@ -155,7 +155,7 @@ async fn a_server_without_a_manifest_declares_nothing_and_a_malformed_one_is_ref
 async fn the_everything_bundles_optional_credential_reaches_it_when_stored() {
     let rig = rig("everything").await;
     // Locked, and the bundle's only credential is optional: it starts without it.
-    rig.manager.add(ServerConfig::wasm("everything", "/bundles/everything/bootstrap.js")).unwrap();
+    rig.manager.add(mcp_worker_tests::wasm_config("everything", "/bundles/everything/bootstrap.js")).unwrap();
     rig.manager.connect("everything").await.unwrap();
     let status = |rig: &Rig| {
         let client = rig.manager.client("everything").unwrap();
@@ -174,7 +174,7 @@ async fn the_everything_bundles_optional_credential_reaches_it_when_stored() {
 async fn env_references_of_an_imported_mcp_servers_config_resolve_from_the_vault() {
     let rig = rig("import").await;
     let document = json!({"mcpServers": {"search": {
-        "workerUrl": WITHOUT_MANIFEST,
+        "workerUrl": WITHOUT_MANIFEST, "isolation": "page",
         "env": {"API_KEY": "${API_KEY}", "AUTH": "Key ${API_KEY}", "REGION": "${REGION:-eu}", "MODE": "fast"}
     }}});
     let import = import_mcp_servers(&document.to_string()).unwrap();

@@ -31,7 +31,7 @@ async fn spawn(spec: WorkerSpec) -> McpClient {
 }
 
 async fn everything() -> McpClient {
-    spawn(WorkerSpec::new("everything", EVERYTHING_URL).request_timeout_ms(10_000)).await
+    spawn(mcp_worker_tests::page_spec("everything", EVERYTHING_URL).request_timeout_ms(10_000)).await
 }
 
 fn args(value: Value) -> Option<serde_json::Map<String, Value>> {
@@ -258,7 +258,7 @@ async fn tools_added_at_run_time_are_announced_and_callable() {
 
 #[wasm_bindgen_test]
 async fn declared_credentials_reach_the_handler_and_the_manifest_lists_them() {
-    let spec = WorkerSpec::new("everything", EVERYTHING_URL).env("EVERYTHING_API_KEY", "sk-123456");
+    let spec = mcp_worker_tests::page_spec("everything", EVERYTHING_URL).env("EVERYTHING_API_KEY", "sk-123456");
     let client = spawn(spec).await;
     let status = client.call_tool("credential_status", None).await.unwrap();
     assert_eq!(status.joined_text(), "EVERYTHING_API_KEY is set (9 characters)");

@@ -3,7 +3,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use gloo_timers::future::TimeoutFuture;
-use mcp_worker_client::worker::WorkerSpec;
 use mcp_worker_client::{Error, McpClient};
 use mcp_worker_tests::{now_ms, spawn_echo, spawn_js_server};
 use serde_json::Value;
@@ -14,21 +13,23 @@ wasm_bindgen_test_configure!(run_in_browser);
 #[wasm_bindgen_test]
 async fn a_worker_url_that_404s_is_a_load_error() {
     let started = now_ms();
-    let err = McpClient::spawn(WorkerSpec::new("missing", "/fixtures/does-not-exist.js")).await.unwrap_err();
+    let err =
+        McpClient::spawn(mcp_worker_tests::page_spec("missing", "/fixtures/does-not-exist.js")).await.unwrap_err();
     assert!(matches!(err, Error::WorkerLoad { ref server, .. } if server == "missing"), "{err}");
     assert!(now_ms() - started < 5_000.0, "reported at once, not after the boot timeout");
 }
 
 #[wasm_bindgen_test]
 async fn a_worker_that_throws_on_start_is_a_load_error_with_its_message() {
-    let err = McpClient::spawn(WorkerSpec::new("thrower", "/fixtures/throws-on-start.js")).await.unwrap_err();
+    let err =
+        McpClient::spawn(mcp_worker_tests::page_spec("thrower", "/fixtures/throws-on-start.js")).await.unwrap_err();
     assert!(matches!(err, Error::WorkerLoad { .. }), "{err}");
     assert!(err.to_string().contains("failed at start"), "{err}");
 }
 
 #[wasm_bindgen_test]
 async fn a_handshake_that_never_comes_times_out() {
-    let spec = WorkerSpec::new("silent", "/fixtures/never-boots.js").handshake_timeout_ms(500);
+    let spec = mcp_worker_tests::page_spec("silent", "/fixtures/never-boots.js").handshake_timeout_ms(500);
     let err = McpClient::spawn(spec).await.unwrap_err();
     assert_eq!(err, Error::HandshakeTimeout { server: "silent".into(), ms: 500, stage: "boot" });
 }
@@ -65,10 +66,31 @@ async fn a_worker_that_dies_mid_call_fails_the_call() {
 
 #[wasm_bindgen_test]
 async fn a_worker_that_closes_itself_mid_call_fails_the_call() {
-    let client = spawn_js_server("close-on-call", 3_000).await.unwrap();
+    let client = spawn_js_server("close-on-call", 30_000).await.unwrap();
+    let started = now_ms();
     let err = client.call_tool("work", None).await.unwrap_err();
-    // The port's close event reports it at once where the browser has it; the request timeout otherwise.
-    assert!(matches!(err, Error::Closed { .. } | Error::Timeout { .. }), "{err}");
+    // The worker's prelude reports `self.close()` before the worker goes: the call fails at once.
+    assert!(matches!(err, Error::WorkerCrashed { ref server, .. } if server == "js-fixture"), "{err}");
+    assert!(err.to_string().contains("closed itself"), "{err}");
+    assert!(now_ms() - started < 1_000.0, "noticed in {} ms", now_ms() - started);
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn a_worker_that_goes_silent_mid_call_is_noticed_within_a_second() {
+    // A worker blocked for good answers nothing, as one that was terminated or ran out of memory: only the
+    // heartbeat can tell.
+    let client = spawn_js_server("spin-on-call", 30_000).await.unwrap();
+    let started = now_ms();
+    let calls = (0..64).map(|_| client.call_tool("work", None));
+    let errors = futures_util::future::join_all(calls).await;
+    let elapsed = now_ms() - started;
+    for err in errors {
+        let err = err.unwrap_err();
+        assert!(matches!(err, Error::WorkerCrashed { ref server, .. } if server == "js-fixture"), "{err}");
+        assert!(err.to_string().contains("stopped answering"), "{err}");
+    }
+    assert!(elapsed < 1_000.0, "all 64 calls failed after {elapsed} ms");
     client.close();
 }
 

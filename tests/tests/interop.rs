@@ -55,7 +55,7 @@ async fn stats(client: &McpClient) -> Value {
 
 #[wasm_bindgen_test]
 async fn a_ts_sdk_server_initializes_with_our_host() {
-    let client = spawn_ts_server(WorkerSpec::new("ts-sdk", TS_SERVER_URL)).await;
+    let client = spawn_ts_server(mcp_worker_tests::page_spec("ts-sdk", TS_SERVER_URL)).await;
     let info = client.server_info();
     assert_eq!(info.server_info.name, "ts-sdk-fixture");
     assert_eq!(info.server_info.version, "1.0.0");
@@ -71,7 +71,7 @@ async fn a_ts_sdk_server_initializes_with_our_host() {
 
 #[wasm_bindgen_test]
 async fn a_ts_sdk_servers_tools_are_listed_with_their_zod_schemas() {
-    let client = spawn_ts_server(WorkerSpec::new("ts-sdk", TS_SERVER_URL)).await;
+    let client = spawn_ts_server(mcp_worker_tests::page_spec("ts-sdk", TS_SERVER_URL)).await;
     let tools = client.list_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["greet", "sum", "slow", "stats"]);
@@ -99,7 +99,7 @@ async fn a_ts_sdk_servers_tools_are_listed_with_their_zod_schemas() {
 
 #[wasm_bindgen_test]
 async fn a_ts_sdk_servers_tools_return_text_and_structured_content() {
-    let client = spawn_ts_server(WorkerSpec::new("ts-sdk", TS_SERVER_URL)).await;
+    let client = spawn_ts_server(mcp_worker_tests::page_spec("ts-sdk", TS_SERVER_URL)).await;
     let greet = client.call_tool("greet", args(json!({"name": "Ada"}))).await.unwrap();
     assert_eq!(greet.content, vec![ContentBlock::text("Hello, Ada!")]);
     assert!(!greet.is_error());
@@ -113,7 +113,7 @@ async fn a_ts_sdk_servers_tools_return_text_and_structured_content() {
 
 #[wasm_bindgen_test]
 async fn the_env_of_the_connect_message_reaches_a_ts_sdk_server() {
-    let client = spawn_ts_server(WorkerSpec::new("ts-sdk", TS_SERVER_URL).env("GREETING", "Bonjour")).await;
+    let client = spawn_ts_server(mcp_worker_tests::page_spec("ts-sdk", TS_SERVER_URL).env("GREETING", "Bonjour")).await;
     let greet = client.call_tool("greet", args(json!({"name": "Ada"}))).await.unwrap();
     assert_eq!(greet.joined_text(), "Bonjour, Ada!");
     client.close();
@@ -121,7 +121,7 @@ async fn the_env_of_the_connect_message_reaches_a_ts_sdk_server() {
 
 #[wasm_bindgen_test]
 async fn a_ts_sdk_server_that_posts_objects_instead_of_json_text_is_understood() {
-    let client = spawn_ts_server(WorkerSpec::new("ts-sdk", TS_SERVER_URL).env("FRAMES", "objects")).await;
+    let client = spawn_ts_server(mcp_worker_tests::page_spec("ts-sdk", TS_SERVER_URL).env("FRAMES", "objects")).await;
     assert_eq!(client.server_info().server_info.name, "ts-sdk-fixture");
     let sum = client.call_tool("sum", args(json!({"a": 1, "b": 2}))).await.unwrap();
     assert_eq!(sum.structured_content, Some(json!({"sum": 3})));
@@ -130,7 +130,7 @@ async fn a_ts_sdk_server_that_posts_objects_instead_of_json_text_is_understood()
 
 #[wasm_bindgen_test]
 async fn bad_arguments_and_unknown_tools_are_tool_errors_from_a_ts_sdk_v1_server() {
-    let client = spawn_ts_server(WorkerSpec::new("ts-sdk", TS_SERVER_URL).request_timeout_ms(5_000)).await;
+    let client = spawn_ts_server(mcp_worker_tests::page_spec("ts-sdk", TS_SERVER_URL).request_timeout_ms(5_000)).await;
     let started = now_ms();
 
     // The v1 McpServer validates with zod and answers with an isError result the model can read.
@@ -160,7 +160,7 @@ async fn bad_arguments_and_unknown_tools_are_tool_errors_from_a_ts_sdk_v1_server
 
 #[wasm_bindgen_test]
 async fn progress_from_a_ts_sdk_server_reaches_the_caller() {
-    let client = spawn_ts_server(WorkerSpec::new("ts-sdk", TS_SERVER_URL)).await;
+    let client = spawn_ts_server(mcp_worker_tests::page_spec("ts-sdk", TS_SERVER_URL)).await;
     // (progress, total, message) of each notification.
     type Seen = Vec<(f64, Option<f64>, Option<String>)>;
     let seen: Rc<RefCell<Seen>> = Rc::default();
@@ -184,7 +184,7 @@ async fn progress_from_a_ts_sdk_server_reaches_the_caller() {
 
 #[wasm_bindgen_test]
 async fn a_timed_out_call_is_cancelled_inside_a_ts_sdk_server() {
-    let client = spawn_ts_server(WorkerSpec::new("ts-sdk", TS_SERVER_URL)).await;
+    let client = spawn_ts_server(mcp_worker_tests::page_spec("ts-sdk", TS_SERVER_URL)).await;
     let mut options = CallOptions::default();
     options.timeout_ms = Some(300);
     let started = now_ms();
@@ -201,7 +201,7 @@ async fn a_timed_out_call_is_cancelled_inside_a_ts_sdk_server() {
 
 #[wasm_bindgen_test]
 async fn concurrent_calls_to_a_ts_sdk_server_each_get_their_own_answer() {
-    let client = spawn_ts_server(WorkerSpec::new("ts-sdk", TS_SERVER_URL)).await;
+    let client = spawn_ts_server(mcp_worker_tests::page_spec("ts-sdk", TS_SERVER_URL)).await;
     let calls = (0..200).map(|i| {
         let client = &client;
         async move { (i, client.call_tool("greet", args(json!({"name": format!("n{i}")}))).await) }

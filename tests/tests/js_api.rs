@@ -25,7 +25,8 @@ fn get(value: &JsValue, path: &[&str]) -> JsValue {
 }
 
 async fn spawn(name: &str, url: &str, env: &[(&str, JsValue)]) -> JsMcpClient {
-    let options = object(&[("name", name.into()), ("workerUrl", url.into()), ("env", object(env))]);
+    let options =
+        object(&[("name", name.into()), ("workerUrl", url.into()), ("isolation", "page".into()), ("env", object(env))]);
     let client = JsFuture::from(JsMcpClient::spawn(options)).await.unwrap();
     JsMcpClient::try_from_js_value(client).expect("spawn resolves with an McpClient")
 }

@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use futures_util::future::join_all;
-use mcp_worker_client::worker::{WorkerSpec, compile_module};
+use mcp_worker_client::worker::compile_module;
 use mcp_worker_client::{Error, McpClient};
 use mcp_worker_protocol::ContentBlock;
 use mcp_worker_tests::{ECHO_URL, ECHO_WASM_URL, spawn_echo, text_args};
@@ -66,8 +66,8 @@ async fn results_errors_and_structured_content_reach_the_caller() {
 async fn a_precompiled_module_is_used_by_the_worker() {
     let module = compile_module(ECHO_WASM_URL).await.expect("compiles");
     // Two workers share one compiled module.
-    let a = McpClient::spawn(WorkerSpec::new("echo-a", ECHO_URL).module(module.clone())).await.unwrap();
-    let b = McpClient::spawn(WorkerSpec::new("echo-b", ECHO_URL).module(module)).await.unwrap();
+    let a = McpClient::spawn(mcp_worker_tests::page_spec("echo-a", ECHO_URL).module(module.clone())).await.unwrap();
+    let b = McpClient::spawn(mcp_worker_tests::page_spec("echo-b", ECHO_URL).module(module)).await.unwrap();
     assert_eq!(a.call_tool("echo", text_args("a")).await.unwrap().joined_text(), "a");
     assert_eq!(b.call_tool("echo", text_args("b")).await.unwrap().joined_text(), "b");
     a.close();
@@ -76,7 +76,7 @@ async fn a_precompiled_module_is_used_by_the_worker() {
 
 #[wasm_bindgen_test]
 async fn a_thousand_tools_are_listed_across_pages() {
-    let spec = WorkerSpec::new("echo-many", ECHO_URL).env("ECHO_EXTRA_TOOLS", "1000");
+    let spec = mcp_worker_tests::page_spec("echo-many", ECHO_URL).env("ECHO_EXTRA_TOOLS", "1000");
     let client = McpClient::spawn(spec).await.unwrap();
     let mut pages = 0;
     let mut cursor = None;

@@ -33,7 +33,7 @@ fn manager_with(backoff_ms: u32, grace_ms: u32) -> (McpTransportManager, Rc<Work
 }
 
 fn misbehaving(name: &str, fault: &str) -> ServerConfig {
-    ServerConfig::wasm(name, MISBEHAVING_URL).env("FAULT", fault)
+    mcp_worker_tests::wasm_config(name, MISBEHAVING_URL).env("FAULT", fault)
 }
 
 async fn call(
@@ -78,7 +78,7 @@ fn status(manager: &McpTransportManager, name: &str) -> ServerStatus {
 async fn several_servers_start_at_once_and_workers_of_one_bundle_share_one_compiled_module() {
     let (manager, launcher) = manager_with(1_000, 5_000);
     for i in 0..4 {
-        manager.add(ServerConfig::wasm(format!("echo{i}"), ECHO_URL)).unwrap();
+        manager.add(mcp_worker_tests::wasm_config(format!("echo{i}"), ECHO_URL)).unwrap();
     }
     manager.add(misbehaving("js", "")).unwrap();
     let started = now_ms();
@@ -101,8 +101,8 @@ async fn several_servers_start_at_once_and_workers_of_one_bundle_share_one_compi
 #[wasm_bindgen_test]
 async fn a_bundle_that_404s_fails_only_its_own_server_and_ends_in_error_after_three_tries() {
     let (manager, _) = manager_with(100, 5_000);
-    manager.add(ServerConfig::wasm("missing", "/bundles/does-not-exist/bootstrap.js")).unwrap();
-    manager.add(ServerConfig::wasm("echo", ECHO_URL)).unwrap();
+    manager.add(mcp_worker_tests::wasm_config("missing", "/bundles/does-not-exist/bootstrap.js")).unwrap();
+    manager.add(mcp_worker_tests::wasm_config("echo", ECHO_URL)).unwrap();
     let outcomes = manager.start_all().await;
     let missing = outcomes.iter().find(|(name, _)| name == "missing").unwrap();
     assert!(
@@ -125,7 +125,7 @@ async fn a_bundle_that_404s_fails_only_its_own_server_and_ends_in_error_after_th
 async fn a_server_that_crashes_mid_call_fails_its_calls_at_once_and_restarts_with_backoff() {
     let (manager, _) = manager_with(300, 5_000);
     manager.add(misbehaving("js", "")).unwrap();
-    manager.add(ServerConfig::wasm("echo", ECHO_URL)).unwrap();
+    manager.add(mcp_worker_tests::wasm_config("echo", ECHO_URL)).unwrap();
     manager.start_all().await;
     let hanging = call(&manager, "js", "hang", json!({}), CallOptions::default());
     let crashing = async {
@@ -224,16 +224,16 @@ async fn a_server_that_keeps_working_after_a_cancellation_is_terminated_and_rest
 async fn a_worker_that_spins_after_a_cancellation_is_terminated_and_restarted() {
     let (manager, _) = manager_with(200, 400);
     manager.add(misbehaving("spinner", "busy-on-cancel")).unwrap();
-    manager.add(ServerConfig::wasm("echo", ECHO_URL)).unwrap();
+    manager.add(mcp_worker_tests::wasm_config("echo", ECHO_URL)).unwrap();
     let started = now_ms();
     let err = call(&manager, "spinner", "work", json!({}), timeout(200)).await.unwrap_err();
     assert!(matches!(err, Error::Client(ClientError::Timeout { .. })), "{err}");
-    // The worker now spins for a minute: it cannot answer the ping sent after the grace period.
+    // The worker now spins for a minute: it cannot answer the heartbeat (nor the ping sent after the grace period).
     let echo = call(&manager, "echo", "echo", json!({"text": "not blocked"}), CallOptions::default()).await.unwrap();
     assert_eq!(text(&echo), "not blocked", "other servers run in their own workers");
     assert!(wait_until(5_000.0, || manager.health("spinner").unwrap().consecutive_failures == 1).await);
     let last_error = manager.health("spinner").unwrap().last_error.unwrap();
-    assert!(last_error.contains("did not answer ping"), "{last_error}");
+    assert!(last_error.contains("stopped answering"), "{last_error}");
     assert!(wait_until(3_000.0, || status(&manager, "spinner") == ServerStatus::Connected).await, "restarted");
     assert!(now_ms() - started < 10_000.0, "well before the minute of spinning ended");
 }
@@ -264,7 +264,7 @@ async fn ten_thousand_calls_across_four_servers_with_256_in_flight() {
     let (manager, launcher) = manager_with(1_000, 5_000);
     let servers: Vec<String> = (0..4).map(|i| format!("echo{i}")).collect();
     for name in &servers {
-        manager.add(ServerConfig::wasm(name.clone(), ECHO_URL)).unwrap();
+        manager.add(mcp_worker_tests::wasm_config(name.clone(), ECHO_URL)).unwrap();
     }
     assert!(manager.start_all().await.iter().all(|(_, outcome)| outcome.is_ok()));
     assert_eq!(launcher.compile_count(), 1);

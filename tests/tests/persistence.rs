@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use gloo_timers::future::TimeoutFuture;
-use mcp_worker_runtime::config::{ServerConfig, import_mcp_servers};
+use mcp_worker_runtime::config::import_mcp_servers;
 use mcp_worker_runtime::manager::{ManagerOptions, McpTransportManager, ServerStatus};
 use mcp_worker_runtime::registry::ToolRegistry;
 use mcp_worker_vault::credentials::{AppKey, CredentialDecl, CredentialsRepository, KeySource, Secret};
@@ -64,12 +64,14 @@ async fn a_reloaded_page_comes_back_with_the_same_servers_enablement_and_threads
         repo.setup(app_key()).await.unwrap();
         repo.set("weather", "WEATHER_API_KEY", &Secret::new("wk-persisted-1")).await.unwrap();
 
-        manager.add(ServerConfig::wasm("echo", "/bundles/echo/bootstrap.js").timeout_ms(5_000)).unwrap();
-        manager.add(ServerConfig::wasm("weather", "/fixtures/env-reporter/server.js").env("UNITS", "metric")).unwrap();
-        manager.add(ServerConfig::wasm("off", "/bundles/echo/bootstrap.js")).unwrap();
-        manager.add(ServerConfig::wasm("gone", "/bundles/echo/bootstrap.js")).unwrap();
+        manager.add(mcp_worker_tests::wasm_config("echo", "/bundles/echo/bootstrap.js").timeout_ms(5_000)).unwrap();
+        manager
+            .add(mcp_worker_tests::wasm_config("weather", "/fixtures/env-reporter/server.js").env("UNITS", "metric"))
+            .unwrap();
+        manager.add(mcp_worker_tests::wasm_config("off", "/bundles/echo/bootstrap.js")).unwrap();
+        manager.add(mcp_worker_tests::wasm_config("gone", "/bundles/echo/bootstrap.js")).unwrap();
         let import = import_mcp_servers(
-            r#"{"mcpServers": {"search": {"workerUrl": "/fixtures/env-reporter.js",
+            r#"{"mcpServers": {"search": {"workerUrl": "/fixtures/env-reporter.js", "isolation": "page",
             "env": {"API_KEY": "${API_KEY}"}}}}"#,
         )
         .unwrap();
@@ -145,7 +147,7 @@ async fn damaged_records_are_reported_and_skipped_and_the_rest_is_restored() {
     let name = format!("persist-damaged-{}", js_sys::Math::random());
     {
         let (_db, _repo, manager, persistence) = load_page(&name).await;
-        manager.add(ServerConfig::wasm("echo", "/bundles/echo/bootstrap.js")).unwrap();
+        manager.add(mcp_worker_tests::wasm_config("echo", "/bundles/echo/bootstrap.js")).unwrap();
         manager.registry().set_thread_tools("t-good", ["mcp__echo__echo"]);
         persistence.flush().await;
     }

@@ -5,7 +5,6 @@
 
 use mcp_worker_client::server_requests::{ServerRequest, ServerRequestHandlers};
 use mcp_worker_client::session::CallOptions;
-use mcp_worker_runtime::config::ServerConfig;
 use mcp_worker_runtime::manager::{ManagerOptions, McpTransportManager, browser};
 use mcp_worker_runtime::registry::ToolRegistry;
 use serde_json::{Value, json};
@@ -47,7 +46,7 @@ async fn the_applications_handlers_answer_elicitation_sampling_and_roots() {
     let mut options = ManagerOptions::default();
     options.server_requests = Some(handlers);
     let (manager, _) = McpTransportManager::for_browser(Rc::new(ToolRegistry::new()), options);
-    manager.add(ServerConfig::wasm("everything", EVERYTHING_URL)).unwrap();
+    manager.add(mcp_worker_tests::wasm_config("everything", EVERYTHING_URL)).unwrap();
 
     let elicited = call(&manager, "test_elicitation", json!({"message": "Who are you?"})).await;
     assert_eq!(
@@ -69,7 +68,7 @@ async fn the_applications_handlers_answer_elicitation_sampling_and_roots() {
 #[wasm_bindgen_test]
 async fn without_handlers_the_capabilities_are_not_declared() {
     let (manager, _) = McpTransportManager::for_browser(Rc::new(ToolRegistry::new()), ManagerOptions::default());
-    manager.add(ServerConfig::wasm("everything", EVERYTHING_URL)).unwrap();
+    manager.add(mcp_worker_tests::wasm_config("everything", EVERYTHING_URL)).unwrap();
     let elicited = call(&manager, "test_elicitation", json!({"message": "Who are you?"})).await;
     assert_eq!(elicited["isError"], true);
     assert!(text(&elicited).starts_with("Elicitation error:"), "{}", text(&elicited));

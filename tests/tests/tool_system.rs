@@ -2,7 +2,6 @@
 #![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
-use mcp_worker_runtime::config::ServerConfig;
 use mcp_worker_runtime::manager::{ManagerOptions, McpTransportManager};
 use mcp_worker_runtime::registry::{ExportFormat, ToolFilter, ToolRegistry};
 use mcp_worker_runtime::tool_system::{ExecuteOptions, ExecutionEvent, ParsedToolCall, ToolStatus, ToolSystem};
@@ -16,8 +15,8 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 async fn system() -> (McpTransportManager, ToolSystem) {
     let (manager, _) = McpTransportManager::for_browser(Rc::new(ToolRegistry::new()), ManagerOptions::default());
-    manager.add(ServerConfig::wasm("echo", ECHO_URL)).unwrap();
-    manager.add(ServerConfig::wasm("js", "/fixtures/misbehaving-server.js")).unwrap();
+    manager.add(mcp_worker_tests::wasm_config("echo", ECHO_URL)).unwrap();
+    manager.add(mcp_worker_tests::wasm_config("js", "/fixtures/misbehaving-server.js")).unwrap();
     manager.start_all().await;
     let registry = manager.registry().clone();
     registry.set_thread_tools("thread-1", ["mcp__echo__*", "mcp__js__slow", "mcp__js__hang"]);

@@ -1,0 +1,111 @@
+// End-to-end tests of containment: a hostile server in the default sandbox, through the real site in headless
+// Chromium. It tries the page's database, storage, caches, OPFS, same-origin fetch, BroadcastChannel and origins it
+// did not declare (a second HTTP server on 127.0.0.1, another port); each must be refused by the browser, and a
+// blocked request reported naming the server and the origin. A server on the page's origin (by explicit option)
+// reaches what the page can, and its status says so.
+// Run by `cargo xtask test`; by hand: MCP_WORKER_SITE_URL=http://127.0.0.1:8080/ node --test tests/e2e/containment.test.mjs
+import assert from "node:assert/strict";
+import http from "node:http";
+import { after, before, describe, it } from "node:test";
+import { openRuntimePage } from "./runtime-page.mjs";
+
+const PROBER = "/e2e-fixtures/prober.js";
+
+/** An HTTP server on another port of 127.0.0.1: another origin, with CORS so that only the policy can stop a read. */
+function otherOrigin() {
+  const server = http.createServer((req, res) => {
+    res.writeHead(200, { "content-type": "text/plain", "access-control-allow-origin": "*" });
+    res.end("secret of the other origin");
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+describe("containment", () => {
+  let browser;
+  let page;
+  let other;
+  let otherUrl;
+
+  before(async () => {
+    ({ browser, page } = await openRuntimePage());
+    other = await otherOrigin();
+    otherUrl = `http://127.0.0.1:${other.address().port}/data`;
+  });
+
+  after(async () => {
+    await browser?.close();
+    other?.close();
+  });
+
+  /** Runs the prober as `config` says, in a runtime with its own database, and returns its report and status. */
+  async function probe(config) {
+    return page.evaluate(
+      async ({ PROBER, otherUrl, config }) => {
+        const rt = await host.McpRuntime.create({ databaseName: unique("containment") });
+        const heard = [];
+        const channel = unique("channel");
+        const listener = new BroadcastChannel(channel);
+        listener.onmessage = (event) => heard.push(event.data);
+        const events = [];
+        rt.subscribe((event) => {
+          if (event.type === "networkBlocked") events.push(event);
+        });
+        rt.addServer({ name: "prober", workerUrl: PROBER, autoStart: true, ...config });
+        await waitFor("prober connected", () => rt.server("prober").status === "connected");
+        const result = await rt.callTool("prober", "probe", { pageUrl: location.href, otherUrl, channel });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        listener.close();
+        const report = JSON.parse(result.content[0].text);
+        const status = rt.server("prober");
+        rt.close();
+        return { report, heard, events, status };
+      },
+      { PROBER, otherUrl, config },
+    );
+  }
+
+  it("a sandboxed server reaches nothing of the page's and no origin it did not declare", async () => {
+    const { report, heard, events, status } = await probe({});
+    assert.equal(report.origin, "null", "an opaque origin");
+    for (const key of ["indexedDB", "openDatabase", "caches", "opfs", "samePageFetch", "otherOrigin"]) {
+      assert.match(report[key], /^refused/, `${key}: ${report[key]}`);
+    }
+    assert.deepEqual(heard, [], "the page's BroadcastChannel heard nothing");
+    assert.equal(status.isolation, "sandbox");
+    assert.deepEqual(status.network, []);
+    const origins = events.map((e) => e.origin);
+    const pageOrigin = new URL(process.env.MCP_WORKER_SITE_URL).origin;
+    assert.ok(origins.includes(new URL(otherUrl).origin), `the undeclared origin is reported: ${JSON.stringify(events)}`);
+    assert.ok(origins.includes(pageOrigin), `the page's origin is reported: ${JSON.stringify(events)}`);
+    assert.ok(events.every((e) => e.server === "prober" && e.directive === "connect-src"), JSON.stringify(events));
+    assert.ok(status.blockedRequests >= 2, JSON.stringify(status));
+  });
+
+  it("a declared origin is reachable, and only that one", async () => {
+    const { report, events, status } = await probe({ network: [new URL(otherUrl).origin] });
+    assert.equal(report.otherOrigin, "reached: secret of the other origin");
+    assert.match(report.samePageFetch, /^refused/, report.samePageFetch);
+    assert.deepEqual(status.network, [new URL(otherUrl).origin]);
+    assert.ok(!events.some((e) => e.origin === new URL(otherUrl).origin), JSON.stringify(events));
+  });
+
+  it("a server on the page's origin is only by explicit option, and says so", async () => {
+    const { report, heard, status } = await probe({ isolation: "page" });
+    assert.notEqual(report.origin, "null");
+    assert.match(report.openDatabase, /^reached/, "on the page's origin it can open the page's IndexedDB");
+    assert.deepEqual(heard, ["from the server"]);
+    assert.equal(status.isolation, "page");
+  });
+
+  it("a network list that is not origins is refused with the field named", async () => {
+    const problem = await page.evaluate(async () => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("bad-network") });
+      const out = await failure(() => rt.addServer({ name: "p", workerUrl: "/x.js", network: ["https://ok.example", "api.example.com"] }));
+      const page = await failure(() => rt.addServer({ name: "q", workerUrl: "/x.js", isolation: "page", network: ["https://ok.example"] }));
+      rt.close();
+      return { out, page };
+    });
+    assert.match(problem.out.message, /network\[1\].*is not a network origin/, problem.out.message);
+    assert.match(problem.page.message, /page's origin/, problem.page.message);
+  });
+});
