@@ -300,6 +300,12 @@ export interface ExecuteToolsOptions {
    * nowhere.
    */
   enabledTools?: string[];
+  /**
+   * Steps of work a check of a call's arguments (or of a result) against the tool's schema may take; past them the
+   * check fails closed ("too costly to check"; the call is not sent). Default 1,000,000: about 25 ms natively for
+   * the costliest schemas, a few percent of that for ordinary arguments.
+   */
+  schemaMaxSteps?: number;
   /** Aborting rejects with an `AbortError` (code `ABORTED`) and cancels the calls on their servers. */
   signal?: AbortSignal;
 }
