@@ -1,8 +1,8 @@
 //! How long a step takes at worst: the costliest kinds of steps a schema can ask for, each run until the default
 //! budget is spent, timed. Run with
 //! `cargo test --release -p mcp-worker-json-schema calibration -- --ignored --nocapture`; the default
-//! [`Limits::max_steps`] is chosen so that the slowest of these stays near 25 ms natively (browsers run this wasm
-//! up to about twice as slow).
+//! [`Limits::max_steps`] and the prices in `work.rs` are chosen so that the slowest of these stays near 25 ms
+//! natively (wasm in V8 runs them up to about 1.5 times as slow).
 
 use super::*;
 use serde_json::{Map, json};
