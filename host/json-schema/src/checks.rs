@@ -1,29 +1,59 @@
-//! Keywords that look at one value: `type`, `enum`, `const`, numeric bounds, string length and `pattern`.
+//! Keywords that look at one value: `type`, `enum`, `const`, numeric bounds, string length and `pattern`, each
+//! paid for in steps of the validation's [`Work`].
 
-use super::{ValidationError, equality, pattern, push};
+use super::{ValidationError, equality, excerpt, push};
+use crate::pattern::Patterns;
+use crate::work::{self, Work};
 use serde_json::{Map, Value};
 
-pub(super) fn generic(schema: &Map<String, Value>, instance: &Value, path: &str, errors: &mut Vec<ValidationError>) {
+/// At most this many type names are shown in a message.
+const TYPES_SHOWN: usize = 8;
+
+pub(super) fn generic(
+    schema: &Map<String, Value>,
+    instance: &Value,
+    path: &str,
+    errors: &mut Vec<ValidationError>,
+    work: &mut Work,
+) {
     match schema.get("type") {
         Some(Value::String(expected)) if !has_type(instance, expected) => {
-            push(errors, path, format!("expected {expected}, got {}", describe(instance)));
+            push(errors, path, || format!("expected {}, got {}", excerpt::prefix(expected, 40), describe(instance)));
         }
-        Some(Value::Array(expected)) if !expected.iter().any(|t| t.as_str().is_some_and(|t| has_type(instance, t))) => {
-            let names: Vec<&str> = expected.iter().filter_map(Value::as_str).collect();
-            push(errors, path, format!("expected {}, got {}", names.join(" or "), describe(instance)));
+        Some(Value::Array(expected)) => {
+            if !work.spend(expected.len() as u64 * work::READ) {
+                return;
+            }
+            if !expected.iter().any(|t| t.as_str().is_some_and(|t| has_type(instance, t))) {
+                push(errors, path, || {
+                    let names: Vec<&str> = expected.iter().filter_map(Value::as_str).take(TYPES_SHOWN).collect();
+                    let names: Vec<&str> = names.into_iter().map(|t| excerpt::prefix(t, 40)).collect();
+                    format!("expected {}, got {}", names.join(" or "), describe(instance))
+                });
+            }
         }
         _ => {}
     }
     if let Some(Value::Array(allowed)) = schema.get("enum") {
-        if !allowed.iter().any(|v| equality::equal(v, instance)) {
-            push(errors, path, format!("must be one of {}, got {}", Value::Array(allowed.clone()), describe(instance)));
+        if !allowed.iter().any(|v| equal(v, instance, work)) && !work.exhausted() {
+            push(errors, path, || format!("must be one of {}, got {}", excerpt::json(allowed), describe(instance)));
         }
     }
     if let Some(constant) = schema.get("const") {
-        if !equality::equal(constant, instance) {
-            push(errors, path, format!("must be {constant}, got {}", describe(instance)));
+        if !equal(constant, instance, work) && !work.exhausted() {
+            push(errors, path, || format!("must be {}, got {}", excerpt::json(constant), describe(instance)));
         }
     }
+}
+
+/// [`equality::equal`] paid for: a step per pair of values compared (see there).
+pub(super) fn equal(a: &Value, b: &Value, work: &mut Work) -> bool {
+    let allowance = work.remaining();
+    let mut left = allowance;
+    let equal = equality::equal(a, b, &mut left);
+    // Running out leaves `left` at 0: the spend then goes over the budget by one.
+    work.spend(allowance - left + u64::from(left == 0));
+    equal
 }
 
 pub(super) fn number(schema: &Map<String, Value>, instance: &Value, path: &str, errors: &mut Vec<ValidationError>) {
@@ -33,52 +63,59 @@ pub(super) fn number(schema: &Map<String, Value>, instance: &Value, path: &str, 
     let old_exclusive = |key: &str| schema.get(key).and_then(Value::as_bool).unwrap_or(false);
     if let Some(min) = bound("minimum") {
         if old_exclusive("exclusiveMinimum") && x <= min {
-            push(errors, path, format!("must be greater than {}, got {}", show(min), instance));
+            push(errors, path, || format!("must be greater than {}, got {}", show(min), instance));
         } else if x < min {
-            push(errors, path, format!("must be at least {}, got {}", show(min), instance));
+            push(errors, path, || format!("must be at least {}, got {}", show(min), instance));
         }
     }
     if let Some(max) = bound("maximum") {
         if old_exclusive("exclusiveMaximum") && x >= max {
-            push(errors, path, format!("must be less than {}, got {}", show(max), instance));
+            push(errors, path, || format!("must be less than {}, got {}", show(max), instance));
         } else if x > max {
-            push(errors, path, format!("must be at most {}, got {}", show(max), instance));
+            push(errors, path, || format!("must be at most {}, got {}", show(max), instance));
         }
     }
     if let Some(min) = bound("exclusiveMinimum") {
         if x <= min {
-            push(errors, path, format!("must be greater than {}, got {}", show(min), instance));
+            push(errors, path, || format!("must be greater than {}, got {}", show(min), instance));
         }
     }
     if let Some(max) = bound("exclusiveMaximum") {
         if x >= max {
-            push(errors, path, format!("must be less than {}, got {}", show(max), instance));
+            push(errors, path, || format!("must be less than {}, got {}", show(max), instance));
         }
     }
     if let Some(step) = bound("multipleOf").filter(|s| *s > 0.0) {
         let quotient = x / step;
         let tolerance = 1e-9 * quotient.abs().max(1.0);
         if (quotient - quotient.round()).abs() > tolerance {
-            push(errors, path, format!("must be a multiple of {}, got {}", show(step), instance));
+            push(errors, path, || format!("must be a multiple of {}, got {}", show(step), instance));
         }
     }
 }
 
-pub(super) fn string(schema: &Map<String, Value>, text: &str, path: &str, errors: &mut Vec<ValidationError>) {
-    let length = || text.chars().count() as u64;
-    if let Some(min) = schema.get("minLength").and_then(Value::as_u64) {
-        if length() < min {
-            push(errors, path, format!("must be at least {min} characters long, got {}", length()));
+pub(super) fn string(
+    schema: &Map<String, Value>,
+    text: &str,
+    path: &str,
+    errors: &mut Vec<ValidationError>,
+    work: &mut Work,
+    patterns: &mut Patterns,
+) {
+    let min = schema.get("minLength").and_then(Value::as_u64);
+    let max = schema.get("maxLength").and_then(Value::as_u64);
+    if (min.is_some() || max.is_some()) && work.spend(text.len() as u64 / work::TEXT_BYTES_PER_STEP) {
+        let length = text.chars().count() as u64;
+        if let Some(min) = min.filter(|min| length < *min) {
+            push(errors, path, || format!("must be at least {min} characters long, got {length}"));
         }
-    }
-    if let Some(max) = schema.get("maxLength").and_then(Value::as_u64) {
-        if length() > max {
-            push(errors, path, format!("must be at most {max} characters long, got {}", length()));
+        if let Some(max) = max.filter(|max| length > *max) {
+            push(errors, path, || format!("must be at most {max} characters long, got {length}"));
         }
     }
     if let Some(regex) = schema.get("pattern").and_then(Value::as_str) {
-        if !pattern::matches(regex, text) {
-            push(errors, path, format!("must match the pattern {regex:?}"));
+        if !patterns.matches(regex, text, work) {
+            push(errors, path, || format!("must match the pattern {}", excerpt::quoted(regex)));
         }
     }
 }
@@ -103,6 +140,8 @@ pub(super) fn describe(value: &Value) -> String {
         Value::Null => return "null".into(),
         Value::Bool(b) => return format!("boolean {b}"),
         Value::Number(n) => return format!("number {n}"),
+        // A string longer than this is never shown whole (40 characters are at most 160 bytes).
+        Value::String(text) if text.len() > 160 => return "string".into(),
         Value::String(_) => "string",
         Value::Array(_) => return "an array".into(),
         Value::Object(_) => return "an object".into(),

@@ -13,6 +13,8 @@ mod execution;
 mod result;
 
 pub use execution::{ContentSummary, ExecutionCall, ExecutionEvent, ExecutionFinished, OutputSummary, ToolOrigin};
+/// How much work checking one call's arguments (or one result) against its tool's schema may take.
+pub use mcp_worker_json_schema::Limits as SchemaLimits;
 pub use result::{ParsedToolCall, ToolResult, ToolStatus};
 
 use crate::Result;
@@ -56,6 +58,10 @@ pub struct ExecuteOptions {
     /// enablement itself (an ART `StateManager`): checked instead of the thread's list in the registry, and stored
     /// nowhere. `None`: the registry's list for the thread.
     pub enabled_tools: Option<Vec<String>>,
+    /// How much work checking a call's arguments, or a result, against the tool's schema may take (the schema is the
+    /// server's, and checking runs on the page's main thread). A check over it fails closed: the call is not sent,
+    /// or the result is an error. Default: [`SchemaLimits::default`], under about 50 ms whatever the schema.
+    pub schema_limits: SchemaLimits,
 }
 
 impl ExecuteOptions {
@@ -70,6 +76,13 @@ impl ExecuteOptions {
     #[must_use]
     pub fn timeout(mut self, ms: u32) -> Self {
         self.timeout_ms = Some(ms);
+        self
+    }
+
+    /// Schema checks of the batch work within `limits` (see [`ExecuteOptions::schema_limits`]).
+    #[must_use]
+    pub fn schema_limits(mut self, limits: SchemaLimits) -> Self {
+        self.schema_limits = limits;
         self
     }
 
@@ -205,14 +218,19 @@ impl ToolSystem {
         let arguments =
             normalize_arguments(&call.arguments).map_err(|e| format!("Invalid arguments for {name}: {e}"))?;
         let schema = Value::Object(entry.definition.input_schema.clone());
-        if let Err(errors) = json_schema::validate(&schema, &arguments) {
-            let shown: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-            return Err(format!(
-                "Invalid arguments for {name}: {}. Fix the arguments and call the tool again.",
-                shown.join("; ")
-            ));
+        match json_schema::validate_with(&schema, &arguments, &options.schema_limits) {
+            Ok(()) => Ok((entry, arguments)),
+            Err(json_schema::Error::TooCostly(exceeded)) => {
+                let from = entry.server().map(|server| format!(" (from server {server})")).unwrap_or_default();
+                Err(format!(
+                    "Tool {name} cannot be called: its input schema{from} is too costly to check ({exceeded}); the \
+                     call was not sent. Use another tool if one fits."
+                ))
+            }
+            Err(invalid) => {
+                Err(format!("Invalid arguments for {name}: {invalid}. Fix the arguments and call the tool again."))
+            }
         }
-        Ok((entry, arguments))
     }
 
     async fn dispatch(
@@ -232,14 +250,8 @@ impl ToolSystem {
                 match executor.execute(arguments, context).await {
                     Ok(output) => {
                         let problem = output_schema.as_ref().and_then(|schema| {
-                            json_schema::validate(schema, &output).err().map(|errors| {
-                                let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
-                                format!(
-                                    "tool {} returned output that does not match its output schema: {}",
-                                    call.tool_name,
-                                    shown.join("; ")
-                                )
-                            })
+                            let checked = json_schema::validate_with(schema, &output, &options.schema_limits);
+                            result::output_problem(checked, &call.tool_name, "output")
                         });
                         result.status = if problem.is_some() { ToolStatus::Error } else { ToolStatus::Success };
                         result.error = problem;
@@ -276,7 +288,12 @@ impl ToolSystem {
                                 return result;
                             }
                         };
-                        let mapped = result::map_mcp_result(&value, &call.tool_name, output_schema.as_ref());
+                        let mapped = result::map_mcp_result(
+                            &value,
+                            &call.tool_name,
+                            output_schema.as_ref(),
+                            &options.schema_limits,
+                        );
                         result.status = mapped.status;
                         result.output = Some(mapped.output);
                         result.error = mapped.error;

@@ -209,6 +209,60 @@ fn structured_content_is_checked_against_the_output_schema() {
     assert!(bad.error.unwrap().contains("missing required property \"total\""));
 }
 
+/// Thirty definitions, each checking the next one twice with `allOf`: 2^30 checks of any value.
+fn exponential_schema() -> JsonObject {
+    let mut defs = JsonObject::new();
+    for i in 0..30 {
+        let next = format!("#/$defs/d{}", i + 1);
+        defs.insert(format!("d{i}"), json!({"allOf": [{"$ref": next}, {"$ref": next}]}));
+    }
+    defs.insert("d30".into(), json!({"type": "object"}));
+    json!({"$defs": defs, "$ref": "#/$defs/d0"}).as_object().cloned().unwrap()
+}
+
+#[test]
+fn a_schema_too_costly_to_check_refuses_the_call_and_says_why() {
+    let mut rig = rig();
+    let mut tool = Tool::new("deep", exponential_schema());
+    tool.annotations = Some(ToolAnnotations { read_only_hint: Some(true), ..Default::default() });
+    rig.registry.replace_server_tools("other", vec![tool], false);
+    rig.registry.enable_for_thread("t", ["mcp__other__deep"]);
+    let result = rig.one("mcp__other__deep", json!({}));
+    assert_eq!(result.status, ToolStatus::Error);
+    assert_eq!(
+        result.error.as_deref(),
+        Some(
+            "Tool mcp__other__deep cannot be called: its input schema (from server other) is too costly to check \
+             (over 1000000 steps); the call was not sent. Use another tool if one fits."
+        )
+    );
+    assert_eq!(rig.clients.calls.get(), 0, "no server was called");
+
+    // The budget is the application's: a tiny one refuses even an ordinary schema.
+    let options = ExecuteOptions::default().schema_limits(SchemaLimits::default().steps(5));
+    let call = ParsedToolCall::new("c2", "mcp__kit__echo", json!({"text": "hi"}));
+    let refused = rig.pool.run_until(rig.system.execute_tools(vec![call], "t", &options));
+    assert!(refused[0].error.as_deref().unwrap().contains("(over 5 steps); the call was not sent"));
+}
+
+#[test]
+fn a_result_whose_output_schema_is_too_costly_to_check_is_an_error() {
+    let mut rig = rig();
+    let mut costly = (*rig.registry.get("mcp__kit__sum").unwrap().definition).clone();
+    costly.output_schema = Some(exponential_schema());
+    rig.registry.unregister("mcp__kit__sum");
+    rig.registry.replace_server_tools("kit", vec![costly], false);
+    let result = rig.one("mcp__kit__sum", json!({}));
+    assert_eq!(result.status, ToolStatus::Error);
+    assert_eq!(
+        result.error.as_deref(),
+        Some(
+            "tool mcp__kit__sum returned structured content that cannot be checked: its output schema is too costly \
+             to check (over 1000000 steps)"
+        )
+    );
+}
+
 #[test]
 fn host_errors_name_the_server_and_carry_a_code() {
     let mut rig = rig();

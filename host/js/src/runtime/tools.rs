@@ -33,6 +33,7 @@ struct ExecuteJson {
     #[serde(default)]
     include_raw_result: bool,
     enabled_tools: Option<Vec<String>>,
+    schema_max_steps: Option<u32>,
 }
 
 #[wasm_bindgen(js_class = McpRuntime)]
@@ -168,6 +169,9 @@ impl JsRuntime {
             execute.timeout_ms = json.timeout_ms;
             execute.include_raw_result = json.include_raw_result;
             execute.enabled_tools = json.enabled_tools;
+            if let Some(steps) = json.schema_max_steps {
+                execute.schema_limits = execute.schema_limits.steps(u64::from(steps));
+            }
             let run = async { Ok(inner.runtime.execute_tools(calls, &thread_id, &execute).await) };
             let results = abortable(signal, "executeTools", run).await?;
             Ok(to_js(&results)?)

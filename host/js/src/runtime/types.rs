@@ -313,6 +313,12 @@ export interface ExecuteToolsOptions {
    * nowhere.
    */
   enabledTools?: string[];
+  /**
+   * Steps of work a check of a call's arguments (or of a result) against the tool's schema may take; past them the
+   * check fails closed ("too costly to check"; the call is not sent). Default 1,000,000: under about 50 ms of the
+   * page's main thread for the costliest schemas, while a typical call uses well under 1% of it.
+   */
+  schemaMaxSteps?: number;
   /** Aborting rejects with an `AbortError` (code `ABORTED`) and cancels the calls on their servers. */
   signal?: AbortSignal;
 }

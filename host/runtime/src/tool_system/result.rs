@@ -89,8 +89,13 @@ pub(super) struct Mapped {
 }
 
 /// Maps a `CallToolResult` (JSON). `isError: true` is an error whose text is the result's text; structured content
-/// is checked against the tool's output schema when it has one.
-pub(super) fn map_mcp_result(result: &Value, tool: &str, output_schema: Option<&Value>) -> Mapped {
+/// is checked against the tool's output schema when it has one, within `limits`.
+pub(super) fn map_mcp_result(
+    result: &Value,
+    tool: &str,
+    output_schema: Option<&Value>,
+    limits: &json_schema::Limits,
+) -> Mapped {
     let content = result.get("content").cloned().unwrap_or_else(|| json!([]));
     let structured = result.get("structuredContent").cloned();
     let mut output = Map::new();
@@ -105,19 +110,28 @@ pub(super) fn map_mcp_result(result: &Value, tool: &str, output_schema: Option<&
         return Mapped { status: ToolStatus::Error, output, error: Some(error) };
     }
     let problem = match (output_schema, &structured) {
-        (Some(schema), Some(structured)) => json_schema::validate(schema, structured).err().map(|errors| {
-            let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
-            format!(
-                "tool {tool} returned structured content that does not match its output schema: {}",
-                shown.join("; ")
-            )
-        }),
+        (Some(schema), Some(structured)) => {
+            output_problem(json_schema::validate_with(schema, structured, limits), tool, "structured content")
+        }
         (Some(_), None) => Some(format!("tool {tool} declares an output schema but returned no structured content")),
         (None, _) => None,
     };
     match problem {
         Some(error) => Mapped { status: ToolStatus::Error, output, error: Some(error) },
         None => Mapped { status: ToolStatus::Success, output, error: None },
+    }
+}
+
+/// Why a tool's `returned` value (its output, or structured content) is not accepted, after its `checked` against
+/// the output schema: it does not match, or the schema is too costly to check, so the value cannot be trusted (a
+/// check that gives up fails closed).
+pub(super) fn output_problem(checked: json_schema::Result, tool: &str, returned: &str) -> Option<String> {
+    match checked.err()? {
+        json_schema::Error::TooCostly(exceeded) => Some(format!(
+            "tool {tool} returned {returned} that cannot be checked: its output schema is too costly to check \
+             ({exceeded})"
+        )),
+        invalid => Some(format!("tool {tool} returned {returned} that does not match its output schema: {invalid}")),
     }
 }
 
