@@ -19,7 +19,7 @@ mod export;
 pub mod limits;
 pub mod naming;
 pub mod schema_prep;
-mod table;
+pub(crate) mod table;
 
 pub use clashes::{ClashedTool, NameClash};
 pub use enablement::ThreadEnablement;
@@ -136,8 +136,8 @@ pub struct ServerTools {
 }
 
 impl ServerTools {
-    /// What went wrong, in a sentence for a server's `lastError`; `None` when nothing did.
-    pub fn problems(&self) -> Option<String> {
+    /// What went wrong, in a sentence for the `lastError` of `server`, naming it; `None` when nothing did.
+    pub fn problems(&self, server: &str) -> Option<String> {
         let mut parts = Vec::new();
         if !self.rejected.is_empty() {
             let shown: Vec<String> = self.rejected.iter().map(ToString::to_string).collect();
@@ -147,7 +147,7 @@ impl ServerTools {
             parts
                 .push(format!("its tool list went past the registry's limits: {}", limits::describe(&self.violations)));
         }
-        (!parts.is_empty()).then(|| parts.join("; "))
+        (!parts.is_empty()).then(|| format!("server {server:?}: {}", parts.join("; ")))
     }
 }
 

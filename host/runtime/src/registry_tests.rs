@@ -159,7 +159,7 @@ fn too_many_tools_are_dropped_and_the_count_is_what_is_registered() {
     let outcome = registry.replace_server_tools("big", vec![read_only("a"), read_only("a"), read_only("b")], false);
     assert_eq!(outcome.registered, ["mcp__big__a"], "the first two listed are kept, and one is listed twice");
     assert_eq!(outcome.violations, [LimitViolation::TooManyTools { listed: 3, kept: 2 }]);
-    let problems = outcome.problems().unwrap();
+    let problems = outcome.problems("big").unwrap();
     assert!(problems.contains("listed twice") || problems.contains("already registered"), "{problems}");
     assert!(problems.contains("3 tools listed, at most 2 are registered"), "{problems}");
     assert_eq!(registry.len(), 1);

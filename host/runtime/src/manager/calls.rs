@@ -130,7 +130,7 @@ impl Inner {
                         let registered = inner.registry.replace_server_tools(&server, tools, allow_destructive);
                         inner.current(&server, generation, |slot| {
                             slot.health.tool_count = registered.registered.len();
-                            if let Some(problems) = registered.problems() {
+                            if let Some(problems) = registered.problems(&server) {
                                 slot.health.last_error = Some(problems);
                             }
                         });

@@ -137,7 +137,7 @@ impl Inner {
             slot.starting = None;
             slot.client = Some(client.clone());
             slot.health.connected(registered.registered.len(), now);
-            if let Some(problems) = registered.problems() {
+            if let Some(problems) = registered.problems(name) {
                 slot.health.last_error = Some(problems);
             }
         });

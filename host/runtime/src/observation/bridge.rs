@@ -190,3 +190,7 @@ impl ObservationManager {
 #[cfg(test)]
 #[path = "bridge_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "registry_events_tests.rs"]
+mod registry_events_tests;
