@@ -257,12 +257,7 @@ impl ToolRegistry {
         }
         let (reassigned, registered) = {
             let mut table = self.table.borrow_mut();
-            if listed.is_empty() {
-                table.servers.remove(server);
-            } else {
-                table.servers.insert(server.to_owned(), listed);
-            }
-            let reassigned = table.reassign(self.naming, Some(server));
+            let reassigned = table.replace_server(server, listed, self.naming);
             (reassigned, table.registered_names(server))
         };
         rejected.extend(reassigned.unnamed.into_iter().filter(|(s, _)| s == server).map(|(_, error)| error));
@@ -291,35 +286,13 @@ impl ToolRegistry {
     /// Removes every registered tool `predicate` selects (ART's `unregisterTools`); returns how many. Tools of other
     /// servers may be renamed as a result (a clash ended); the change says so.
     pub fn unregister_where(&self, predicate: impl Fn(&ToolEntry) -> bool) -> usize {
-        let (count, change) = {
-            let mut table = self.table.borrow_mut();
-            let natives: Vec<String> =
-                table.index.values().filter(|e| e.server().is_none() && predicate(e)).map(|e| e.name.clone()).collect();
-            let mut count = natives.len();
-            for name in &natives {
-                table.index.remove(name);
-            }
-            for listed in table.servers.values_mut() {
-                let before = listed.len();
-                listed.retain(|l| !(l.registered && predicate(&l.entry)));
-                count += before - listed.len();
-            }
-            table.servers.retain(|_, listed| !listed.is_empty());
-            if count == 0 {
-                return 0;
-            }
-            let reassigned = table.reassign(self.naming, None);
-            let mut removed = natives;
-            removed.extend(reassigned.removed);
-            let change = RegistryChange {
-                added: reassigned.added,
-                removed,
-                clashes: reassigned.new_clashes,
-                ..RegistryChange::default()
-            };
-            (count, change)
-        };
-        self.emit(change);
+        let (count, reassigned) = self.table.borrow_mut().remove_where(predicate, self.naming);
+        self.emit(RegistryChange {
+            added: reassigned.added,
+            removed: reassigned.removed,
+            clashes: reassigned.new_clashes,
+            ..RegistryChange::default()
+        });
         count
     }
 

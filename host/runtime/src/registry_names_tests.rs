@@ -163,3 +163,22 @@ fn a_native_name_never_meets_an_mcp_name() {
     let taken = registry.register_native(tool("search"), Rc::new(native));
     assert!(matches!(taken, Err(RegistryError::Duplicate { .. })), "the application's own mistake is an error");
 }
+
+#[test]
+fn when_even_clash_names_coincide_no_side_is_registered_until_the_clash_ends() {
+    let naming = Naming { base: |_, _| "mcp__same".into(), clash: |_, _| "mcp__again".into() };
+    let registry = ToolRegistry::with_naming(naming);
+    let changes = recorded(&registry);
+    assert_eq!(registry.replace_server_tools("a", vec![tool("x")], false).registered, ["mcp__same"]);
+    let outcome = registry.replace_server_tools("b", vec![tool("y")], false);
+    assert!(outcome.registered.is_empty());
+    assert!(matches!(&outcome.rejected[..], [RegistryError::Unnamed { server, tool }] if server == "b" && tool == "y"));
+    assert!(registry.is_empty(), "the first comer lost its name too");
+    let last = changes.borrow().last().cloned().unwrap();
+    assert_eq!(last.removed, ["mcp__same"]);
+    let contested: Vec<&str> = last.clashes.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(contested, ["mcp__same", "mcp__again"]);
+    assert!(last.clashes.iter().all(|c| c.tools.iter().all(|t| t.name.is_none())));
+    registry.replace_server_tools("b", Vec::new(), false);
+    assert_eq!(names(&registry).keys().collect::<Vec<_>>(), ["mcp__same"], "back once the clash ends");
+}

@@ -43,54 +43,90 @@ pub(super) struct Claim<'a> {
     pub(super) base: &'a str,
 }
 
-/// Every claim's registry name (`None`: not registered), and the clashes.
+/// What a claim is named.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Given {
+    /// Its base name.
+    Base,
+    /// Its clash name.
+    Clash(String),
+    /// Nothing: even its clash name is contested.
+    Nobody,
+}
+
+/// Every claim's name, position for position, and the clashes.
 #[derive(Debug)]
 pub(super) struct Assignment {
-    pub(super) names: Vec<Option<String>>,
+    pub(super) given: Vec<Given>,
     pub(super) clashes: Vec<NameClash>,
 }
 
 /// Names every claim: its base name, or its clash name when another claim has the same base name. A name that is
 /// still contested after that is given to nobody. The result depends on the set of claims only (it is the same
-/// for any order of `claims`, position for position).
+/// for any order of `claims`, position for position). Linear in the claims when nothing clashes.
 pub(super) fn assign(claims: &[Claim<'_>], clash_name: fn(&str, &str) -> String) -> Assignment {
-    let bases: Vec<String> = claims.iter().map(|claim| claim.base.to_owned()).collect();
-    let contested = holders_of_shared(&bases);
-    let mut names = bases.clone();
-    for indexes in contested.values() {
-        for &i in indexes {
-            names[i] = clash_name(claims[i].server, claims[i].tool);
+    let mut holders: HashMap<&str, usize> = HashMap::with_capacity(claims.len());
+    for claim in claims {
+        *holders.entry(claim.base).or_default() += 1;
+    }
+    let mut given = vec![Given::Base; claims.len()];
+    let mut contested: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, claim) in claims.iter().enumerate() {
+        if holders[claim.base] > 1 {
+            contested.entry(claim.base).or_default().push(i);
+            given[i] = Given::Clash(clash_name(claim.server, claim.tool));
         }
     }
-    let still_contested = holders_of_shared(&names);
-    let given: Vec<Option<String>> =
-        names.iter().map(|name| (!still_contested.contains_key(name.as_str())).then(|| name.clone())).collect();
-    let clashes = contested
-        .iter()
-        .chain(still_contested.iter())
-        .map(|(name, indexes)| {
-            let mut tools: Vec<ClashedTool> = indexes
-                .iter()
-                .map(|&i| ClashedTool {
-                    server: claims[i].server.to_owned(),
-                    tool: claims[i].tool.to_owned(),
-                    name: given[i].clone(),
-                })
-                .collect();
-            tools.sort();
-            NameClash { name: (*name).to_owned(), tools }
-        })
-        .collect();
-    Assignment { names: given, clashes }
+    // A clash name is contested again when two claims got it, or a claim keeps it as its base name.
+    let mut clash_holders: HashMap<String, usize> = HashMap::new();
+    for name in given.iter().filter_map(clash_of) {
+        *clash_holders.entry(name.to_owned()).or_default() += 1;
+    }
+    let again: BTreeMap<String, Vec<usize>> =
+        if clash_holders.iter().any(|(name, count)| *count > 1 || holders.get(name.as_str()) == Some(&1)) {
+            let mut again: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+            for (i, claim) in claims.iter().enumerate() {
+                let name = clash_of(&given[i]).unwrap_or(claim.base);
+                let kept_base = holders.get(name) == Some(&1);
+                if clash_holders.get(name).is_some_and(|count| count + usize::from(kept_base) > 1) {
+                    again.entry(name.to_owned()).or_default().push(i);
+                }
+            }
+            for indexes in again.values() {
+                for &i in indexes {
+                    given[i] = Given::Nobody;
+                }
+            }
+            again
+        } else {
+            BTreeMap::new()
+        };
+    let report = |name: &str, indexes: &[usize]| {
+        let mut tools: Vec<ClashedTool> = indexes
+            .iter()
+            .map(|&i| ClashedTool {
+                server: claims[i].server.to_owned(),
+                tool: claims[i].tool.to_owned(),
+                name: match &given[i] {
+                    Given::Base => Some(claims[i].base.to_owned()),
+                    Given::Clash(name) => Some(name.clone()),
+                    Given::Nobody => None,
+                },
+            })
+            .collect();
+        tools.sort();
+        NameClash { name: name.to_owned(), tools }
+    };
+    let mut clashes: Vec<NameClash> = contested.iter().map(|(name, indexes)| report(name, indexes)).collect();
+    clashes.extend(again.iter().map(|(name, indexes)| report(name, indexes)));
+    Assignment { given, clashes }
 }
 
-/// The names held more than once, each with its holders.
-fn holders_of_shared(names: &[String]) -> BTreeMap<&str, Vec<usize>> {
-    let mut holders: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (i, name) in names.iter().enumerate() {
-        holders.entry(name.as_str()).or_default().push(i);
+fn clash_of(given: &Given) -> Option<&str> {
+    match given {
+        Given::Clash(name) => Some(name),
+        _ => None,
     }
-    holders.into_iter().filter(|(_, indexes)| indexes.len() > 1).collect()
 }
 
 #[cfg(test)]
@@ -109,7 +145,7 @@ mod tests {
     fn distinct_names_are_kept_and_nothing_is_reported() {
         let claims = [claim("a", "x", "n1"), claim("b", "x", "n2")];
         let assignment = assign(&claims, clash);
-        assert_eq!(assignment.names, [Some("n1".into()), Some("n2".into())]);
+        assert_eq!(assignment.given, [Given::Base, Given::Base]);
         assert!(assignment.clashes.is_empty());
     }
 
@@ -117,7 +153,7 @@ mod tests {
     fn every_party_to_a_clash_gets_its_clash_name_and_nobody_keeps_the_contested_one() {
         let claims = [claim("a", "x", "same"), claim("b", "y", "other"), claim("c", "z", "same")];
         let assignment = assign(&claims, clash);
-        assert_eq!(assignment.names, [Some("clash-a-x".into()), Some("other".into()), Some("clash-c-z".into())]);
+        assert_eq!(assignment.given, [Given::Clash("clash-a-x".into()), Given::Base, Given::Clash("clash-c-z".into())]);
         assert_eq!(
             assignment.clashes,
             [NameClash {
@@ -137,9 +173,9 @@ mod tests {
         let mut reversed = claims;
         reversed.reverse();
         let backward = assign(&reversed, clash);
-        let mut names = backward.names.clone();
-        names.reverse();
-        assert_eq!(names, forward.names);
+        let mut given = backward.given.clone();
+        given.reverse();
+        assert_eq!(given, forward.given);
         assert_eq!(backward.clashes, forward.clashes);
     }
 
@@ -150,7 +186,7 @@ mod tests {
         }
         let claims = [claim("a", "x", "same"), claim("b", "y", "same"), claim("c", "z", "fallback")];
         let assignment = assign(&claims, constant);
-        assert_eq!(assignment.names, [None, None, None], "no first comer keeps `fallback` either");
+        assert_eq!(assignment.given, [Given::Nobody, Given::Nobody, Given::Nobody], "no first comer keeps it");
         let contested: Vec<&str> = assignment.clashes.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(contested, ["same", "fallback"]);
     }
