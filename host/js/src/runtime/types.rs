@@ -420,7 +420,7 @@ export interface ToolNamesClashedEvent extends EventBase {
   type: "toolNamesClashed";
   /** The name each would have had. */
   name: string;
-  /** Ordered by server and tool. `name`: the registry name it got (null: none, it is not registered). */
+  /** By server name, then as each server listed them. `name`: the registry name it got (null: none, it is not registered). */
   tools: { server: string; tool: string; name: string | null }[];
 }
 

@@ -122,8 +122,10 @@ fn hex_hash(label: &str, server: &str, tool: &str, digits: usize) -> String {
         hasher.update((part.len() as u64).to_be_bytes());
         hasher.update(part.as_bytes());
     }
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let digest = hasher.finalize();
-    digest.iter().take(digits.div_ceil(2)).map(|b| format!("{b:02x}")).collect::<String>()[..digits].to_owned()
+    let nibbles = digest.iter().flat_map(|byte| [byte >> 4, byte & 0xf]);
+    nibbles.take(digits).map(|nibble| char::from(HEX[usize::from(nibble)])).collect()
 }
 
 #[cfg(test)]
