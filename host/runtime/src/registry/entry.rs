@@ -96,7 +96,8 @@ impl fmt::Debug for ToolSource {
 pub struct ToolEntry {
     /// The registry name, unique, within `^[a-zA-Z0-9_-]{1,64}$`.
     pub name: String,
-    /// The definition as its source gave it (for MCP: as the server listed it, with its own name).
+    /// The definition as its source gave it (for MCP: as the server listed it, with its own name, and its titles
+    /// and descriptions within the registry's [`super::ToolLimits`]).
     pub definition: Rc<Tool>,
     /// Where it runs.
     pub source: ToolSource,

@@ -15,7 +15,7 @@ pub enum ExportFormat {
     Anthropic,
     /// ART `ToolSchema`: `{name, description, inputSchema, outputSchema?}`.
     Art,
-    /// MCP `Tool` as the server listed it, renamed to its registry name.
+    /// MCP `Tool` as the server listed it (texts bounded, see [`super::limits`]), renamed to its registry name.
     Mcp,
 }
 
