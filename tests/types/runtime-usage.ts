@@ -25,6 +25,7 @@ export async function usage(): Promise<void> {
     defaultTimeoutMs: 30_000,
     backoff: { initialMs: 500, maxMs: 10_000 },
     maxConsecutiveFailures: null,
+    toolLimits: { maxToolsPerServer: 200, maxDescriptionChars: 2_000 },
     elicitation: true,
     sampling: async (request) => {
       real(request.params.maxTokens, true);
@@ -157,6 +158,15 @@ export async function usage(): Promise<void> {
         case "serverRestarting":
           real(event.backoffMs, true);
           break;
+        case "toolNamesClashed":
+          real(event.tools[0]?.name, true);
+          break;
+        case "toolListLimited": {
+          const first = event.violations[0];
+          if (first?.kind === "truncated") real(first.max, true);
+          real(event.message, true);
+          break;
+        }
         case "elicitationRequested": {
           const answer: ElicitResult = { action: "accept", content: { name: "ada" } };
           runtime.answerRequest(event.requestId, answer);

@@ -152,13 +152,17 @@ fn build(
     options: RuntimeOptions,
     credentials: Option<Rc<dyn CredentialSource>>,
 ) -> (Runtime, [(&'static str, Answering); 2]) {
-    let RuntimeOptions { history_size, manager, roots, elicitation, sampling, .. } = options;
+    let RuntimeOptions { history_size, manager, tool_limits, roots, elicitation, sampling, .. } = options;
     let mut features = ClientFeatures::default();
     features.elicitation = elicitation.enabled();
     features.sampling = sampling.enabled();
     features.roots = roots;
-    let mut builder =
-        Runtime::browser().options(manager).history(history_size).id_prefix(runtime_id()).features(features);
+    let mut builder = Runtime::browser()
+        .options(manager)
+        .tool_limits(tool_limits)
+        .history(history_size)
+        .id_prefix(runtime_id())
+        .features(features);
     if let Some(credentials) = credentials {
         builder = builder.credentials(credentials);
     }

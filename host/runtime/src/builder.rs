@@ -12,7 +12,7 @@ use crate::observation::{
     DEFAULT_HISTORY, EventCallback, EventFilter, ObservationManager, RedactingCredentials, ServerRequests,
     SubscriptionId, Watches,
 };
-use crate::registry::ToolRegistry;
+use crate::registry::{ToolLimits, ToolRegistry};
 use crate::tool_system::{ExecuteOptions, ParsedToolCall, ToolResult, ToolSystem};
 use mcp_worker_client::server_requests::{ServerRequestHandlers, Spawner};
 use serde_json::{Value, json};
@@ -43,6 +43,7 @@ pub struct RuntimeBuilder {
     features: ClientFeatures,
     history: usize,
     id_prefix: String,
+    tool_limits: ToolLimits,
 }
 
 impl fmt::Debug for RuntimeBuilder {
@@ -53,6 +54,7 @@ impl fmt::Debug for RuntimeBuilder {
             .field("features", &self.features)
             .field("history", &self.history)
             .field("id_prefix", &self.id_prefix)
+            .field("tool_limits", &self.tool_limits)
             .finish_non_exhaustive()
     }
 }
@@ -89,9 +91,16 @@ impl RuntimeBuilder {
         self
     }
 
+    /// Bounds on each server's tool list: how many tools, how long a title and a description
+    /// ([`ToolLimits::default`]: 1,000 tools, 4,096 and 256 characters).
+    pub fn tool_limits(mut self, limits: ToolLimits) -> Self {
+        self.tool_limits = limits;
+        self
+    }
+
     /// The runtime, with no server yet.
     pub fn build(self) -> Runtime {
-        let Self { platform, launcher, mut options, credentials, features, history, id_prefix } = self;
+        let Self { platform, launcher, mut options, credentials, features, history, id_prefix, tool_limits } = self;
         let clock: mcp_worker_client::connection::Clock = {
             let platform = platform.clone();
             Rc::new(move || platform.now_ms())
@@ -119,7 +128,7 @@ impl RuntimeBuilder {
             }
             options.server_requests = Some(handlers);
         }
-        let registry = Rc::new(ToolRegistry::new());
+        let registry = Rc::new(ToolRegistry::with_limits(tool_limits));
         let manager = McpTransportManager::new(platform, launcher, registry.clone(), options);
         if let Some(source) = credentials {
             let scrubbing = RedactingCredentials::new(source, hub.redactor().clone());
@@ -182,6 +191,7 @@ impl Runtime {
             features: ClientFeatures::default(),
             history: DEFAULT_HISTORY,
             id_prefix: "mcpw".to_owned(),
+            tool_limits: ToolLimits::default(),
         }
     }
 

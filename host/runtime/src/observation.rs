@@ -1,10 +1,10 @@
 //! Observations and the status socket: what the runtime tells the page and the agent about servers, tools and calls.
 //!
 //! - [`ObservationManager`] is the hub of the status socket: typed [`StatusEvent`]s (server status, credentials
-//!   required, tools changed, tool executions started and finished, server logs, progress, restarts, elicitation and
-//!   sampling requests), numbered without gaps, kept in a bounded history for late subscribers, delivered to
-//!   subscribers by [`EventFilter`] (kinds, servers, thread) as callbacks or as a [`EventStream`]. No event carries a
-//!   credential value ([`Redactor`]).
+//!   required, tools changed, tool names clashed, tool lists limited, tool executions started and finished, server
+//!   logs, progress, restarts, elicitation and sampling requests), numbered without gaps, kept in a bounded history
+//!   for late subscribers, delivered to subscribers by [`EventFilter`] (kinds, servers, thread) as callbacks or as a
+//!   [`EventStream`]. No event carries a credential value ([`Redactor`]).
 //! - The hub listens to the runtime's parts ([`ObservationManager::watch_manager`], `watch_registry`,
 //!   `watch_tool_system`: the tool system's typed execution records); requests from servers that wait for the
 //!   application are kept in [`ServerRequests`].
@@ -25,7 +25,8 @@ pub use bridge::Watches;
 pub use events::{
     CredentialsRequiredEvent, EventBody, EventKind, ListChangedEvent, ProgressEvent, ServerEvent, ServerLogEvent,
     ServerRequestEvent, ServerRequestSettledEvent, ServerRestartingEvent, ServerStatusEvent, Settlement, StatusEvent,
-    ToolExecutionFinishedEvent, ToolExecutionStartedEvent, ToolsChangedEvent,
+    ToolExecutionFinishedEvent, ToolExecutionStartedEvent, ToolListLimitedEvent, ToolNamesClashedEvent,
+    ToolsChangedEvent,
 };
 pub use filter::EventFilter;
 pub use hub::{DEFAULT_HISTORY, EventCallback, ObservationManager, SubscriptionId};

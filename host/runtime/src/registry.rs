@@ -1,145 +1,39 @@
 //! The union tool registry: tools that run in the page (`Native`) and tools of MCP servers (`Mcp`), in one map
 //! with one naming scheme, per-thread enablement and destructive-tool gating.
 //!
-//! - Names are unique; registering a taken name is an error, never a silent overwrite.
+//! - Names are unique; registering a taken native name is an error, never a silent overwrite.
 //! - MCP tools are named `mcp__{server}__{tool}` ([`naming`]); the entry keeps the server and the tool's own name.
+//!   Names are a function of the whole set of servers and tools, never of who came first: when two would
+//!   coincide, each gets a clash name and the clash is reported ([`clashes`], [`RegistryChange::clashes`]).
+//! - Each server's list is bounded ([`limits`]): tool count, title and description lengths, no control characters.
 //! - A tool that may be destructive ([`destructive`]) is hidden from agents unless its server's config allows it.
 //! - A thread sees only the tools enabled for it ([`enablement`]); an unknown thread sees none.
 //! - [`ToolRegistry::export`] gives the list in the format of each LLM API, with schemas prepared for it
 //!   ([`schema_prep`]).
 
+pub mod clashes;
 pub mod destructive;
 pub mod enablement;
+mod entry;
 mod export;
+pub mod limits;
 pub mod naming;
 pub mod schema_prep;
+pub(crate) mod table;
 
+pub use clashes::{ClashedTool, NameClash};
 pub use enablement::ThreadEnablement;
+pub use entry::{ExecutionContext, NativeTool, ToolEntry, ToolError, ToolSource};
 pub use export::{Export, ExportFormat};
+pub use limits::{LimitReport, LimitViolation, TextField, ToolLimits};
 
 use crate::listeners::{ListenerId, Listeners};
-use futures_util::future::LocalBoxFuture;
 use mcp_worker_protocol::Tool;
-use serde_json::Value;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::HashSet;
 use std::fmt;
-use std::future::Future;
 use std::rc::Rc;
-
-/// Who is calling a tool: the thread and trace of the agent run, and the LLM's call id.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct ExecutionContext {
-    /// The agent thread.
-    pub thread_id: String,
-    /// The trace of the agent run, when there is one.
-    pub trace_id: Option<String>,
-    /// The LLM's id for this call.
-    pub call_id: String,
-}
-
-/// Why a native tool failed, in words the model can read (they become the call's `error`).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-#[non_exhaustive]
-pub struct ToolError {
-    /// What went wrong.
-    pub message: String,
-}
-
-impl ToolError {
-    /// A failure described by `message`.
-    pub fn new(message: impl Into<String>) -> Self {
-        Self { message: message.into() }
-    }
-}
-
-impl From<String> for ToolError {
-    fn from(message: String) -> Self {
-        Self { message }
-    }
-}
-
-impl From<&str> for ToolError {
-    fn from(message: &str) -> Self {
-        Self::new(message)
-    }
-}
-
-/// A tool that runs in the page. Return the output (JSON) or a [`ToolError`].
-pub trait NativeTool {
-    /// Runs the tool with arguments already checked against its input schema.
-    fn execute(&self, arguments: Value, context: ExecutionContext)
-    -> LocalBoxFuture<'static, Result<Value, ToolError>>;
-}
-
-impl<F, Fut> NativeTool for F
-where
-    F: Fn(Value, ExecutionContext) -> Fut,
-    Fut: Future<Output = Result<Value, ToolError>> + 'static,
-{
-    fn execute(
-        &self,
-        arguments: Value,
-        context: ExecutionContext,
-    ) -> LocalBoxFuture<'static, Result<Value, ToolError>> {
-        Box::pin(self(arguments, context))
-    }
-}
-
-/// Where a tool runs.
-#[derive(Clone)]
-#[non_exhaustive]
-pub enum ToolSource {
-    /// In the page.
-    Native(Rc<dyn NativeTool>),
-    /// On an MCP server, under the tool's own name (`definition.name`).
-    Mcp {
-        /// The server's name.
-        server: String,
-    },
-}
-
-impl fmt::Debug for ToolSource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Native(_) => f.write_str("Native"),
-            Self::Mcp { server } => f.debug_struct("Mcp").field("server", server).finish(),
-        }
-    }
-}
-
-/// One registered tool.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct ToolEntry {
-    /// The registry name, unique, within `^[a-zA-Z0-9_-]{1,64}$`.
-    pub name: String,
-    /// The definition as its source gave it (for MCP: as the server listed it, with its own name).
-    pub definition: Rc<Tool>,
-    /// Where it runs.
-    pub source: ToolSource,
-    /// Whether it may be destructive (see [`destructive`]).
-    pub destructive: bool,
-    /// Whether agents may see and call it: false for a destructive tool whose server does not allow those.
-    pub exposed: bool,
-}
-
-impl ToolEntry {
-    /// The server, for an MCP tool.
-    pub fn server(&self) -> Option<&str> {
-        match &self.source {
-            ToolSource::Mcp { server } => Some(server),
-            ToolSource::Native(_) => None,
-        }
-    }
-
-    /// The tool's own name (the MCP server's name for it; the registry name for a native tool).
-    pub fn original_name(&self) -> &str {
-        &self.definition.name
-    }
-}
+use table::{Listed, Naming, Table};
 
 /// Why a registration was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -160,6 +54,15 @@ pub enum RegistryError {
         name: String,
         /// Why.
         reason: String,
+    },
+    /// A tool's name clashed, and so did the name it got instead (two equal SHA-256 hashes): it is not
+    /// registered while the clash lasts.
+    #[error("tool {tool:?} of server {server:?} is not registered: its name clashed, and so did its clash name")]
+    Unnamed {
+        /// The server.
+        server: String,
+        /// The tool's own name.
+        tool: String,
     },
 }
 
@@ -198,48 +101,101 @@ impl ToolFilter {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct RegistryChange {
-    /// Names added.
+    /// Names added (a tool renamed after a clash began or ended: its new name).
     pub added: Vec<String>,
-    /// Names removed.
+    /// Names removed (a tool renamed: its old name).
     pub removed: Vec<String>,
     /// Threads whose enabled tools changed (see [`ToolRegistry::enablement`]).
     pub threads: Vec<String>,
+    /// Clashes that began with this change: tools whose names would have coincided, with the names each got.
+    pub clashes: Vec<NameClash>,
+    /// Bounds a server's tool list went past ([`limits`]).
+    pub limited: Vec<LimitReport>,
+}
+
+impl RegistryChange {
+    fn is_empty(&self) -> bool {
+        self.added.is_empty()
+            && self.removed.is_empty()
+            && self.threads.is_empty()
+            && self.clashes.is_empty()
+            && self.limited.is_empty()
+    }
 }
 
 /// The result of replacing one server's tools.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ServerTools {
-    /// Registry names now registered for the server.
+    /// Registry names now registered for the server, in the order it listed the tools.
     pub registered: Vec<String>,
     /// Tools that could not be registered, each with why.
     pub rejected: Vec<RegistryError>,
+    /// Bounds the list went past, and what was done about each ([`ToolLimits`]).
+    pub violations: Vec<LimitViolation>,
+}
+
+impl ServerTools {
+    /// What went wrong, in a sentence for the `lastError` of `server`, naming it; `None` when nothing did.
+    pub fn problems(&self, server: &str) -> Option<String> {
+        let mut parts = Vec::new();
+        if !self.rejected.is_empty() {
+            let shown: Vec<String> = self.rejected.iter().map(ToString::to_string).collect();
+            parts.push(format!("some tools were not registered: {}", shown.join("; ")));
+        }
+        if !self.violations.is_empty() {
+            parts
+                .push(format!("its tool list went past the registry's limits: {}", limits::describe(&self.violations)));
+        }
+        (!parts.is_empty()).then(|| format!("server {server:?}: {}", parts.join("; ")))
+    }
 }
 
 /// The union registry. Shared (`Rc`) by the manager, which registers MCP tools, and the tool system, which
 /// looks them up.
 #[derive(Default)]
 pub struct ToolRegistry {
-    tools: RefCell<BTreeMap<String, ToolEntry>>,
+    table: RefCell<Table>,
     enablement: RefCell<ThreadEnablement>,
     changes: Listeners<RegistryChange>,
+    limits: ToolLimits,
+    naming: Naming,
 }
 
 impl fmt::Debug for ToolRegistry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ToolRegistry").field("tools", &self.tools.borrow().len()).finish_non_exhaustive()
+        f.debug_struct("ToolRegistry")
+            .field("tools", &self.table.borrow().index.len())
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
     }
 }
 
 impl ToolRegistry {
-    /// An empty registry.
+    /// An empty registry with the default [`ToolLimits`].
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// An empty registry that bounds each server's tool list by `limits`.
+    pub fn with_limits(limits: ToolLimits) -> Self {
+        Self { limits, ..Self::default() }
+    }
+
+    /// An empty registry that names tools with `naming` (tests make clashes with weak ones).
+    #[cfg(test)]
+    pub(crate) fn with_naming(naming: Naming) -> Self {
+        Self { naming, ..Self::default() }
+    }
+
+    /// The bounds on each server's tool list.
+    pub fn limits(&self) -> ToolLimits {
+        self.limits
+    }
+
     /// Registers a tool that runs in the page, under `definition.name`, which must match
-    /// `^[a-zA-Z0-9_-]{1,64}$` and must not start with `mcp__`. Native tools are the application's own code: they
-    /// are never hidden as destructive.
+    /// `^[a-zA-Z0-9_-]{1,64}$` and must not start with `mcp__` (so it never meets an MCP tool's name). Native tools
+    /// are the application's own code: they are never hidden as destructive, nor bounded by [`ToolLimits`].
     pub fn register_native(&self, definition: Tool, executor: Rc<dyn NativeTool>) -> Result<String, RegistryError> {
         let name = definition.name.clone();
         if !naming::is_valid_tool_name(&name) {
@@ -259,35 +215,62 @@ impl ToolRegistry {
             destructive,
             exposed: true,
         };
-        self.insert(entry)?;
-        self.changes.emit(&RegistryChange { added: vec![name.clone()], ..RegistryChange::default() });
+        {
+            let mut table = self.table.borrow_mut();
+            if let Some(existing) = table.index.get(&name) {
+                let existing = match existing.server() {
+                    Some(server) => format!("tool {:?} of server {server:?}", existing.original_name()),
+                    None => "a native tool".to_owned(),
+                };
+                return Err(RegistryError::Duplicate { name, existing });
+            }
+            table.index.insert(name.clone(), entry);
+        }
+        self.emit(RegistryChange { added: vec![name.clone()], ..RegistryChange::default() });
         Ok(name)
     }
 
-    /// Replaces every tool of `server` with `tools` in one step. A tool whose name is taken by another source, or
-    /// listed twice by the server, is rejected and reported; the others are registered.
+    /// Replaces every tool of `server` with `tools` in one step, within the registry's [`ToolLimits`]. A tool the
+    /// server lists twice is registered once (the first) and the second reported. Names are assigned over every
+    /// server's tools again: a clash this list causes renames both sides, never only the newcomer.
     pub fn replace_server_tools(&self, server: &str, tools: Vec<Tool>, allow_destructive: bool) -> ServerTools {
-        let removed = self.remove_where(|entry| entry.server() == Some(server));
-        let mut outcome = ServerTools::default();
+        let (tools, violations) = limits::bound(tools, &self.limits);
+        let mut rejected = Vec::new();
+        let mut seen = HashSet::new();
+        let mut listed = Vec::with_capacity(tools.len());
         for tool in tools {
-            let name = naming::mcp_tool_name(server, &tool.name);
+            let base = (self.naming.base)(server, &tool.name);
+            if !seen.insert(tool.name.clone()) {
+                let existing = format!("tool {:?} of server {server:?}", limits::shown(&tool.name, 128));
+                rejected.push(RegistryError::Duplicate { name: base, existing });
+                continue;
+            }
             let destructive = destructive::is_destructive(&tool);
             let entry = ToolEntry {
-                name: name.clone(),
+                name: String::new(),
                 definition: Rc::new(tool),
                 source: ToolSource::Mcp { server: server.to_owned() },
                 destructive,
                 exposed: allow_destructive || !destructive,
             };
-            match self.insert(entry) {
-                Ok(()) => outcome.registered.push(name),
-                Err(error) => outcome.rejected.push(error),
-            }
+            listed.push(Listed { base, entry, registered: false });
         }
-        if !removed.is_empty() || !outcome.registered.is_empty() {
-            self.changes.emit(&RegistryChange { added: outcome.registered.clone(), removed, threads: Vec::new() });
-        }
-        outcome
+        let (reassigned, registered) = {
+            let mut table = self.table.borrow_mut();
+            let reassigned = table.replace_server(server, listed, self.naming);
+            (reassigned, table.registered_names(server))
+        };
+        rejected.extend(reassigned.unnamed.into_iter().filter(|(s, _)| s == server).map(|(_, error)| error));
+        let limited =
+            if violations.is_empty() { Vec::new() } else { vec![LimitReport::new(server, violations.clone())] };
+        self.emit(RegistryChange {
+            added: reassigned.added,
+            removed: reassigned.removed,
+            threads: Vec::new(),
+            clashes: reassigned.new_clashes,
+            limited,
+        });
+        ServerTools { registered, rejected, violations }
     }
 
     /// Removes one tool; true if it was registered.
@@ -295,28 +278,32 @@ impl ToolRegistry {
         self.unregister_where(|entry| entry.name == name) == 1
     }
 
-    /// Removes every tool of a server; returns how many.
+    /// Removes every tool of a server; returns how many were registered.
     pub fn unregister_server(&self, server: &str) -> usize {
         self.unregister_where(|entry| entry.server() == Some(server))
     }
 
-    /// Removes every tool `predicate` selects (ART's `unregisterTools`); returns how many.
+    /// Removes every registered tool `predicate` selects (ART's `unregisterTools`); returns how many. Tools of other
+    /// servers may be renamed as a result (a clash ended); the change says so.
     pub fn unregister_where(&self, predicate: impl Fn(&ToolEntry) -> bool) -> usize {
-        let removed = self.remove_where(predicate);
-        if !removed.is_empty() {
-            self.changes.emit(&RegistryChange { removed: removed.clone(), ..RegistryChange::default() });
-        }
-        removed.len()
+        let (count, reassigned) = self.table.borrow_mut().remove_where(predicate, self.naming);
+        self.emit(RegistryChange {
+            added: reassigned.added,
+            removed: reassigned.removed,
+            clashes: reassigned.new_clashes,
+            ..RegistryChange::default()
+        });
+        count
     }
 
     /// The entry registered under `name`.
     pub fn get(&self, name: &str) -> Option<ToolEntry> {
-        self.tools.borrow().get(name).cloned()
+        self.table.borrow().index.get(name).cloned()
     }
 
     /// How many tools are registered (hidden ones included).
     pub fn len(&self) -> usize {
-        self.tools.borrow().len()
+        self.table.borrow().index.len()
     }
 
     /// Whether none is.
@@ -327,8 +314,9 @@ impl ToolRegistry {
     /// The entries `filter` selects, in name order.
     pub fn list(&self, filter: &ToolFilter) -> Vec<ToolEntry> {
         let enablement = self.enablement.borrow();
-        self.tools
+        self.table
             .borrow()
+            .index
             .values()
             .filter(|entry| filter.server.as_deref().is_none_or(|server| entry.server() == Some(server)))
             .filter(|entry| match &filter.thread_id {
@@ -341,7 +329,7 @@ impl ToolRegistry {
 
     /// Whether an agent in `thread_id` may call `name`: registered, exposed and enabled for the thread.
     pub fn is_callable(&self, thread_id: &str, name: &str) -> bool {
-        self.tools.borrow().get(name).is_some_and(|entry| entry.exposed)
+        self.table.borrow().index.get(name).is_some_and(|entry| entry.exposed)
             && self.enablement.borrow().is_enabled(thread_id, name)
     }
 
@@ -365,7 +353,7 @@ impl ToolRegistry {
 
     /// Tells subscribers (the state manager's persistence, for one) that a thread's enablement changed.
     fn thread_changed(&self, thread_id: &str) {
-        self.changes.emit(&RegistryChange { threads: vec![thread_id.to_owned()], ..RegistryChange::default() });
+        self.emit(RegistryChange { threads: vec![thread_id.to_owned()], ..RegistryChange::default() });
     }
 
     /// A copy of every thread's enablement.
@@ -376,7 +364,7 @@ impl ToolRegistry {
     /// The entries `filter` selects, in an LLM API's format, with schemas prepared for it. A tool whose schema
     /// cannot be made acceptable is left out and reported in [`Export::skipped`].
     pub fn export(&self, format: ExportFormat, filter: &ToolFilter) -> Export {
-        export::export(&self.list(filter), format)
+        export::export(&self.list(filter), format, &self.limits)
     }
 
     /// Calls `listener` after every change.
@@ -389,29 +377,17 @@ impl ToolRegistry {
         self.changes.unsubscribe(id)
     }
 
-    fn insert(&self, entry: ToolEntry) -> Result<(), RegistryError> {
-        let mut tools = self.tools.borrow_mut();
-        if let Some(existing) = tools.get(&entry.name) {
-            let existing = match existing.server() {
-                Some(server) => format!("tool {:?} of server {server:?}", existing.original_name()),
-                None => "a native tool".to_owned(),
-            };
-            return Err(RegistryError::Duplicate { name: entry.name, existing });
+    fn emit(&self, change: RegistryChange) {
+        if !change.is_empty() {
+            self.changes.emit(&change);
         }
-        tools.insert(entry.name.clone(), entry);
-        Ok(())
-    }
-
-    fn remove_where(&self, predicate: impl Fn(&ToolEntry) -> bool) -> Vec<String> {
-        let mut tools = self.tools.borrow_mut();
-        let names: Vec<String> = tools.values().filter(|e| predicate(e)).map(|e| e.name.clone()).collect();
-        for name in &names {
-            tools.remove(name);
-        }
-        names
     }
 }
 
 #[cfg(test)]
 #[path = "registry_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "registry_names_tests.rs"]
+mod names_tests;

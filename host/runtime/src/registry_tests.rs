@@ -1,6 +1,6 @@
 use super::*;
 use mcp_worker_protocol::{JsonObject, ToolAnnotations};
-use serde_json::json;
+use serde_json::{Value, json};
 
 fn schema(value: Value) -> JsonObject {
     value.as_object().cloned().unwrap()
@@ -53,10 +53,9 @@ fn server_tools_are_replaced_as_a_whole_and_keep_their_original_names() {
     registry.replace_server_tools("My Server", vec![read_only("get.user"), read_only("list")], false);
     let names: Vec<String> = registry.list(&ToolFilter::everything()).into_iter().map(|e| e.name).collect();
     assert_eq!(names.len(), 2);
-    // The space and the dot are replaced, so the name carries the hash of the pair ("My Server", "get.user"):
-    // FNV-1a over `My Server`, 0xff, `get.user`, folded to 32 bits.
-    assert!(names.contains(&"mcp__My_Server__get_user_8bb942a4".to_owned()), "{names:?}");
-    let entry = registry.get("mcp__My_Server__get_user_8bb942a4").unwrap();
+    // The space and the dot are replaced, so the name carries the hash of the pair ("My Server", "get.user").
+    assert!(names.contains(&"mcp__My_Server_get_user_e79118479b26d646".to_owned()), "{names:?}");
+    let entry = registry.get("mcp__My_Server_get_user_e79118479b26d646").unwrap();
     assert_eq!((entry.server(), entry.original_name()), (Some("My Server"), "get.user"));
 
     registry.replace_server_tools("My Server", vec![read_only("list")], false);
@@ -115,7 +114,7 @@ fn exports_have_each_apis_shape() {
     tool.output_schema = Some(schema(json!({"$schema": "x", "type": "object"})));
     registry.replace_server_tools("users", vec![tool, read_only("plain")], false);
     // The dot is replaced, so the name carries the hash of the pair ("users", "get.user").
-    let name = "mcp__users__get_user_14a580db";
+    let name = "mcp__users__get_user_346e2e2c7dafc30b";
     let parameters =
         json!({"type": "object", "properties": {"id": {"type": "integer", "minimum": 1}}, "required": ["id"]});
     let all = ToolFilter::everything();
@@ -149,4 +148,41 @@ fn a_tool_whose_schema_cannot_be_prepared_is_skipped_and_reported() {
     assert_eq!(export.tools.len(), 1);
     assert_eq!(export.skipped[0].0, "mcp__s__bad");
     assert!(matches!(export.skipped[0].1, schema_prep::SchemaError::RootNotObject { .. }));
+}
+
+#[test]
+fn too_many_tools_are_dropped_and_the_count_is_what_is_registered() {
+    let registry = ToolRegistry::with_limits(ToolLimits { max_tools_per_server: 2, ..ToolLimits::default() });
+    let changes = Rc::new(RefCell::new(Vec::new()));
+    let log = changes.clone();
+    registry.subscribe(Rc::new(move |c: &RegistryChange| log.borrow_mut().push(c.clone())));
+    let outcome = registry.replace_server_tools("big", vec![read_only("a"), read_only("a"), read_only("b")], false);
+    assert_eq!(outcome.registered, ["mcp__big__a"], "the first two listed are kept, and one is listed twice");
+    assert_eq!(outcome.violations, [LimitViolation::TooManyTools { listed: 3, kept: 2 }]);
+    let problems = outcome.problems("big").unwrap();
+    assert!(problems.contains("listed twice") || problems.contains("already registered"), "{problems}");
+    assert!(problems.contains("3 tools listed, at most 2 are registered"), "{problems}");
+    assert_eq!(registry.len(), 1);
+    let changes = changes.borrow();
+    assert_eq!(changes[0].limited.len(), 1);
+    assert_eq!(changes[0].limited[0].server, "big");
+    assert!(changes[0].limited[0].message.starts_with("server \"big\": 3 tools listed"));
+}
+
+#[test]
+fn the_export_never_carries_control_characters_or_unbounded_text() {
+    let registry = ToolRegistry::new();
+    let mut sneaky = read_only("look\u{1b}]0;owned\u{7}");
+    sneaky.description = Some(format!("{}\u{0}", "x".repeat(5_000)));
+    registry.replace_server_tools("s\u{8}rv", vec![sneaky, read_only("quiet\u{0}")], false);
+    let export = registry.export(ExportFormat::Anthropic, &ToolFilter::everything());
+    assert_eq!(export.tools.len(), 2);
+    for tool in &export.tools {
+        let text = tool.to_string();
+        assert!(!text.contains("\\u0000") && !text.contains("\\u001b") && !text.contains("\\u0007"), "{text}");
+        assert!(naming::is_valid_tool_name(tool["name"].as_str().unwrap()));
+        assert!(tool["description"].as_str().unwrap().chars().count() <= limits::DEFAULT_MAX_DESCRIPTION_CHARS);
+    }
+    let fallback: Vec<&str> = export.tools.iter().filter_map(|t| t["description"].as_str()).collect();
+    assert!(fallback.contains(&"Tool quiet of MCP server srv"), "{fallback:?}");
 }

@@ -4,6 +4,7 @@ use super::convert::{JsFailure, from_js, property};
 use js_sys::Function;
 use mcp_worker_runtime::manager::{Backoff, DEFAULT_CALL_TIMEOUT_MS, FailurePolicy, ManagerOptions};
 use mcp_worker_runtime::observation::DEFAULT_HISTORY;
+use mcp_worker_runtime::registry::ToolLimits;
 use serde::Deserialize;
 use serde_json::Value;
 use wasm_bindgen::JsCast;
@@ -25,6 +26,7 @@ struct OptionsJson {
     max_consecutive_failures: Option<Value>,
     backoff: Option<BackoffJson>,
     cancel_grace_ms: Option<u32>,
+    tool_limits: Option<ToolLimitsJson>,
     roots: Option<Vec<Value>>,
     #[serde(default)]
     elicitation: Value,
@@ -43,6 +45,24 @@ struct BackoffJson {
     initial_ms: Option<u32>,
     factor: Option<f64>,
     max_ms: Option<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolLimitsJson {
+    max_tools_per_server: Option<usize>,
+    max_description_chars: Option<usize>,
+    max_title_chars: Option<usize>,
+}
+
+impl ToolLimitsJson {
+    fn read(self) -> ToolLimits {
+        let mut limits = ToolLimits::default();
+        limits.max_tools_per_server = self.max_tools_per_server.unwrap_or(limits.max_tools_per_server);
+        limits.max_description_chars = self.max_description_chars.unwrap_or(limits.max_description_chars);
+        limits.max_title_chars = self.max_title_chars.unwrap_or(limits.max_title_chars);
+        limits
+    }
 }
 
 /// How the application answers a kind of server request.
@@ -71,6 +91,7 @@ pub(crate) struct RuntimeOptions {
     pub(crate) persist: bool,
     pub(crate) history_size: usize,
     pub(crate) manager: ManagerOptions,
+    pub(crate) tool_limits: ToolLimits,
     pub(crate) roots: Option<Vec<Value>>,
     pub(crate) elicitation: Answering,
     pub(crate) sampling: Answering,
@@ -132,6 +153,7 @@ pub(crate) fn read(options: &JsValue) -> Result<RuntimeOptions, JsFailure> {
         persist,
         history_size: json.history_size.unwrap_or(DEFAULT_HISTORY),
         manager,
+        tool_limits: json.tool_limits.map(ToolLimitsJson::read).unwrap_or_default(),
         roots: json.roots,
         elicitation: answering(options, "elicitation", &json.elicitation)?,
         sampling: answering(options, "sampling", &json.sampling)?,

@@ -23,6 +23,15 @@ export interface RuntimeOptions {
   backoff?: { initialMs?: number; factor?: number; maxMs?: number };
   /** How long a server may keep working on a cancelled call before it is terminated (default 5000). */
   cancelGraceMs?: number;
+  /** Bounds on each server's tool list; what goes past them is reported (`toolListLimited`, the server's `lastError`). */
+  toolLimits?: {
+    /** Tools registered per server; those listed after are dropped (default 1000). */
+    maxToolsPerServer?: number;
+    /** Characters of a tool's description, and of each description inside its schemas; longer ones are cut and end in "… (truncated)" (default 4096). */
+    maxDescriptionChars?: number;
+    /** Characters of a tool's title (default 256). */
+    maxTitleChars?: number;
+  };
   /** Answer `elicitation/create`: `true` (through `elicitationRequested` events and `answerRequest`) or a handler. Omitted: the capability is not declared. */
   elicitation?: boolean | ServerRequestHandler<ElicitRequestParams, ElicitResult>;
   /** Answer `sampling/createMessage`: `true` or a handler, as `elicitation`. */
@@ -178,6 +187,7 @@ export interface ServerHealth {
   name: string;
   status: ServerStatus;
   transport: "wasm" | "http" | "stdio";
+  /** Tools of it in the registry (what it listed, less what `toolLimits` dropped). */
   toolCount: number;
   lastError: string | null;
   lastConnectedMs: number | null;
@@ -393,6 +403,7 @@ export interface ServerStatusEvent extends EventBase {
   server: string;
   status: ServerStatus;
   transport: "wasm" | "http" | "stdio";
+  /** Tools of it in the registry (what it listed, less what `toolLimits` dropped). */
   toolCount: number;
   lastError: string | null;
   lastConnectedMs: number | null;
@@ -425,6 +436,33 @@ export interface ToolsChangedEvent extends EventBase {
   server: string | null;
   added: string[];
   removed: string[];
+}
+
+/** Tools whose registry names would have been the same (a server's crafted names, or a hash collision). Each got a name of its own; none keeps the contested one, whichever server came first. */
+export interface ToolNamesClashedEvent extends EventBase {
+  type: "toolNamesClashed";
+  /** The name each would have had. */
+  name: string;
+  /** By server name, then as each server listed them. `name`: the registry name it got (null: none, it is not registered). */
+  tools: { server: string; tool: string; name: string | null }[];
+}
+
+/** Which text of a tool a limit applied to (`inputSchema`, `outputSchema`: a title or description inside). */
+export type ToolTextField = "name" | "title" | "description" | "inputSchema" | "outputSchema";
+
+/** A bound a server's tool list went past, and what was done. */
+export type ToolListViolation =
+  | { kind: "tooManyTools"; listed: number; kept: number }
+  | { kind: "truncated"; tool: string; field: ToolTextField; chars: number; max: number }
+  | { kind: "controlCharacters"; tool: string; field: ToolTextField };
+
+/** A server's tool list went past the runtime's `toolLimits`; its `lastError` says the same. */
+export interface ToolListLimitedEvent extends EventBase {
+  type: "toolListLimited";
+  server: string;
+  violations: ToolListViolation[];
+  /** The violations in a sentence naming the server. */
+  message: string;
 }
 
 export interface ListChangedEvent extends EventBase {
@@ -522,7 +560,8 @@ export interface ServerRequestSettledEvent extends EventBase {
 
 /** Everything the status socket delivers. */
 export type StatusEvent =
-  | ServerStatusEvent | ServerRemovedEvent | CredentialsRequiredEvent | ToolsChangedEvent | ListChangedEvent
+  | ServerStatusEvent | ServerRemovedEvent | CredentialsRequiredEvent | ToolsChangedEvent | ToolNamesClashedEvent
+  | ToolListLimitedEvent | ListChangedEvent
   | ToolExecutionStartedEvent | ToolExecutionFinishedEvent | ServerLogEvent | ProgressEvent | ServerRestartingEvent
   | NetworkBlockedEvent | ElicitationRequestedEvent | SamplingRequestedEvent | ServerRequestSettledEvent;
 

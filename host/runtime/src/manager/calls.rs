@@ -127,9 +127,13 @@ impl Inner {
                 let Some((Some(client), allow_destructive)) = found else { return };
                 match list_tools(&client).await {
                     Ok(tools) => {
-                        let count = tools.len();
                         let registered = inner.registry.replace_server_tools(&server, tools, allow_destructive);
-                        inner.current(&server, generation, |slot| slot.health.tool_count = count);
+                        inner.current(&server, generation, |slot| {
+                            slot.health.tool_count = registered.registered.len();
+                            if let Some(problems) = registered.problems(&server) {
+                                slot.health.last_error = Some(problems);
+                            }
+                        });
                         inner.emit_status(&server);
                         inner
                             .events

@@ -16,7 +16,8 @@ pub struct ServerHealth {
     pub status: ServerStatus,
     /// `wasm`, `http` or `stdio`.
     pub transport: &'static str,
-    /// Tools it listed when last discovered.
+    /// Tools of it in the registry since it was last discovered (what it listed, less what the registry's
+    /// limits dropped or refused).
     pub tool_count: usize,
     /// The last error, kept after recovery so the page can show what happened.
     pub last_error: Option<String>,

@@ -149,15 +149,14 @@ impl Inner {
                 return Err(error.into());
             }
         };
-        let registered = self.registry.replace_server_tools(name, tools.clone(), config.allow_destructive_tools);
+        let registered = self.registry.replace_server_tools(name, tools, config.allow_destructive_tools);
         let now = self.runtime.now_ms();
         let attached = self.current(name, generation, |slot| {
             slot.starting = None;
             slot.client = Some(client.clone());
-            slot.health.connected(tools.len(), now);
-            if !registered.rejected.is_empty() {
-                let shown: Vec<String> = registered.rejected.iter().map(ToString::to_string).collect();
-                slot.health.last_error = Some(format!("some tools were not registered: {}", shown.join("; ")));
+            slot.health.connected(registered.registered.len(), now);
+            if let Some(problems) = registered.problems(name) {
+                slot.health.last_error = Some(problems);
             }
         });
         if attached.is_none() {

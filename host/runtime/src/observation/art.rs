@@ -4,11 +4,12 @@
 //! |---|---|---|
 //! | `toolExecutionFinished` | `TOOL_EXECUTION` | ART's `ToolResult` with `outputSummary` (content kinds and sizes) in place of `output` |
 //! | `toolExecutionStarted` | `TOOL_CALL` | `{callId, toolName, tool, server, source}` |
-//! | `serverStatus` with status `error`, `serverRestarting` | `ERROR` | the event |
+//! | `serverStatus` with status `error`, `serverRestarting`, `toolNamesClashed` | `ERROR` | the event |
 //! | every other event | `STATE_UPDATE` | the event |
 //!
-//! `metadata` always has `source: "mcp-worker"`, `event` (the event's `type`) and `seq`, plus `server`, and for tool
-//! executions `callId`, `toolName`, `tool`, `durationMs` and `status` as ART's ToolSystem puts them. Events that
+//! `metadata` always has `source: "mcp-worker"`, `event` (the event's `type`) and `seq`, plus `server` (`servers`
+//! for a clash of tool names), and for tool executions `callId`, `toolName`, `tool`, `durationMs` and `status` as
+//! ART's ToolSystem puts them. Events that
 //! belong to no thread get an empty `threadId`.
 
 use super::ObservationType;
@@ -89,6 +90,13 @@ impl StatusEvent {
                     if e.status == ServerStatus::Error { ObservationType::Error } else { ObservationType::StateUpdate };
                 let status = serde_json::to_value(e.status).ok().and_then(|s| s.as_str().map(str::to_owned));
                 (kind, format!("{} {}", e.server, status.unwrap_or_default()), event, None)
+            }
+            EventBody::ToolNamesClashed(e) => {
+                let mut servers: Vec<&str> = e.tools.iter().map(|tool| tool.server.as_str()).collect();
+                servers.dedup();
+                metadata.insert("servers".into(), json!(servers));
+                let title = format!("tool names clashed: {} ({})", e.name, servers.join(", "));
+                (ObservationType::Error, title, event, None)
             }
             EventBody::ServerRestarting(e) => {
                 let title = format!("{} restarting (attempt {}, in {} ms)", e.server, e.attempt, e.backoff_ms);

@@ -1,5 +1,5 @@
 //! What the hub listens to: the manager (status, restarts, logs, progress, credentials), the registry (tools
-//! added and removed) and the tool system (finished executions).
+//! added and removed, clashes of names, tool lists past the limits) and the tool system (finished executions).
 
 use super::events::{
     CredentialsRequiredEvent, EventBody, ListChangedEvent, ProgressEvent, ServerEvent, ServerLogEvent,
@@ -122,7 +122,9 @@ impl ObservationManager {
         })
     }
 
-    /// Publishes `toolsChanged` for every registry change, one event per server (and one for native tools).
+    /// Publishes `toolsChanged` for every registry change, one event per server (and one for native tools), then
+    /// `toolNamesClashed` for each clash the change began and `toolListLimited` for each server whose list went
+    /// past the registry's limits.
     pub fn watch_registry(&self, registry: &Rc<ToolRegistry>) -> Watches {
         // The server of each registered name: a removed entry is gone from the registry when the change arrives.
         let index: RefCell<HashMap<String, Option<String>>> = RefCell::new(
@@ -157,6 +159,12 @@ impl ObservationManager {
             for (server, (added, removed)) in groups {
                 hub.emit(EventBody::ToolsChanged(ToolsChangedEvent { server, added, removed }));
             }
+            for clash in &change.clashes {
+                hub.emit(EventBody::ToolNamesClashed(clash.clone()));
+            }
+            for report in &change.limited {
+                hub.emit(EventBody::ToolListLimited(report.clone()));
+            }
         }));
         let registry = registry.clone();
         Watches::on_drop(move || {
@@ -185,3 +193,7 @@ impl ObservationManager {
 #[cfg(test)]
 #[path = "bridge_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "registry_events_tests.rs"]
+mod registry_events_tests;

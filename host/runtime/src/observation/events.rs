@@ -7,6 +7,7 @@
 
 use crate::credentials::CredentialDecl;
 use crate::manager::{ListKind, ServerHealth, ServerStatus};
+use crate::registry::{LimitReport, LimitViolation, NameClash};
 use crate::tool_system::{ExecutionCall, ExecutionFinished};
 use mcp_worker_client::sandbox::BlockedRequest;
 use mcp_worker_protocol::LoggingLevel;
@@ -63,6 +64,10 @@ pub enum EventKind {
     CredentialsRequired,
     /// [`EventBody::ToolsChanged`].
     ToolsChanged,
+    /// [`EventBody::ToolNamesClashed`].
+    ToolNamesClashed,
+    /// [`EventBody::ToolListLimited`].
+    ToolListLimited,
     /// [`EventBody::ListChanged`].
     ListChanged,
     /// [`EventBody::ToolExecutionStarted`].
@@ -98,6 +103,10 @@ pub enum EventBody {
     CredentialsRequired(CredentialsRequiredEvent),
     /// Tools were added to or removed from the registry.
     ToolsChanged(ToolsChangedEvent),
+    /// Tools would have had the same registry name: each got a name of its own, and none keeps that one.
+    ToolNamesClashed(ToolNamesClashedEvent),
+    /// A server's tool list went past the registry's limits (too many tools, long texts, control characters).
+    ToolListLimited(ToolListLimitedEvent),
     /// A server said its resources or prompts changed.
     ListChanged(ListChangedEvent),
     /// A tool call was accepted and is about to be checked and run.
@@ -128,6 +137,8 @@ impl EventBody {
             Self::ServerRemoved(_) => EventKind::ServerRemoved,
             Self::CredentialsRequired(_) => EventKind::CredentialsRequired,
             Self::ToolsChanged(_) => EventKind::ToolsChanged,
+            Self::ToolNamesClashed(_) => EventKind::ToolNamesClashed,
+            Self::ToolListLimited(_) => EventKind::ToolListLimited,
             Self::ListChanged(_) => EventKind::ListChanged,
             Self::ToolExecutionStarted(_) => EventKind::ToolExecutionStarted,
             Self::ToolExecutionFinished(_) => EventKind::ToolExecutionFinished,
@@ -141,13 +152,15 @@ impl EventBody {
         }
     }
 
-    /// The server the event concerns, if it concerns one.
+    /// The server the event concerns, if it concerns one (a clash concerns several: see [`Self::concerns`]).
     pub fn server(&self) -> Option<&str> {
         match self {
             Self::ServerStatus(e) => Some(&e.server),
             Self::ServerRemoved(e) => Some(&e.server),
             Self::CredentialsRequired(e) => Some(&e.server),
             Self::ToolsChanged(e) => e.server.as_deref(),
+            Self::ToolNamesClashed(_) => None,
+            Self::ToolListLimited(e) => Some(&e.server),
             Self::ListChanged(e) => Some(&e.server),
             Self::ToolExecutionStarted(e) => e.server.as_deref(),
             Self::ToolExecutionFinished(e) => e.call.server.as_deref(),
@@ -157,6 +170,14 @@ impl EventBody {
             Self::NetworkBlocked(e) => Some(&e.server),
             Self::ElicitationRequested(e) | Self::SamplingRequested(e) => Some(&e.server),
             Self::ServerRequestSettled(e) => Some(&e.server),
+        }
+    }
+
+    /// Whether the event concerns `server`: it is the event's server, or one of the servers of a clash.
+    pub fn concerns(&self, server: &str) -> bool {
+        match self {
+            Self::ToolNamesClashed(e) => e.tools.iter().any(|tool| tool.server == server),
+            _ => self.server() == Some(server),
         }
     }
 
@@ -172,6 +193,18 @@ impl EventBody {
             Self::Progress(e) => e.message.iter_mut().for_each(scrub),
             Self::ServerRestarting(e) => scrub(&mut e.reason),
             Self::ElicitationRequested(e) | Self::SamplingRequested(e) => value(&mut e.params),
+            Self::ToolNamesClashed(e) => e.tools.iter_mut().for_each(|tool| scrub(&mut tool.tool)),
+            Self::ToolListLimited(e) => {
+                scrub(&mut e.message);
+                for violation in &mut e.violations {
+                    match violation {
+                        LimitViolation::Truncated { tool, .. } | LimitViolation::ControlCharacters { tool, .. } => {
+                            scrub(tool);
+                        }
+                        _ => {}
+                    }
+                }
+            }
             Self::ServerRemoved(_)
             | Self::ToolsChanged(_)
             | Self::ListChanged(_)
@@ -276,6 +309,15 @@ pub struct ToolsChangedEvent {
     /// Registry names removed.
     pub removed: Vec<String>,
 }
+
+/// Tools whose registry names would have coincided (a server's names crafted to, or a hash collision), with the
+/// name each got instead: none of them keeps the contested name, whoever came first. Names are assigned from the
+/// whole set of servers and tools, so the same set always gets the same names.
+pub type ToolNamesClashedEvent = NameClash;
+
+/// A server's tool list went past the registry's limits: each bound, and what was done (tools dropped, text cut,
+/// control characters removed). The server's `lastError` says the same.
+pub type ToolListLimitedEvent = LimitReport;
 
 /// A server's resources or prompts changed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 ///
 /// - `kinds`: only these kinds.
 /// - `servers`: only events about these servers (events about no server, such as a native tool's execution, are
-///   left out).
+///   left out; a clash of tool names is about each of its servers).
 /// - `thread_id`: events of other threads are left out; events that belong to no thread (server status,
 ///   credentials, logs, …) still arrive, as in ART's sockets, where a thread filter applies when both sides set one.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
@@ -59,7 +59,7 @@ impl EventFilter {
             return false;
         }
         if let Some(servers) = &self.servers {
-            if !event.server().is_some_and(|server| servers.contains(server)) {
+            if !servers.iter().any(|server| event.body.concerns(server)) {
                 return false;
             }
         }

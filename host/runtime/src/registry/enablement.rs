@@ -2,8 +2,9 @@
 //!
 //! Fails closed: a thread nobody configured has no tools, and a tool is usable only when a thread's list names it.
 //! (ART's registry returns every tool when a thread's config is missing; this one does not.)
-//! An entry ending in `*` enables every name that starts with what precedes it, e.g. `mcp__github__*` for all of
-//! one server's tools, including tools the server adds later.
+//! An entry ending in `*` enables every name that starts with what precedes it, e.g. `mcp__github__*` for the tools
+//! of server `github`, including tools it adds later, and of no other server ([`super::naming`]; a server whose name
+//! is not plain has no such prefix, and a tool whose name clashed has none either).
 
 use std::collections::{BTreeSet, HashMap};
 

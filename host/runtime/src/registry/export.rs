@@ -1,6 +1,7 @@
 //! The registry's tools in the formats LLM APIs and agent frameworks take.
 
 use super::ToolEntry;
+use super::limits::{ToolLimits, shown};
 use super::schema_prep::{SchemaError, SchemaTarget, prepare_input_schema, prepare_output_schema};
 use serde_json::{Map, Value, json};
 
@@ -14,7 +15,7 @@ pub enum ExportFormat {
     Anthropic,
     /// ART `ToolSchema`: `{name, description, inputSchema, outputSchema?}`.
     Art,
-    /// MCP `Tool` as the server listed it, renamed to its registry name.
+    /// MCP `Tool` as the server listed it (texts bounded, see [`super::limits`]), renamed to its registry name.
     Mcp,
 }
 
@@ -39,10 +40,10 @@ pub struct Export {
     pub skipped: Vec<(String, SchemaError)>,
 }
 
-pub(super) fn export(entries: &[ToolEntry], format: ExportFormat) -> Export {
+pub(super) fn export(entries: &[ToolEntry], format: ExportFormat, limits: &ToolLimits) -> Export {
     let mut out = Export::default();
     for entry in entries {
-        match export_one(entry, format) {
+        match export_one(entry, format, limits) {
             Ok(tool) => out.tools.push(tool),
             Err(error) => out.skipped.push((entry.name.clone(), error)),
         }
@@ -50,7 +51,7 @@ pub(super) fn export(entries: &[ToolEntry], format: ExportFormat) -> Export {
     out
 }
 
-fn export_one(entry: &ToolEntry, format: ExportFormat) -> Result<Value, SchemaError> {
+fn export_one(entry: &ToolEntry, format: ExportFormat, limits: &ToolLimits) -> Result<Value, SchemaError> {
     let definition = &entry.definition;
     if format == ExportFormat::Mcp {
         let mut tool = serde_json::to_value(definition.as_ref()).unwrap_or_else(|_| json!({}));
@@ -61,7 +62,7 @@ fn export_one(entry: &ToolEntry, format: ExportFormat) -> Result<Value, SchemaEr
     }
     let target = format.target();
     let parameters = Value::Object(prepare_input_schema(&definition.input_schema, target)?.schema);
-    let description = Value::String(description(entry));
+    let description = Value::String(description(entry, limits));
     let name = Value::String(entry.name.clone());
     Ok(match format {
         ExportFormat::OpenAi => {
@@ -83,14 +84,16 @@ fn export_one(entry: &ToolEntry, format: ExportFormat) -> Result<Value, SchemaEr
 }
 
 /// The tool's description; ART requires one and the models do better with one, so a tool without gets its title
-/// or a sentence naming it and its server.
-fn description(entry: &ToolEntry) -> String {
+/// or a sentence naming it and its server. (An MCP tool's description and title were bounded when it was
+/// registered; the names in the sentence are bounded here.)
+fn description(entry: &ToolEntry, limits: &ToolLimits) -> String {
     let definition = &entry.definition;
     let title = definition.title.as_ref().or_else(|| definition.annotations.as_ref().and_then(|a| a.title.as_ref()));
-    match (&definition.description, title, entry.server()) {
-        (Some(description), _, _) if !description.trim().is_empty() => description.clone(),
-        (_, Some(title), _) if !title.trim().is_empty() => title.clone(),
+    let sentence = match (&definition.description, title, entry.server()) {
+        (Some(description), _, _) if !description.trim().is_empty() => return description.clone(),
+        (_, Some(title), _) if !title.trim().is_empty() => return title.clone(),
         (_, _, Some(server)) => format!("Tool {} of MCP server {server}", definition.name),
         (_, _, None) => format!("Tool {}", definition.name),
-    }
+    };
+    shown(&sentence, limits.max_description_chars)
 }

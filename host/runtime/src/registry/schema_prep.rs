@@ -20,6 +20,8 @@
 mod keywords;
 mod root;
 
+pub(super) use keywords::subschemas_mut;
+
 use mcp_worker_protocol::JsonObject;
 use serde_json::Value;
 

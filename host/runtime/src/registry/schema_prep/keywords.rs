@@ -73,6 +73,26 @@ const MAPS: &[&str] = &["properties", "patternProperties", "$defs", "definitions
 /// Keywords whose value is a list of subschemas.
 const LISTS: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
 
+/// The subschemas directly under `schema`, for walks that only touch annotations (`title`, `description`).
+pub(in crate::registry) fn subschemas_mut(schema: &mut JsonObject) -> Vec<&mut Value> {
+    let mut found = Vec::new();
+    for (keyword, value) in schema.iter_mut() {
+        let keyword = keyword.as_str();
+        if MAPS.contains(&keyword) {
+            if let Value::Object(entries) = value {
+                found.extend(entries.values_mut());
+            }
+        } else if LISTS.contains(&keyword) || (keyword == "items" && value.is_array()) {
+            if let Value::Array(items) = value {
+                found.extend(items.iter_mut());
+            }
+        } else if keyword == "items" || SINGLE.contains(&keyword) {
+            found.push(value);
+        }
+    }
+    found
+}
+
 pub(super) fn walk(
     schema: &mut Value,
     path: &str,
