@@ -168,7 +168,7 @@ async fn a_wrong_key_is_reported_as_such_and_leaves_the_repository_locked() {
 
     let err = other.unlock(pass("the wrong one")).await.unwrap_err();
     assert_eq!(err, CredentialError::WrongKey { mode: KeyMode::Passphrase });
-    assert_eq!(err.to_string(), "wrong passphrase: it does not open these credentials");
+    assert_eq!(err.to_string(), "wrong passphrase, or an altered key record: it does not open these credentials");
     assert!(!other.is_unlocked());
     assert!(!format!("{err:?}").contains("the wrong one"));
     assert_eq!(

@@ -29,7 +29,7 @@ mod webcrypto;
 
 pub use app_key::AppKey;
 pub use error::{CredentialError, CredentialResult};
-pub use key::{KeyMode, PBKDF2_ITERATIONS};
+pub use key::{KeyMode, MAX_PBKDF2_ITERATIONS, PBKDF2_ITERATIONS};
 pub use lookup::lookup_outcome;
 pub use mcp_worker_runtime::credentials::{CredentialDecl, MissingCredentials, Secret};
 #[cfg(target_arch = "wasm32")]

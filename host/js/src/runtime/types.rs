@@ -23,6 +23,8 @@ export interface RuntimeOptions {
   backoff?: { initialMs?: number; factor?: number; maxMs?: number };
   /** How long a server may keep working on a cancelled call before it is terminated (default 5000). */
   cancelGraceMs?: number;
+  /** The most PBKDF2 iterations a stored passphrase record may ask for (default 10000000, never less than the 600000 written). A record asking for more is refused as altered (`CORRUPT`) before any iteration runs, so an edited count cannot hang the page. */
+  maxPbkdf2Iterations?: number;
   /** Answer `elicitation/create`: `true` (through `elicitationRequested` events and `answerRequest`) or a handler. Omitted: the capability is not declared. */
   elicitation?: boolean | ServerRequestHandler<ElicitRequestParams, ElicitResult>;
   /** Answer `sampling/createMessage`: `true` or a handler, as `elicitation`. */

@@ -29,9 +29,10 @@ pub enum CredentialError {
         /// The mode that was tried.
         given: KeyMode,
     },
-    /// The passphrase, application key or device key does not open the data key. This is checked against the
-    /// stored wrapped key before any credential is touched, so it is never confused with a tampered credential.
-    #[error("wrong {mode}: it does not open these credentials")]
+    /// The passphrase, application key or device key does not open the data key, or the key record was altered (its
+    /// salt, iteration count, mode or key id are bound to the wrapped key). This is checked against the stored wrapped
+    /// key before any credential is touched, so it is never confused with a tampered credential.
+    #[error("wrong {mode}, or an altered key record: it does not open these credentials")]
     WrongKey {
         /// The mode whose key was wrong.
         mode: KeyMode,

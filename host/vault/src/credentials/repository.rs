@@ -10,7 +10,7 @@ mod unlock;
 
 use super::app_key::AppKey;
 use super::error::{CredentialError, CredentialResult};
-use super::key::{DataKey, KeyMode};
+use super::key::{DataKey, KeyMode, MAX_PBKDF2_ITERATIONS, PBKDF2_ITERATIONS};
 use super::record::{CredentialRecord, reseal_all};
 use crate::state::Database;
 use crate::state::database::{self as db, CREDENTIAL_KEYS, CREDENTIALS};
@@ -58,6 +58,7 @@ impl KeySource {
 pub struct CredentialsRepository {
     db: Database,
     key: Rc<RefCell<Option<Rc<DataKey>>>>,
+    max_pbkdf2_iterations: u32,
 }
 
 fn storage(operation: &str) -> impl Fn(rexie::Error) -> CredentialError + '_ {
@@ -67,7 +68,16 @@ fn storage(operation: &str) -> impl Fn(rexie::Error) -> CredentialError + '_ {
 impl CredentialsRepository {
     /// The credentials kept in `db`, locked.
     pub fn new(db: &Database) -> Self {
-        Self { db: db.clone(), key: Rc::new(RefCell::new(None)) }
+        Self { db: db.clone(), key: Rc::new(RefCell::new(None)), max_pbkdf2_iterations: MAX_PBKDF2_ITERATIONS }
+    }
+
+    /// The most PBKDF2 iterations a stored passphrase record may ask for ([`MAX_PBKDF2_ITERATIONS`] by default; never
+    /// less than the [`PBKDF2_ITERATIONS`] written today). A record asking for more is refused as altered before
+    /// any iteration runs, so an edited count cannot keep the page busy.
+    #[must_use]
+    pub fn with_max_pbkdf2_iterations(mut self, iterations: u32) -> Self {
+        self.max_pbkdf2_iterations = iterations.max(PBKDF2_ITERATIONS);
+        self
     }
 
     /// The mode of the stored key, or `None` when no key has been set up yet.
@@ -106,7 +116,7 @@ impl CredentialsRepository {
     /// tampered credential because it is checked against the wrapped data key alone.
     pub async fn unlock(&self, source: KeySource) -> CredentialResult<()> {
         let stored = self.load_key().await?.ok_or(CredentialError::NotSetUp)?;
-        let data_key = unlock::open_key(&stored, &source).await?;
+        let data_key = unlock::open_key(&stored, &source, self.max_pbkdf2_iterations).await?;
         self.key.replace(Some(Rc::new(data_key)));
         Ok(())
     }
