@@ -78,7 +78,7 @@ describe("McpRuntime: declared credentials and saved state", () => {
     const out = await page.evaluate(async () => {
       const rt = await host.McpRuntime.create({ database: unique("import") });
       await rt.credentials.setup({ device: true });
-      const imported = rt.importMcpServers({
+      const imported = await rt.importMcpServers({
         mcpServers: {
           search: { workerUrl: "/e2e/plain/server.js", env: { API_KEY: "${API_KEY}", AUTH: "Key ${API_KEY}", MODE: "fast" } },
           broken: { workerUrl: "/e2e/plain/server.js", env: { API_KEY: "${API_KEY" } },
@@ -111,7 +111,7 @@ describe("McpRuntime: declared credentials and saved state", () => {
       rt.addServer({ name: "gone", workerUrl: ECHO });
       // The fixture's `env` tool has no annotations, so it counts as destructive: this server allows it.
       const search = { workerUrl: "/e2e/plain/server.js", env: { API_KEY: "${API_KEY}" }, allowDestructiveTools: true };
-      rt.importMcpServers({ mcpServers: { search } });
+      await rt.importMcpServers({ mcpServers: { search } });
       await rt.credentials.setup({ passphrase: "correct horse battery" });
       await rt.credentials.set("search", "API_KEY", "sk-kept-0123456789");
       await rt.callTool("echo", "echo", { text: "before the reload" });

@@ -46,7 +46,7 @@ describe("McpRuntime (JavaScript API)", () => {
       const invalid = await failure(() => rt.addServer({ name: "bad", type: "wasm" }));
       rt.addServer({ name: "echo", workerUrl: ECHO });
       const duplicate = await failure(() => rt.addServer({ name: "echo", workerUrl: ECHO }));
-      const imported = rt.importMcpServers(
+      const imported = await rt.importMcpServers(
         JSON.stringify({
           mcpServers: {
             everything: { type: "wasm", workerUrl: EVERYTHING, credentials: [{ name: "EVERYTHING_API_KEY", required: false }] },

@@ -232,6 +232,13 @@ impl Runtime {
         self.manager.declared_credentials(server).await
     }
 
+    /// Binds the credentials stored for `server` to the code its config names now, and starts it again if it was
+    /// waiting: the answer to a `credentialsRequired` event with an `identityChange`, once the user agreed that the
+    /// server's new code may have them (see [`McpTransportManager::confirm_credential_identity`]).
+    pub async fn confirm_credential_identity(&self, server: &str) -> crate::Result<()> {
+        self.manager.confirm_credential_identity(server).await
+    }
+
     /// Whether [`Runtime::close`] was called.
     pub fn is_closed(&self) -> bool {
         self.closed.get()

@@ -27,28 +27,41 @@ impl JsRuntime {
 
     /// Adds every valid entry of an `mcpServers` document (JSON text or the object). Entries with problems are
     /// skipped and reported, never hiding the good ones; a document that is not JSON or has no `mcpServers`
-    /// throws `INVALID_CONFIG`.
-    #[wasm_bindgen(js_name = importMcpServers, unchecked_return_type = "ImportResult")]
+    /// rejects with `INVALID_CONFIG`.
+    ///
+    /// With a vault, the literal `env` values and `headers` of each entry (an API key written in the file) are
+    /// moved into it before the server is added, bound to the server's bundle, and the config keeps `${NAME}` in
+    /// their place, so no secret is ever saved in the clear. That needs the vault unlocked: while it is locked
+    /// (or not set up), an entry with a literal value is reported in `errors` and not added.
+    #[wasm_bindgen(js_name = importMcpServers, unchecked_return_type = "Promise<ImportResult>")]
     pub fn import_mcp_servers(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string | McpServersDocument")] document: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        self.inner.open()?;
+    ) -> Promise {
         let text = match document.as_string() {
-            Some(text) => text,
-            None => to_json_text(&document, "mcpServers document")?,
+            Some(text) => Ok(text),
+            None => to_json_text(&document, "mcpServers document"),
         };
-        let import = import_mcp_servers(&text).map_err(|e| JsFailure::from(vec![e]))?;
-        let mut added = Vec::new();
-        let mut errors = config_errors_json(&import.errors).as_array().cloned().unwrap_or_default();
-        for config in import.servers {
-            let name = config.name.clone();
-            match self.inner.runtime.manager().add(config) {
-                Ok(()) => added.push(name),
-                Err(error) => errors.push(json!({"entry": name, "field": "", "message": error.to_string()})),
+        let inner = self.inner.clone();
+        future_to_promise(async move {
+            inner.open()?;
+            #[cfg_attr(not(feature = "vault"), expect(unused_mut, reason = "only the vault takes literals out"))]
+            let mut import = import_mcp_servers(&text?).map_err(|e| JsFailure::from(vec![e]))?;
+            #[cfg(feature = "vault")]
+            if let Ok(repository) = inner.vault.repository() {
+                repository.store_imported(&mut import).await;
             }
-        }
-        Ok(to_js(&json!({"added": added, "errors": errors}))?)
+            let mut added = Vec::new();
+            let mut errors = config_errors_json(&import.errors).as_array().cloned().unwrap_or_default();
+            for config in import.servers {
+                let name = config.name.clone();
+                match inner.runtime.manager().add(config) {
+                    Ok(()) => added.push(name),
+                    Err(error) => errors.push(json!({"entry": name, "field": "", "message": error.to_string()})),
+                }
+            }
+            Ok(to_js(&json!({"added": added, "errors": errors}))?)
+        })
     }
 
     /// Removes a server: stops it (its calls fail at once) and unregisters its tools.

@@ -10,12 +10,17 @@
 //! Entries without `type` get it from their fields (`workerUrl` → wasm, `url` → http, `command` → stdio).
 //! Fields this host does not know (`autoApprove`, …) are ignored, so a file written for another client imports.
 //!
-//! `${NAME}` references in an entry's `env` (`"env": {"API_KEY": "${API_KEY}"}`) name credentials of that server:
-//! the import declares them in the entry's `credentials` (required unless the reference has a `:-fallback`), so a
-//! missing one puts the server in `needs_credentials`, and the manager resolves them from the vault at each start.
+//! `${NAME}` references in an entry's `env` (`"env": {"API_KEY": "${API_KEY}"}`) and `headers` name credentials of
+//! that server: the import declares them in the entry's `credentials` (required unless the reference has a
+//! `:-fallback`), so a missing one puts the server in `needs_credentials`, and the manager resolves them from the
+//! vault at each start. Literal values can be moved into the vault before the servers are added
+//! ([`McpServersImport::take_literals`]).
 
+use super::TransportConfig;
 use super::{ConfigError, ServerConfig, parse};
-use crate::credentials::{CredentialDecl, CredentialError, env_declarations, normalize as normalize_declarations};
+use crate::credentials::{
+    CredentialDecl, CredentialError, env_declarations, header_declarations, normalize as normalize_declarations,
+};
 use serde_json::Value;
 
 /// What an import found: the entries that are valid, and one error per problem in the others.
@@ -62,12 +67,18 @@ pub fn import_mcp_servers(text: &str) -> Result<McpServersImport, ConfigError> {
     Ok(import)
 }
 
-/// Adds the credentials that the entry's `env` refers to to its declared `credentials`.
+/// Adds the credentials that the entry's `env` and `headers` refer to to its declared `credentials`.
 fn declare_references(mut config: ServerConfig) -> Result<ServerConfig, Vec<ConfigError>> {
-    let env: Vec<(String, String)> = config.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let pairs = |map: &std::collections::BTreeMap<String, String>| {
+        map.iter().map(|(k, v)| (k.clone(), v.clone())).collect::<Vec<_>>()
+    };
+    let env = pairs(&config.env);
     let name = config.name.clone();
     let problem = move |e: CredentialError| vec![ConfigError::new(name.as_str(), "env", e.to_string())];
-    let references = env_declarations(&env).map_err(&problem)?;
+    let mut references = env_declarations(&env).map_err(&problem)?;
+    if let TransportConfig::Http { headers, .. } = &config.transport {
+        references.extend(header_declarations(&pairs(headers)).map_err(&problem)?);
+    }
     if !references.is_empty() {
         let all: Vec<CredentialDecl> = config.credentials.iter().cloned().chain(references).collect();
         config.credentials = normalize_declarations(&all).map_err(&problem)?;

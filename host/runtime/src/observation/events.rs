@@ -242,6 +242,9 @@ pub struct CredentialsRequiredEvent {
     pub locked: bool,
     /// Why the server cannot start, as the credential source said it.
     pub reason: String,
+    /// Set when stored credentials are held back because the server's code changed since they were stored: what
+    /// changed. The application answers with `confirm_credential_identity` once its user agrees.
+    pub identity_change: Option<crate::credentials::IdentityChange>,
 }
 
 /// Registry changes, grouped by server.

@@ -4,7 +4,7 @@
 //! tool result or an error. Events go to UIs and into agents' observation stores, so before an event is kept or
 //! delivered, every credential value handed to any server is replaced by `[credential NAME]`.
 
-use crate::credentials::{CredentialDecl, Secret};
+use crate::credentials::{CredentialDecl, Secret, ServerIdentity};
 use crate::manager::{CredentialSource, CredentialsNeeded};
 use futures_util::future::LocalBoxFuture;
 use std::cell::RefCell;
@@ -93,9 +93,10 @@ impl CredentialSource for RedactingCredentials {
     fn credentials(
         &self,
         server: &str,
+        identity: &ServerIdentity,
         declared: &[CredentialDecl],
     ) -> LocalBoxFuture<'static, Result<Vec<(String, Secret)>, CredentialsNeeded>> {
-        let values = self.source.credentials(server, declared);
+        let values = self.source.credentials(server, identity, declared);
         let redactor = self.redactor.clone();
         let server = server.to_owned();
         Box::pin(async move {
@@ -103,6 +104,14 @@ impl CredentialSource for RedactingCredentials {
             redactor.set_server(&server, values.iter().cloned());
             Ok(values)
         })
+    }
+
+    fn confirm_identity(&self, server: &str, identity: &ServerIdentity) -> LocalBoxFuture<'static, Result<(), String>> {
+        self.source.confirm_identity(server, identity)
+    }
+
+    fn forget_server(&self, server: &str) -> LocalBoxFuture<'static, Result<(), String>> {
+        self.source.forget_server(server)
     }
 }
 
