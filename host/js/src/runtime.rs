@@ -22,12 +22,14 @@ mod native_tool;
 mod options;
 #[cfg(feature = "vault")]
 mod persist;
+mod redaction;
 mod servers;
 mod tools;
 mod types;
 
 #[cfg(feature = "vault")]
 pub(crate) use credentials::JsCredentials;
+pub(crate) use redaction::scrub_failure;
 
 use convert::JsFailure;
 use js_sys::Promise;
@@ -166,7 +168,9 @@ fn build(
     if let Some(credentials) = credentials {
         builder = builder.credentials(credentials);
     }
-    (builder.build(), [("elicitation", elicitation), ("sampling", sampling)])
+    let runtime = builder.build();
+    redaction::scrub_failures_with(runtime.observations().redactor());
+    (runtime, [("elicitation", elicitation), ("sampling", sampling)])
 }
 
 /// Subscribes the application's answering functions.

@@ -222,6 +222,21 @@ impl Runtime {
         self.system.execute_tools(calls, thread_id, options).await
     }
 
+    /// A server's health, with every credential value handed to a server scrubbed from its `last_error` (which a
+    /// server's error messages fill). [`McpTransportManager::health`] gives it as it is.
+    pub fn health(&self, server: &str) -> Option<crate::manager::ServerHealth> {
+        let mut health = self.manager.health(server)?;
+        self.hub.redactor().scrub_health(&mut health);
+        Some(health)
+    }
+
+    /// Every server's health, scrubbed as [`Runtime::health`].
+    pub fn health_all(&self) -> Vec<crate::manager::ServerHealth> {
+        let mut all = self.manager.health_all();
+        all.iter_mut().for_each(|health| self.hub.redactor().scrub_health(health));
+        all
+    }
+
     /// Receives the status events that pass `filter`.
     pub fn subscribe(&self, filter: EventFilter, callback: EventCallback) -> SubscriptionId {
         self.hub.subscribe(filter, callback)

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
+use zeroize::Zeroizing;
 
 #[wasm_bindgen(js_class = McpRuntime)]
 impl JsRuntime {
@@ -38,9 +39,10 @@ impl JsRuntime {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string | McpServersDocument")] document: JsValue,
     ) -> Promise {
+        // The document's text may hold secrets: it is wiped once read.
         let text = match document.as_string() {
-            Some(text) => Ok(text),
-            None => to_json_text(&document, "mcpServers document"),
+            Some(text) => Ok(Zeroizing::new(text)),
+            None => to_json_text(&document, "mcpServers document").map(Zeroizing::new),
         };
         let inner = self.inner.clone();
         future_to_promise(async move {
@@ -134,16 +136,16 @@ impl JsRuntime {
         })
     }
 
-    /// Every server's health, by name.
+    /// Every server's health, by name (a credential value a server echoed in its last error is scrubbed).
     #[wasm_bindgen(unchecked_return_type = "ServerHealth[]")]
     pub fn servers(&self) -> Result<JsValue, JsValue> {
-        Ok(to_js(&self.inner.runtime.manager().health_all())?)
+        Ok(to_js(&self.inner.runtime.health_all())?)
     }
 
     /// One server's health, or `undefined`.
     #[wasm_bindgen(unchecked_return_type = "ServerHealth | undefined")]
     pub fn server(&self, name: String) -> Result<JsValue, JsValue> {
-        match self.inner.runtime.manager().health(&name) {
+        match self.inner.runtime.health(&name) {
             Some(health) => Ok(to_js(&health)?),
             None => Ok(JsValue::UNDEFINED),
         }

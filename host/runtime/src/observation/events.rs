@@ -153,33 +153,10 @@ impl EventBody {
         }
     }
 
-    /// Calls `scrub` on every text the event carries that came from a server, a tool or an error message: where a
-    /// credential value could hide.
+    /// Calls `scrub` on every text the event carries, in every field, and every string and object key of its JSON:
+    /// where a server could echo a credential value.
     pub(crate) fn scrub_text(&mut self, scrub: &dyn Fn(&mut String)) {
-        let value = |v: &mut Value| scrub_value(v, scrub);
-        match self {
-            Self::ServerStatus(e) => e.last_error.iter_mut().for_each(scrub),
-            Self::CredentialsRequired(e) => scrub(&mut e.reason),
-            Self::ToolExecutionFinished(e) => e.error.iter_mut().for_each(scrub),
-            Self::ServerLog(e) => value(&mut e.data),
-            Self::Progress(e) => e.message.iter_mut().for_each(scrub),
-            Self::ServerRestarting(e) => scrub(&mut e.reason),
-            Self::ElicitationRequested(e) | Self::SamplingRequested(e) => value(&mut e.params),
-            Self::ServerRemoved(_)
-            | Self::ToolsChanged(_)
-            | Self::ListChanged(_)
-            | Self::ToolExecutionStarted(_)
-            | Self::ServerRequestSettled(_) => {}
-        }
-    }
-}
-
-fn scrub_value(value: &mut Value, scrub: &dyn Fn(&mut String)) {
-    match value {
-        Value::String(text) => scrub(text),
-        Value::Array(items) => items.iter_mut().for_each(|item| scrub_value(item, scrub)),
-        Value::Object(fields) => fields.values_mut().for_each(|item| scrub_value(item, scrub)),
-        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        super::scrub::Scrub::scrub(self, scrub);
     }
 }
 
