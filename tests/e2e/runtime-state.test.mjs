@@ -102,6 +102,38 @@ describe("McpRuntime: declared credentials and saved state", () => {
     assert.ok(!out.history.includes("sk-search"), "no resolved secret in any event");
   });
 
+  it("holds back a credential stored before its server was configured until the application confirms", async () => {
+    const out = await page.evaluate(async () => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("confirm") });
+      const asked = [];
+      rt.subscribe((e) => asked.push(e), { kinds: ["credentialsRequired"] });
+      await rt.credentials.setup({ device: true });
+      // Stored before "weather" exists: bound to no bundle yet.
+      await rt.credentials.set("weather", "WEATHER_API_KEY", "wk-unbound-0123456789");
+      rt.addServer({ name: "weather", workerUrl: "/e2e/weather/server.js" });
+      const refused = await failure(rt.connectServer("weather"));
+      const lastError = rt.server("weather").lastError;
+      await rt.confirmCredentialIdentity("weather");
+      await waitFor("weather connected", () => rt.server("weather").status === "connected");
+      const env = JSON.parse((await rt.callTool("weather", "env", {})).content[0].text);
+      rt.removeServer("weather");
+      await waitFor("its credentials deleted", async () => (await rt.credentials.names("weather")).length === 0);
+      const unknown = await failure(rt.confirmCredentialIdentity("weather"));
+      rt.close();
+      return { refused, lastError, asked, env, unknown };
+    });
+    assert.equal(out.refused.code, "NEEDS_CREDENTIALS");
+    assert.deepEqual(out.asked[0].identityChange, {
+      server: "weather",
+      credentials: ["WEATHER_API_KEY"],
+      storedFor: null,
+      current: "bundle /e2e/weather/server.js",
+    });
+    assert.match(out.lastError, /held back until the application confirms/);
+    assert.deepEqual(out.env, { WEATHER_API_KEY: "wk-unbound-0123456789" });
+    assert.equal(out.unknown.code, "UNKNOWN_SERVER");
+  });
+
   it("comes back after a page reload with the same servers, enablement and thread tools, credentials locked", async () => {
     const database = await page.evaluate(async (ECHO) => {
       const database = unique("reload");
