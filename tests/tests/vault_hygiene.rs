@@ -112,8 +112,9 @@ async fn a_replaced_key_record_is_reported_before_any_key_is_derived() {
     assert!(!again.is_unlocked());
     assert!(again.names("srv").await.unwrap().is_empty());
     assert!(orphaned.to_string().contains("replaced"), "{orphaned}");
-    // The instance that was unlocked before the replacement is told its key changed, and cannot write.
-    assert_eq!(repo.get("srv", "K0").await.unwrap_err(), CredentialError::KeyChanged);
+    // The instance that was unlocked before the replacement still holds the key of its records and reads them, but
+    // cannot write under a key that is no longer the stored one.
+    assert_eq!(repo.get("srv", "K0").await.unwrap().unwrap().expose(), "value-0");
     assert_eq!(repo.set("srv", "K9", &Secret::new("x")).await.unwrap_err(), CredentialError::KeyChanged);
     Database::delete(db.name()).await.unwrap();
     Database::delete(other_db.name()).await.unwrap();
