@@ -47,7 +47,7 @@ impl JsFailure {
     #[cfg_attr(not(feature = "runtime"), expect(unused_mut, reason = "only a runtime has credentials to scrub"))]
     pub(crate) fn into_js(mut self) -> JsValue {
         #[cfg(feature = "runtime")]
-        crate::runtime::scrub_failure(&mut self.message, &mut self.extra);
+        crate::redaction::scrub_failure(&mut self.message, &mut self.extra);
         let error = js_sys::Error::new(&self.message);
         let _ = Reflect::set(&error, &"code".into(), &self.code.into());
         if let Some(name) = self.name {

@@ -22,14 +22,12 @@ mod native_tool;
 mod options;
 #[cfg(feature = "vault")]
 mod persist;
-mod redaction;
 mod servers;
 mod tools;
 mod types;
 
 #[cfg(feature = "vault")]
 pub(crate) use credentials::JsCredentials;
-pub(crate) use redaction::scrub_failure;
 
 use convert::JsFailure;
 use js_sys::Promise;
@@ -169,7 +167,7 @@ fn build(
         builder = builder.credentials(credentials);
     }
     let runtime = builder.build();
-    redaction::scrub_failures_with(runtime.observations().redactor());
+    crate::redaction::scrub_failures_with(runtime.observations().redactor());
     (runtime, [("elicitation", elicitation), ("sampling", sampling)])
 }
 
