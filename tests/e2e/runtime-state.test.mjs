@@ -73,7 +73,7 @@ describe("McpRuntime: declared credentials and saved state", () => {
     const out = await page.evaluate(async () => {
       const rt = await host.McpRuntime.create({ database: unique("import") });
       await rt.credentials.setup({ device: true });
-      const imported = rt.importMcpServers({
+      const imported = await rt.importMcpServers({
         mcpServers: {
           search: { workerUrl: "/e2e-fixtures/env-reporter.js", env: { API_KEY: "${API_KEY}", AUTH: "Key ${API_KEY}", MODE: "fast" } },
           broken: { workerUrl: "/e2e-fixtures/env-reporter.js", env: { API_KEY: "${API_KEY" } },
@@ -97,6 +97,38 @@ describe("McpRuntime: declared credentials and saved state", () => {
     assert.ok(!out.history.includes("sk-search"), "no resolved secret in any event");
   });
 
+  it("holds back a credential stored before its server was configured until the application confirms", async () => {
+    const out = await page.evaluate(async () => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("confirm") });
+      const asked = [];
+      rt.subscribe((e) => asked.push(e), { kinds: ["credentialsRequired"] });
+      await rt.credentials.setup({ device: true });
+      // Stored before "weather" exists: bound to no bundle yet.
+      await rt.credentials.set("weather", "WEATHER_API_KEY", "wk-unbound-0123456789");
+      rt.addServer({ name: "weather", workerUrl: "/e2e/weather/server.js" });
+      const refused = await failure(rt.connectServer("weather"));
+      const lastError = rt.server("weather").lastError;
+      await rt.confirmCredentialIdentity("weather");
+      await waitFor("weather connected", () => rt.server("weather").status === "connected");
+      const env = JSON.parse((await rt.callTool("weather", "env", {})).content[0].text);
+      rt.removeServer("weather");
+      await waitFor("its credentials deleted", async () => (await rt.credentials.names("weather")).length === 0);
+      const unknown = await failure(rt.confirmCredentialIdentity("weather"));
+      rt.close();
+      return { refused, lastError, asked, env, unknown };
+    });
+    assert.equal(out.refused.code, "NEEDS_CREDENTIALS");
+    assert.deepEqual(out.asked[0].identityChange, {
+      server: "weather",
+      credentials: ["WEATHER_API_KEY"],
+      storedFor: null,
+      current: "bundle /e2e/weather/server.js",
+    });
+    assert.match(out.lastError, /held back until the application confirms/);
+    assert.deepEqual(out.env, { WEATHER_API_KEY: "wk-unbound-0123456789" });
+    assert.equal(out.unknown.code, "UNKNOWN_SERVER");
+  });
+
   it("comes back after a page reload with the same servers, enablement and thread tools, credentials locked", async () => {
     const database = await page.evaluate(async (ECHO) => {
       const database = unique("reload");
@@ -106,7 +138,7 @@ describe("McpRuntime: declared credentials and saved state", () => {
       rt.addServer({ name: "gone", workerUrl: ECHO });
       // The fixture's `env` tool has no annotations, so it counts as destructive: this server allows it.
       const search = { workerUrl: "/e2e-fixtures/env-reporter.js", env: { API_KEY: "${API_KEY}" }, allowDestructiveTools: true };
-      rt.importMcpServers({ mcpServers: { search } });
+      await rt.importMcpServers({ mcpServers: { search } });
       await rt.credentials.setup({ passphrase: "correct horse battery" });
       await rt.credentials.set("search", "API_KEY", "sk-kept-0123456789");
       await rt.callTool("echo", "echo", { text: "before the reload" });

@@ -46,7 +46,7 @@ describe("McpRuntime (JavaScript API)", () => {
       const invalid = await failure(() => rt.addServer({ name: "bad", type: "wasm" }));
       rt.addServer({ name: "echo", workerUrl: ECHO });
       const duplicate = await failure(() => rt.addServer({ name: "echo", workerUrl: ECHO }));
-      const imported = rt.importMcpServers(
+      const imported = await rt.importMcpServers(
         JSON.stringify({
           mcpServers: {
             everything: { type: "wasm", workerUrl: EVERYTHING, credentials: [{ name: "EVERYTHING_API_KEY", required: false }] },
@@ -258,6 +258,8 @@ describe("McpRuntime (JavaScript API)", () => {
       const lockedSet = await failure(vault.set("everything", "EVERYTHING_API_KEY", "x"));
       await vault.setup({ passphrase: "correct horse battery" });
       const again = await failure(vault.setup({ passphrase: "other" }));
+      // Configured first: a credential is bound to the bundle its server's config names when it is stored.
+      rt.addServer({ name: "everything", workerUrl: EVERYTHING, credentials: [{ name: "EVERYTHING_API_KEY", description: "An example secret" }] });
       await vault.set("everything", "EVERYTHING_API_KEY", "sk-test-0123456789");
       await vault.set("other", "TOKEN", "tok-zzzzzzzz");
       vault.lock();
@@ -267,7 +269,6 @@ describe("McpRuntime (JavaScript API)", () => {
       const badKey = await failure(vault.unlock({ appKey: new Uint8Array(5) }));
       const noKey = await failure(vault.unlock({}));
       await vault.unlock({ passphrase: "correct horse battery" });
-      rt.addServer({ name: "everything", workerUrl: EVERYTHING, credentials: [{ name: "EVERYTHING_API_KEY", description: "An example secret" }] });
       const missingNone = await vault.missing("everything");
       const status = await rt.callTool("everything", "credential_status", {});
       await vault.rotate({ appKey: new Uint8Array(32).fill(7) });

@@ -9,7 +9,7 @@ use mcp_worker_client::McpClient;
 use mcp_worker_runtime::manager::{ManagerOptions, McpTransportManager, ServerStatus};
 use mcp_worker_runtime::registry::ToolRegistry;
 use mcp_worker_vault::credentials::{
-    AppKey, CredentialDecl, CredentialError, CredentialsRepository, KeyMode, KeySource, Secret,
+    AppKey, CredentialDecl, CredentialError, CredentialsRepository, KeyMode, KeySource, Secret, ServerIdentity,
 };
 use mcp_worker_vault::state::Database;
 use serde_json::{Value, json};
@@ -166,7 +166,7 @@ async fn a_wrong_key_is_reported_as_such_and_leaves_the_repository_locked() {
 
     let err = other.unlock(pass("the wrong one")).await.unwrap_err();
     assert_eq!(err, CredentialError::WrongKey { mode: KeyMode::Passphrase });
-    assert_eq!(err.to_string(), "wrong passphrase: it does not open these credentials");
+    assert_eq!(err.to_string(), "wrong passphrase, or an altered key record: it does not open these credentials");
     assert!(!other.is_unlocked());
     assert!(!format!("{err:?}").contains("the wrong one"));
     assert_eq!(
@@ -677,8 +677,9 @@ async fn the_manager_waits_for_credentials_then_starts_the_server_with_exactly_t
     assert_eq!(health(&manager).last_error.as_deref(), Some("server \"weather\" needs credentials: API_KEY"));
 
     // Provided: the manager is told, and the server starts with exactly its credential.
-    repo.set("weather", "API_KEY", &Secret::new("weather-key")).await.unwrap();
-    repo.set("weather", "UNDECLARED", &Secret::new("weather-undeclared")).await.unwrap();
+    let bundle = ServerIdentity::bundle("/fixtures/env-reporter.js", None);
+    repo.set_for("weather", &bundle, "API_KEY", &Secret::new("weather-key")).await.unwrap();
+    repo.set_for("weather", &bundle, "UNDECLARED", &Secret::new("weather-undeclared")).await.unwrap();
     manager.credentials_changed("weather");
     let started = performance_now();
     while health(&manager).status != ServerStatus::Connected && performance_now() - started < 5_000.0 {

@@ -74,6 +74,15 @@ impl Rig {
         serde_json::from_str(&client.call_tool("env", None).await.unwrap().joined_text()).unwrap()
     }
 
+    /// Stores a credential as the JavaScript API does: bound to the server's code when it is configured.
+    async fn store(&self, server: &str, name: &str, value: &str) {
+        let value = Secret::new(value);
+        match self.manager.config(server) {
+            Some(config) => self.repo.set_for(server, &config.transport.identity(), name, &value).await.unwrap(),
+            None => self.repo.set(server, name, &value).await.unwrap(),
+        }
+    }
+
     async fn end(self) {
         for health in self.manager.health_all() {
             self.manager.remove(&health.name).unwrap();
@@ -121,8 +130,8 @@ async fn a_manifests_required_credential_is_asked_for_by_name_and_description_an
     );
 
     // Stored: the server starts, and its worker receives exactly its declared credential and its own env.
-    rig.repo.set("weather", "WEATHER_API_KEY", &Secret::new("wk-0123456789")).await.unwrap();
-    rig.repo.set("weather", "UNDECLARED", &Secret::new("never-sent-1234")).await.unwrap();
+    rig.store("weather", "WEATHER_API_KEY", "wk-0123456789").await;
+    rig.store("weather", "UNDECLARED", "never-sent-1234").await;
     rig.manager.credentials_changed("weather");
     rig.wait_connected("weather").await;
     assert_eq!(rig.received_env("weather").await, json!({"WEATHER_API_KEY": "wk-0123456789", "UNITS": "metric"}));
@@ -164,7 +173,7 @@ async fn the_everything_bundles_optional_credential_reaches_it_when_stored() {
     assert_eq!(status(&rig).await, "EVERYTHING_API_KEY is not set");
 
     rig.repo.unlock(app_key()).await.unwrap();
-    rig.repo.set("everything", "EVERYTHING_API_KEY", &Secret::new("ev-secret-42")).await.unwrap();
+    rig.store("everything", "EVERYTHING_API_KEY", "ev-secret-42").await;
     rig.manager.restart("everything").await.unwrap();
     assert_eq!(status(&rig).await, "EVERYTHING_API_KEY is set (12 characters)");
     rig.end().await;
@@ -191,7 +200,7 @@ async fn env_references_of_an_imported_mcp_servers_config_resolve_from_the_vault
         json!([{"name": "API_KEY", "description": "referenced by env API_KEY", "required": true}])
     );
 
-    rig.repo.set("search", "API_KEY", &Secret::new("sk-search-0123")).await.unwrap();
+    rig.store("search", "API_KEY", "sk-search-0123").await;
     rig.manager.credentials_changed("search");
     rig.wait_connected("search").await;
     assert_eq!(

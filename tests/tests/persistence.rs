@@ -8,7 +8,7 @@ use gloo_timers::future::TimeoutFuture;
 use mcp_worker_runtime::config::import_mcp_servers;
 use mcp_worker_runtime::manager::{ManagerOptions, McpTransportManager, ServerStatus};
 use mcp_worker_runtime::registry::ToolRegistry;
-use mcp_worker_vault::credentials::{AppKey, CredentialDecl, CredentialsRepository, KeySource, Secret};
+use mcp_worker_vault::credentials::{AppKey, CredentialDecl, CredentialsRepository, KeySource, Secret, ServerIdentity};
 use mcp_worker_vault::state::{Database, Persistence, StateManager};
 use serde_json::{Value, json};
 use std::rc::Rc;
@@ -62,7 +62,8 @@ async fn a_reloaded_page_comes_back_with_the_same_servers_enablement_and_threads
         let (_db, repo, manager, persistence) = load_page(&name).await;
         assert_eq!(persistence.report().servers.len(), 0, "a new database restores nothing");
         repo.setup(app_key()).await.unwrap();
-        repo.set("weather", "WEATHER_API_KEY", &Secret::new("wk-persisted-1")).await.unwrap();
+        let bundle = ServerIdentity::bundle("/fixtures/env-reporter/server.js", None);
+        repo.set_for("weather", &bundle, "WEATHER_API_KEY", &Secret::new("wk-persisted-1")).await.unwrap();
 
         manager.add(mcp_worker_tests::wasm_config("echo", "/bundles/echo/bootstrap.js").timeout_ms(5_000)).unwrap();
         manager

@@ -54,10 +54,10 @@ export async function usage(): Promise<void> {
     credentials: ["TOKEN", { name: "API_KEY", description: "The API key", required: false }],
     autoStart: true,
   });
-  const imported = runtime.importMcpServers({ mcpServers: { echo: { workerUrl: "/bundles/echo/bootstrap.js" } } });
+  const imported = await runtime.importMcpServers({ mcpServers: { echo: { workerUrl: "/bundles/echo/bootstrap.js" } } });
   const firstProblem: string | undefined = imported.errors[0]?.field;
   real(imported.added, true);
-  runtime.importMcpServers('{"mcpServers": {}}');
+  await runtime.importMcpServers('{"mcpServers": {}}');
   runtime.enableServer("echo");
   runtime.disableServer("echo");
   await runtime.connectServer("echo");
@@ -94,6 +94,9 @@ export async function usage(): Promise<void> {
   const missing = await vault.missing("everything");
   const description: string | undefined = missing[0]?.description;
   await vault.wipe();
+  await runtime.confirmCredentialIdentity("everything");
+  const errorCode: RuntimeError["code"] = "ORPHANED_CREDENTIALS";
+  real(errorCode, true);
 
   // Tools in each export format.
   const openai = runtime.listTools("openai", { threadId: "t1" });
@@ -148,6 +151,9 @@ export async function usage(): Promise<void> {
         case "credentialsRequired": {
           const needs: CredentialsRequiredEvent = event;
           real(needs.credentials[0]?.name, true);
+          const storedFor: string | null | undefined = needs.identityChange?.storedFor;
+          real(storedFor, true);
+          if (needs.identityChange !== null) void runtime.confirmCredentialIdentity(needs.server);
           break;
         }
         case "toolExecutionFinished":

@@ -23,6 +23,7 @@ use std::rc::{Rc, Weak};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, Event, MessageChannel, MessageEvent, MessagePort};
+use zeroize::Zeroizing;
 
 /// How often pending requests are checked against their deadlines.
 const SWEEP_INTERVAL_MS: u32 = 100;
@@ -61,8 +62,8 @@ pub struct WorkerSpec {
     wasm_url: Option<String>,
     module: Option<WebAssembly::Module>,
     isolation: Isolation,
-    /// Names and values; the values may be credentials.
-    env: Vec<(String, String)>,
+    /// Names and values; the values may be credentials, so they are wiped when the spec (or a clone) is dropped.
+    env: Vec<(String, Zeroizing<String>)>,
     boot_timeout_ms: u32,
     limits: WorkerLimits,
     client: ClientOptions,
@@ -152,7 +153,7 @@ impl WorkerSpec {
 
     /// Adds a value to the environment the server receives.
     pub fn env(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
-        self.env.push((name.into(), value.into()));
+        self.env.push((name.into(), Zeroizing::new(value.into())));
         self
     }
 
@@ -441,11 +442,17 @@ impl WorkerTransport {
         transport
     }
 
-    fn send_connect(&self, server_port: &MessagePort, env: &[(String, String)], wasm: Option<&JsValue>) -> Result<()> {
+    fn send_connect(
+        &self,
+        server_port: &MessagePort,
+        env: &[(String, Zeroizing<String>)],
+        wasm: Option<&JsValue>,
+    ) -> Result<()> {
         let message = Object::new();
         let env_object = Object::new();
         for (name, value) in env {
-            let _ = Reflect::set(&env_object, &name.into(), &value.into());
+            // The copy in JavaScript is out of reach (the worker receives it); ours is wiped with the spec.
+            let _ = Reflect::set(&env_object, &name.into(), &JsValue::from_str(value));
         }
         let _ = Reflect::set(&message, &"mcpWorker".into(), &"connect".into());
         let _ = Reflect::set(&message, &"v".into(), &1.into());

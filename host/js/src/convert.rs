@@ -43,8 +43,11 @@ impl JsFailure {
         self
     }
 
-    /// The JavaScript `Error`.
-    pub(crate) fn into_js(self) -> JsValue {
+    /// The JavaScript `Error`, with every credential value handed to a server scrubbed from it.
+    #[cfg_attr(not(feature = "runtime"), expect(unused_mut, reason = "only a runtime has credentials to scrub"))]
+    pub(crate) fn into_js(mut self) -> JsValue {
+        #[cfg(feature = "runtime")]
+        crate::redaction::scrub_failure(&mut self.message, &mut self.extra);
         let error = js_sys::Error::new(&self.message);
         let _ = Reflect::set(&error, &"code".into(), &self.code.into());
         if let Some(name) = self.name {

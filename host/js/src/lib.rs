@@ -6,6 +6,8 @@ mod client;
 #[cfg(target_arch = "wasm32")]
 mod convert;
 #[cfg(all(target_arch = "wasm32", feature = "runtime"))]
+mod redaction;
+#[cfg(all(target_arch = "wasm32", feature = "runtime"))]
 mod runtime;
 
 #[cfg(target_arch = "wasm32")]

@@ -120,7 +120,11 @@ impl JsRuntime {
 #[cfg(feature = "vault")]
 async fn open(options: RuntimeOptions) -> Result<Rc<Inner>, JsFailure> {
     let db = Database::open(&options.database_name).await;
-    let vault = Vault::new(db.as_ref().map(CredentialsRepository::new).map_err(Clone::clone));
+    let repository = |db: &Database| match options.max_pbkdf2_iterations {
+        Some(iterations) => CredentialsRepository::new(db).with_max_pbkdf2_iterations(iterations),
+        None => CredentialsRepository::new(db),
+    };
+    let vault = Vault::new(db.as_ref().map(repository).map_err(Clone::clone));
     let persist = options.persist;
     let database_name = options.database_name.clone();
     let (runtime, answers) = build(options, Some(vault.clone()));
@@ -166,7 +170,9 @@ fn build(
     if let Some(credentials) = credentials {
         builder = builder.credentials(credentials);
     }
-    (builder.build(), [("elicitation", elicitation), ("sampling", sampling)])
+    let runtime = builder.build();
+    crate::redaction::scrub_failures_with(runtime.observations().redactor());
+    (runtime, [("elicitation", elicitation), ("sampling", sampling)])
 }
 
 /// Subscribes the application's answering functions.

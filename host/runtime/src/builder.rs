@@ -232,6 +232,21 @@ impl Runtime {
         self.system.execute_tools(calls, thread_id, options).await
     }
 
+    /// A server's health, with every credential value handed to a server scrubbed from its `last_error` (which a
+    /// server's error messages fill). [`McpTransportManager::health`] gives it as it is.
+    pub fn health(&self, server: &str) -> Option<crate::manager::ServerHealth> {
+        let mut health = self.manager.health(server)?;
+        self.hub.redactor().scrub_health(&mut health);
+        Some(health)
+    }
+
+    /// Every server's health, scrubbed as [`Runtime::health`].
+    pub fn health_all(&self) -> Vec<crate::manager::ServerHealth> {
+        let mut all = self.manager.health_all();
+        all.iter_mut().for_each(|health| self.hub.redactor().scrub_health(health));
+        all
+    }
+
     /// Receives the status events that pass `filter`.
     pub fn subscribe(&self, filter: EventFilter, callback: EventCallback) -> SubscriptionId {
         self.hub.subscribe(filter, callback)
@@ -240,6 +255,13 @@ impl Runtime {
     /// Every credential a server declares, as its next start will ask for them.
     pub async fn declared_credentials(&self, server: &str) -> crate::Result<Vec<CredentialDecl>> {
         self.manager.declared_credentials(server).await
+    }
+
+    /// Binds the credentials stored for `server` to the code its config names now, and starts it again if it was
+    /// waiting: the answer to a `credentialsRequired` event with an `identityChange`, once the user agreed that the
+    /// server's new code may have them (see [`McpTransportManager::confirm_credential_identity`]).
+    pub async fn confirm_credential_identity(&self, server: &str) -> crate::Result<()> {
+        self.manager.confirm_credential_identity(server).await
     }
 
     /// Whether [`Runtime::close`] was called.

@@ -5,12 +5,14 @@
 //! already have ([`import_mcp_servers`]). Every entry is checked field by field; an error names the entry and the
 //! field, and one bad entry never hides the good ones.
 
+mod literals;
 mod mcp_servers;
 mod parse;
 
+pub use literals::ImportedCredential;
 pub use mcp_servers::{McpServersImport, import_mcp_servers};
 
-use crate::credentials::CredentialDecl;
+use crate::credentials::{CredentialDecl, ServerIdentity};
 pub use mcp_worker_client::sandbox::{InvalidOrigin, Isolation, NetworkPolicy};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -55,6 +57,16 @@ impl TransportConfig {
             Self::Wasm { .. } => "wasm",
             Self::Http { .. } => "http",
             Self::Stdio { .. } => "stdio",
+        }
+    }
+
+    /// The code this transport runs, which the server's credentials are bound to: a bundle's URLs, a remote
+    /// server's endpoint, a process's command line. Headers and environment are not part of it.
+    pub fn identity(&self) -> ServerIdentity {
+        match self {
+            Self::Wasm { worker_url, wasm_url } => ServerIdentity::bundle(worker_url.clone(), wasm_url.clone()),
+            Self::Http { url, .. } => ServerIdentity::remote(url.clone()),
+            Self::Stdio { command, args } => ServerIdentity::command(command.clone(), args.clone()),
         }
     }
 

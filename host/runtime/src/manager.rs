@@ -155,6 +155,10 @@ pub enum ManagerEvent {
         locked: bool,
         /// Why the server cannot start, as the credential source said it.
         reason: String,
+        /// Set when stored credentials are held back because the server's code changed since they were stored:
+        /// what changed. The application answers with [`McpTransportManager::confirm_credential_identity`] once
+        /// its user agrees (or removes the server).
+        identity_change: Option<crate::credentials::IdentityChange>,
     },
     /// The browser blocked a request of a sandboxed server: its network policy does not allow the origin.
     NetworkBlocked {
@@ -328,9 +332,12 @@ impl McpTransportManager {
         Ok(())
     }
 
-    /// Removes a server: stops it (its pending calls fail at once) and unregisters its tools.
+    /// Removes a server: stops it (its pending calls fail at once), unregisters its tools, and deletes its stored
+    /// credentials from the credential source (in the background), so that a later server of its name does not
+    /// inherit them.
     pub fn remove(&self, name: &str) -> Result<()> {
         let slot = self.inner.slots.borrow_mut().remove(name).ok_or_else(|| unknown(name))?;
+        self.inner.forget_credentials(name);
         if let Some(client) = slot.client {
             client.close_with(ClientError::Closed { server: name.to_owned(), reason: "the server was removed".into() });
         }

@@ -18,6 +18,7 @@ mod history;
 mod hub;
 mod redact;
 mod requests;
+mod scrub;
 mod stream;
 
 pub use art::ArtObservation;

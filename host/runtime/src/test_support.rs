@@ -297,7 +297,9 @@ impl Launcher for TestLauncher {
     fn launch(&self, request: LaunchRequest) -> LocalBoxFuture<'static, Result<McpClient>> {
         let name = request.server.clone();
         self.launches.borrow_mut().push(name.clone());
-        self.envs.borrow_mut().push((name.clone(), request.env.clone()));
+        // The test reads back what the server was given, so it keeps a plain copy: tests only.
+        let env: Vec<(String, String)> = request.env.iter().map(|(k, v)| (k.clone(), v.expose().to_owned())).collect();
+        self.envs.borrow_mut().push((name.clone(), env.clone()));
         let behaviour = self.behaviours.borrow().get(&name).cloned();
         match behaviour {
             None | Some(Behaviour::FailLoad) => Box::pin(async move {
@@ -305,7 +307,7 @@ impl Launcher for TestLauncher {
             }),
             Some(Behaviour::Hang) => Box::pin(futures_util::future::pending()),
             Some(Behaviour::Serve(build)) => {
-                let env = Env::from_pairs(request.env.clone());
+                let env = Env::from_pairs(env);
                 let hook = request.on_connection.clone();
                 let (connection, session, transport) =
                     wire(&self.spawner, &name, build(), env, self.time.clock(), |c| hook(c));

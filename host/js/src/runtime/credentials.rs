@@ -2,8 +2,8 @@
 //! them; nothing here returns a value. Unlocking, or storing a credential, retries the servers that wait for
 //! credentials.
 
-use super::Inner;
 use super::convert::{JsFailure, property, to_js};
+use super::{Inner, JsRuntime};
 use js_sys::{Promise, Uint8Array};
 use mcp_worker_vault::credentials::{AppKey, CredentialError, KeySource, Secret};
 use std::rc::Rc;
@@ -82,7 +82,8 @@ impl JsCredentials {
         self.inner.vault.repository().is_ok_and(|r| r.is_unlocked())
     }
 
-    /// Sets up the vault key of an empty vault and leaves it unlocked (`ALREADY_SET_UP` if there is one).
+    /// Sets up the vault key of an empty vault and leaves it unlocked (`ALREADY_SET_UP` if there is one;
+    /// `ORPHANED_CREDENTIALS` if credentials are stored without their key, see `wipe`).
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn setup(&self, #[wasm_bindgen(unchecked_param_type = "VaultKey")] key: JsValue) -> Promise {
         match key_source(&key) {
@@ -93,7 +94,9 @@ impl JsCredentials {
         }
     }
 
-    /// Unlocks the vault (`WRONG_KEY` for a wrong passphrase or key) and retries the servers waiting for it.
+    /// Unlocks the vault (`WRONG_KEY` for a wrong passphrase or key, or an altered key record;
+    /// `ORPHANED_CREDENTIALS` when the key record was deleted or replaced, see `wipe`) and retries the servers
+    /// waiting for it.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn unlock(&self, #[wasm_bindgen(unchecked_param_type = "VaultKey")] key: JsValue) -> Promise {
         match key_source(&key) {
@@ -123,13 +126,22 @@ impl JsCredentials {
     }
 
     /// Stores a credential of a server (the vault must be unlocked) and retries the servers waiting for
-    /// credentials.
+    /// credentials. It is bound to the code the server's config names now (its bundle's URL): a config rewritten to
+    /// name other code does not get it until `confirmCredentialIdentity`. Stored for a server that is not
+    /// configured yet, it is bound to nothing, and released only once an identity is confirmed.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn set(&self, server: String, name: String, value: String) -> Promise {
         let value = Secret::new(value);
+        let identity = self.inner.runtime.manager().config(&server).map(|config| config.transport.identity());
         vault_promise(
             &self.inner,
-            async move |inner| inner.vault.repository()?.set(&server, &name, &value).await,
+            async move |inner| {
+                let repository = inner.vault.repository()?;
+                match identity {
+                    Some(identity) => repository.set_for(&server, &identity, &name, &value).await,
+                    None => repository.set(&server, &name, &value).await,
+                }
+            },
             retry,
         )
     }
@@ -140,7 +152,7 @@ impl JsCredentials {
         vault_promise(&self.inner, async move |inner| inner.vault.repository()?.delete(&server, &name).await, nothing)
     }
 
-    /// The names of a server's stored credentials (never values; works while locked).
+    /// The names of a server's stored credentials that the stored key can read (never values; works while locked).
     #[wasm_bindgen(unchecked_return_type = "Promise<string[]>")]
     pub fn names(&self, server: String) -> Promise {
         vault_promise(
@@ -179,9 +191,27 @@ impl JsCredentials {
         )
     }
 
-    /// Deletes every credential and the key, and locks.
+    /// Deletes every credential and the key, and locks: the way out when `setup` or `unlock` reject with
+    /// `ORPHANED_CREDENTIALS` (the key record was deleted or replaced, and what it sealed can never be read again).
+    /// Nothing calls it on its own: ask the user first, since the credentials are lost.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn wipe(&self) -> Promise {
         vault_promise(&self.inner, async move |inner| inner.vault.repository()?.wipe().await, nothing)
+    }
+}
+
+#[wasm_bindgen(js_class = McpRuntime)]
+impl JsRuntime {
+    /// Binds the credentials stored for `server` to the code its config names now, and starts it again if it was
+    /// waiting: the answer to a `credentialsRequired` event with an `identityChange`, once the user agreed that
+    /// the server's new code may have them. Rejects with `NEEDS_CREDENTIALS` while the vault is locked.
+    #[wasm_bindgen(js_name = confirmCredentialIdentity, unchecked_return_type = "Promise<void>")]
+    pub fn confirm_credential_identity(&self, server: String) -> Promise {
+        let inner = self.inner.clone();
+        future_to_promise(async move {
+            inner.open()?;
+            inner.runtime.confirm_credential_identity(&server).await.map_err(JsFailure::from)?;
+            Ok(JsValue::UNDEFINED)
+        })
     }
 }

@@ -27,6 +27,7 @@ struct OptionsJson {
     backoff: Option<BackoffJson>,
     cancel_grace_ms: Option<u32>,
     tool_limits: Option<ToolLimitsJson>,
+    max_pbkdf2_iterations: Option<u32>,
     roots: Option<Vec<Value>>,
     #[serde(default)]
     elicitation: Value,
@@ -90,6 +91,9 @@ pub(crate) struct RuntimeOptions {
     /// Restore servers and thread configurations from the database, and save their changes (`database` given).
     pub(crate) persist: bool,
     pub(crate) history_size: usize,
+    /// The most PBKDF2 iterations a stored passphrase record may ask for (the vault's default when `None`).
+    #[cfg_attr(not(feature = "vault"), expect(dead_code, reason = "only the vault derives keys"))]
+    pub(crate) max_pbkdf2_iterations: Option<u32>,
     pub(crate) manager: ManagerOptions,
     pub(crate) tool_limits: ToolLimits,
     pub(crate) roots: Option<Vec<Value>>,
@@ -152,6 +156,7 @@ pub(crate) fn read(options: &JsValue) -> Result<RuntimeOptions, JsFailure> {
         database_name,
         persist,
         history_size: json.history_size.unwrap_or(DEFAULT_HISTORY),
+        max_pbkdf2_iterations: json.max_pbkdf2_iterations,
         manager,
         tool_limits: json.tool_limits.map(ToolLimitsJson::read).unwrap_or_default(),
         roots: json.roots,

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
+use zeroize::Zeroizing;
 
 #[wasm_bindgen(js_class = McpRuntime)]
 impl JsRuntime {
@@ -27,28 +28,42 @@ impl JsRuntime {
 
     /// Adds every valid entry of an `mcpServers` document (JSON text or the object). Entries with problems are
     /// skipped and reported, never hiding the good ones; a document that is not JSON or has no `mcpServers`
-    /// throws `INVALID_CONFIG`.
-    #[wasm_bindgen(js_name = importMcpServers, unchecked_return_type = "ImportResult")]
+    /// rejects with `INVALID_CONFIG`.
+    ///
+    /// With a vault, the literal `env` values and `headers` of each entry (an API key written in the file) are
+    /// moved into it before the server is added, bound to the server's bundle, and the config keeps `${NAME}` in
+    /// their place, so no secret is ever saved in the clear. That needs the vault unlocked: while it is locked
+    /// (or not set up), an entry with a literal value is reported in `errors` and not added.
+    #[wasm_bindgen(js_name = importMcpServers, unchecked_return_type = "Promise<ImportResult>")]
     pub fn import_mcp_servers(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string | McpServersDocument")] document: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        self.inner.open()?;
+    ) -> Promise {
+        // The document's text may hold secrets: it is wiped once read.
         let text = match document.as_string() {
-            Some(text) => text,
-            None => to_json_text(&document, "mcpServers document")?,
+            Some(text) => Ok(Zeroizing::new(text)),
+            None => to_json_text(&document, "mcpServers document").map(Zeroizing::new),
         };
-        let import = import_mcp_servers(&text).map_err(|e| JsFailure::from(vec![e]))?;
-        let mut added = Vec::new();
-        let mut errors = config_errors_json(&import.errors).as_array().cloned().unwrap_or_default();
-        for config in import.servers {
-            let name = config.name.clone();
-            match self.inner.runtime.manager().add(config) {
-                Ok(()) => added.push(name),
-                Err(error) => errors.push(json!({"entry": name, "field": "", "message": error.to_string()})),
+        let inner = self.inner.clone();
+        future_to_promise(async move {
+            inner.open()?;
+            #[cfg_attr(not(feature = "vault"), expect(unused_mut, reason = "only the vault takes literals out"))]
+            let mut import = import_mcp_servers(&text?).map_err(|e| JsFailure::from(vec![e]))?;
+            #[cfg(feature = "vault")]
+            if let Ok(repository) = inner.vault.repository() {
+                repository.store_imported(&mut import).await;
             }
-        }
-        Ok(to_js(&json!({"added": added, "errors": errors}))?)
+            let mut added = Vec::new();
+            let mut errors = config_errors_json(&import.errors).as_array().cloned().unwrap_or_default();
+            for config in import.servers {
+                let name = config.name.clone();
+                match inner.runtime.manager().add(config) {
+                    Ok(()) => added.push(name),
+                    Err(error) => errors.push(json!({"entry": name, "field": "", "message": error.to_string()})),
+                }
+            }
+            Ok(to_js(&json!({"added": added, "errors": errors}))?)
+        })
     }
 
     /// Removes a server: stops it (its calls fail at once) and unregisters its tools.
@@ -121,16 +136,16 @@ impl JsRuntime {
         })
     }
 
-    /// Every server's health, by name.
+    /// Every server's health, by name (a credential value a server echoed in its last error is scrubbed).
     #[wasm_bindgen(unchecked_return_type = "ServerHealth[]")]
     pub fn servers(&self) -> Result<JsValue, JsValue> {
-        Ok(to_js(&self.inner.runtime.manager().health_all())?)
+        Ok(to_js(&self.inner.runtime.health_all())?)
     }
 
     /// One server's health, or `undefined`.
     #[wasm_bindgen(unchecked_return_type = "ServerHealth | undefined")]
     pub fn server(&self, name: String) -> Result<JsValue, JsValue> {
-        match self.inner.runtime.manager().health(&name) {
+        match self.inner.runtime.health(&name) {
             Some(health) => Ok(to_js(&health)?),
             None => Ok(JsValue::UNDEFINED),
         }

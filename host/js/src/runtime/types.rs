@@ -32,6 +32,8 @@ export interface RuntimeOptions {
     /** Characters of a tool's title (default 256). */
     maxTitleChars?: number;
   };
+  /** The most PBKDF2 iterations a stored passphrase record may ask for (default 10000000, never less than the 600000 written). A record asking for more is refused as altered (`CORRUPT`) before any iteration runs, so an edited count cannot hang the page. */
+  maxPbkdf2Iterations?: number;
   /** Answer `elicitation/create`: `true` (through `elicitationRequested` events and `answerRequest`) or a handler. Omitted: the capability is not declared. */
   elicitation?: boolean | ServerRequestHandler<ElicitRequestParams, ElicitResult>;
   /** Answer `sampling/createMessage`: `true` or a handler, as `elicitation`. */
@@ -173,7 +175,7 @@ export interface ConfigProblem {
 
 /** What `importMcpServers` did. */
 export interface ImportResult {
-  /** Servers added, in name order. */
+  /** Servers added, in name order. Their literal `env` values and headers were moved into the vault (see `importMcpServers`). */
   added: string[];
   /** Problems; an entry with any is not added. */
   errors: ConfigProblem[];
@@ -348,7 +350,8 @@ export type RuntimeErrorCode =
   | "TERMINATED" | "UNKNOWN_SERVER" | "UNAVAILABLE" | "NEEDS_CREDENTIALS" | "INVALID_INPUT" | "INVALID_CONFIG"
   | "DUPLICATE_TOOL" | "INVALID_TOOL_NAME" | "ABORTED" | "UNKNOWN_REQUEST" | "RUNTIME_CLOSED"
   | "LOCKED" | "NOT_SET_UP" | "ALREADY_SET_UP" | "MODE_MISMATCH" | "WRONG_KEY" | "TAMPERED" | "KEY_CHANGED"
-  | "CORRUPT" | "MISSING_CREDENTIALS" | "CRYPTO" | "STORAGE" | "INTERNAL" | "INVALID_MANIFEST" | "ENCODE";
+  | "ORPHANED_CREDENTIALS" | "IDENTITY_CHANGED" | "CORRUPT" | "MISSING_CREDENTIALS" | "CRYPTO" | "STORAGE"
+  | "INTERNAL" | "INVALID_MANIFEST" | "ENCODE";
 
 /** Every error this API throws or rejects with. */
 export interface RuntimeError extends Error {
@@ -428,6 +431,19 @@ export interface CredentialsRequiredEvent extends EventBase {
   /** True when unlocking the vault is what helps. */
   locked: boolean;
   reason: string;
+  /** Set when stored credentials are held back because the server's code changed since they were stored (its config now names another bundle): what changed. Ask the user, then answer with `runtime.confirmCredentialIdentity(server)` (or remove the server). */
+  identityChange: IdentityChange | null;
+}
+
+/** Stored credentials held back from a server whose code is not the code they were stored for. */
+export interface IdentityChange {
+  server: string;
+  /** The credentials held back, by name. */
+  credentials: string[];
+  /** What they were stored for, as people read it ("bundle /bundles/weather/bootstrap.js"); `null` when they were stored before they were bound to a server's code (by an earlier version, or before the server was configured). */
+  storedFor: string | null;
+  /** What the server's config names now. */
+  current: string;
 }
 
 export interface ToolsChangedEvent extends EventBase {

@@ -10,13 +10,19 @@
 //! Entries without `type` get it from their fields (`workerUrl` → wasm, `url` → http, `command` → stdio).
 //! Fields this host does not know (`autoApprove`, …) are ignored, so a file written for another client imports.
 //!
-//! `${NAME}` references in an entry's `env` (`"env": {"API_KEY": "${API_KEY}"}`) name credentials of that server:
-//! the import declares them in the entry's `credentials` (required unless the reference has a `:-fallback`), so a
-//! missing one puts the server in `needs_credentials`, and the manager resolves them from the vault at each start.
+//! `${NAME}` references in an entry's `env` (`"env": {"API_KEY": "${API_KEY}"}`) and `headers` name credentials of
+//! that server: the import declares them in the entry's `credentials` (required unless the reference has a
+//! `:-fallback`), so a missing one puts the server in `needs_credentials`, and the manager resolves them from the
+//! vault at each start. Literal values can be moved into the vault before the servers are added
+//! ([`McpServersImport::take_literals`]).
 
+use super::TransportConfig;
 use super::{ConfigError, ServerConfig, parse};
-use crate::credentials::{CredentialDecl, CredentialError, env_declarations, normalize as normalize_declarations};
+use crate::credentials::{
+    CredentialDecl, CredentialError, env_declarations, header_declarations, normalize as normalize_declarations,
+};
 use serde_json::Value;
+use zeroize::Zeroize;
 
 /// What an import found: the entries that are valid, and one error per problem in the others.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -31,10 +37,18 @@ pub struct McpServersImport {
 /// Reads an `mcpServers` document. Fails as a whole only when the text is not JSON or has no `mcpServers` object;
 /// otherwise each entry is accepted or rejected on its own.
 pub fn import_mcp_servers(text: &str) -> Result<McpServersImport, ConfigError> {
-    let document: Value =
+    let mut document: Value =
         serde_json::from_str(text).map_err(|e| ConfigError::new("", "", format!("not valid JSON: {e}")))?;
+    let import = read_document(&document);
+    // The document may hold secrets in the clear (an API key in an `env`): its copy is wiped, leaving the
+    // configs' (which `McpServersImport::take_literals` can move into a vault).
+    wipe(&mut document);
+    import
+}
+
+fn read_document(document: &Value) -> Result<McpServersImport, ConfigError> {
     let Some(root) = document.as_object() else {
-        return Err(ConfigError::new("", "", format!("expected an object, found {}", parse::kind(&document))));
+        return Err(ConfigError::new("", "", format!("expected an object, found {}", parse::kind(document))));
     };
     let servers = match root.get("mcpServers") {
         Some(Value::Object(servers)) => servers,
@@ -62,12 +76,37 @@ pub fn import_mcp_servers(text: &str) -> Result<McpServersImport, ConfigError> {
     Ok(import)
 }
 
-/// Adds the credentials that the entry's `env` refers to to its declared `credentials`.
+/// Overwrites every string of `value` (keys are left: names, not secrets).
+fn wipe(value: &mut Value) {
+    match value {
+        Value::String(text) => text.zeroize(),
+        Value::Array(items) => items.iter_mut().for_each(wipe),
+        Value::Object(fields) => fields.values_mut().for_each(wipe),
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
+}
+
+/// Adds the credentials that the entry's `env` and `headers` refer to to its declared `credentials`.
 fn declare_references(mut config: ServerConfig) -> Result<ServerConfig, Vec<ConfigError>> {
-    let env: Vec<(String, String)> = config.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let pairs = |map: &std::collections::BTreeMap<String, String>| {
+        map.iter().map(|(k, v)| (k.clone(), v.clone())).collect::<Vec<_>>()
+    };
+    let mut env = pairs(&config.env);
     let name = config.name.clone();
     let problem = move |e: CredentialError| vec![ConfigError::new(name.as_str(), "env", e.to_string())];
-    let references = env_declarations(&env).map_err(&problem)?;
+    let mut references = env_declarations(&env);
+    if let TransportConfig::Http { headers, .. } = &config.transport {
+        let mut headers = pairs(headers);
+        let found = header_declarations(&headers);
+        headers.iter_mut().for_each(|(_, value)| value.zeroize());
+        references = references.and_then(|mut references| {
+            references.extend(found?);
+            Ok(references)
+        });
+    }
+    // Copies of values that may be secrets: wiped.
+    env.iter_mut().for_each(|(_, value)| value.zeroize());
+    let references = references.map_err(&problem)?;
     if !references.is_empty() {
         let all: Vec<CredentialDecl> = config.credentials.iter().cloned().chain(references).collect();
         config.credentials = normalize_declarations(&all).map_err(&problem)?;

@@ -13,7 +13,7 @@ pub(crate) fn entry(name: &str, object: &Map<String, Value>) -> Result<ServerCon
     let enabled = fields.enabled();
     let credentials = fields.credentials();
     let env = fields.string_map("env");
-    fields.check_references(&env);
+    fields.check_references("env", &env);
     let timeout_ms = fields.timeout_ms();
     let allow_destructive_tools = fields.bool("allowDestructiveTools").unwrap_or(false);
     let auto_start = fields.bool("autoStart").unwrap_or(false);
@@ -223,11 +223,12 @@ impl Fields<'_> {
         }
     }
 
-    /// `${NAME}` references in `env` values must be well formed: a half-resolved value must never reach a server.
-    fn check_references(&mut self, env: &BTreeMap<String, String>) {
-        for (key, value) in env {
+    /// `${NAME}` references in `env` and `headers` values must be well formed: a half-resolved value must never
+    /// reach a server.
+    fn check_references(&mut self, field: &str, values: &BTreeMap<String, String>) {
+        for (key, value) in values {
             if let Err(error) = EnvTemplate::parse(value) {
-                self.error(format!("env.{key}"), error.to_string());
+                self.error(format!("{field}.{key}"), error.to_string());
             }
         }
     }
@@ -323,6 +324,7 @@ impl Fields<'_> {
                     }
                 };
                 let headers = self.string_map("headers");
+                self.check_references("headers", &headers);
                 Some(TransportConfig::Http { url: url?, headers, legacy_sse: kind == "sse" })
             }
             "stdio" => {

@@ -2,30 +2,33 @@
 //!
 //! A server declares credentials in its bundle manifest (with descriptions), in its configuration (`credentials`),
 //! and by referring to them in its configuration's `env` (`"API_KEY": "${API_KEY}"`, as the `mcpServers` files of
-//! desktop clients do). [`server_declarations`] merges the three into the one list that the vault is asked for and
-//! the user is told about; [`worker_env`] builds `connect.env` from what the vault returned: exactly the declared
-//! credentials, plus the configuration's `env` with its references resolved.
+//! desktop clients do) or a remote server's `headers` (`"Authorization": "Bearer ${TOKEN}"`).
+//! [`server_declarations`] merges them into the one list that the vault is asked for and the user is told about;
+//! [`worker_env`] builds `connect.env` from what the vault returned: exactly the declared credentials, plus the
+//! configuration's `env` with its references resolved; [`resolve_headers`] resolves the headers likewise.
 
-use super::env_ref::{EnvTemplate, env_declarations};
+use super::env_ref::{EnvTemplate, env_declarations, header_declarations};
 use super::error::{CredentialError, CredentialResult};
 use super::scope::{CredentialDecl, MissingCredentials, normalize};
 use super::secret::Secret;
 use std::collections::BTreeMap;
 
 /// Everything a server declares, one entry per name, in this order: its manifest's credentials, its
-/// configuration's, then the names its `env` refers to. A name is required if any declaration says so. Its
-/// description is the configuration's if it gives one (the application's words for its users), else the
-/// manifest's, else the reference's (`referenced by env KEY`).
+/// configuration's, then the names its `env` refers to, then those its `headers` refer to. A name is required if any
+/// declaration says so. Its description is the configuration's if it gives one (the application's words for its
+/// users), else the manifest's, else the reference's (`referenced by env KEY`).
 ///
 /// A name that the configuration's `env` sets itself is the configuration's to give: it is not asked for (unless
-/// the `env` value refers to it, as in `"API_KEY": "${API_KEY}"`, and then as the reference says).
+/// a value refers to it, as in `"API_KEY": "${API_KEY}"`, and then as the reference says).
 pub fn server_declarations(
     manifest: &[CredentialDecl],
     config: &[CredentialDecl],
     env: &BTreeMap<String, String>,
+    headers: &BTreeMap<String, String>,
 ) -> CredentialResult<Vec<CredentialDecl>> {
-    let pairs: Vec<(String, String)> = env.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-    let references = env_declarations(&pairs)?;
+    let pairs = |map: &BTreeMap<String, String>| map.iter().map(|(k, v)| (k.clone(), v.clone())).collect::<Vec<_>>();
+    let references = env_declarations(&pairs(env))?;
+    let header_references = header_declarations(&pairs(headers))?;
     let described = |name: &str| {
         let own = config.iter().chain(manifest).find(|d| d.name == name && !d.description.is_empty());
         own.map(|d| d.description.clone())
@@ -33,6 +36,7 @@ pub fn server_declarations(
     let own = manifest.iter().chain(config).filter(|d| !env.contains_key(&d.name));
     let all: Vec<CredentialDecl> = own
         .chain(&references)
+        .chain(&header_references)
         .map(|d| CredentialDecl {
             description: described(&d.name).unwrap_or_else(|| d.description.clone()),
             ..d.clone()
@@ -51,15 +55,44 @@ pub fn worker_env(
     env: &BTreeMap<String, String>,
     values: Vec<(String, Secret)>,
 ) -> CredentialResult<Vec<(String, Secret)>> {
-    let values: BTreeMap<String, Secret> =
-        values.into_iter().filter(|(name, _)| declared.iter().any(|d| &d.name == name)).collect();
+    let values = declared_values(declared, values);
     let mut out: Vec<(String, Secret)> = declared
         .iter()
         .filter(|d| !env.contains_key(&d.name))
         .filter_map(|d| values.get(&d.name).map(|value| (d.name.clone(), value.clone())))
         .collect();
+    out.extend(render_all(server, declared, env, &values, "env")?);
+    Ok(out)
+}
+
+/// A remote server's `headers` with their `${NAME}` references replaced by the declared credentials' values (or
+/// fallbacks), as [`worker_env`] does for `env`.
+pub fn resolve_headers(
+    server: &str,
+    declared: &[CredentialDecl],
+    headers: &BTreeMap<String, String>,
+    values: &[(String, Secret)],
+) -> CredentialResult<Vec<(String, Secret)>> {
+    let values = declared_values(declared, values.to_vec());
+    render_all(server, declared, headers, &values, "header")
+}
+
+/// The values of declared names only.
+fn declared_values(declared: &[CredentialDecl], values: Vec<(String, Secret)>) -> BTreeMap<String, Secret> {
+    values.into_iter().filter(|(name, _)| declared.iter().any(|d| &d.name == name)).collect()
+}
+
+/// Every template of `templates` rendered, or every credential they lack without a fallback.
+fn render_all(
+    server: &str,
+    declared: &[CredentialDecl],
+    templates: &BTreeMap<String, String>,
+    values: &BTreeMap<String, Secret>,
+    what: &str,
+) -> CredentialResult<Vec<(String, Secret)>> {
+    let mut out = Vec::with_capacity(templates.len());
     let mut missing: Vec<CredentialDecl> = Vec::new();
-    for (key, value) in env {
+    for (key, value) in templates {
         let template = EnvTemplate::parse(value)?;
         match template.render(|name| values.get(name)) {
             Some(rendered) => out.push((key.clone(), rendered)),
@@ -71,7 +104,7 @@ pub fn worker_env(
                     .map(|(name, _)| {
                         let known = declared.iter().find(|d| d.name == name);
                         let description =
-                            known.map_or_else(|| format!("referenced by env {key}"), |d| d.description.clone());
+                            known.map_or_else(|| format!("referenced by {what} {key}"), |d| d.description.clone());
                         CredentialDecl::required(name, description)
                     })
                     .collect();
@@ -94,6 +127,10 @@ mod tests {
         pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
     }
 
+    fn none() -> BTreeMap<String, String> {
+        BTreeMap::new()
+    }
+
     fn values(pairs: &[(&str, &str)]) -> Vec<(String, Secret)> {
         pairs.iter().map(|(k, v)| ((*k).to_owned(), Secret::new(*v))).collect()
     }
@@ -113,6 +150,7 @@ mod tests {
             &manifest,
             &config,
             &env(&[("AUTH", "Bearer ${TOKEN}"), ("KEY_AGAIN", "${API_KEY}"), ("UNITS", "${UNITS:-metric}")]),
+            &none(),
         )
         .unwrap();
         assert_eq!(
@@ -126,21 +164,23 @@ mod tests {
             ],
             "the config makes REGION required; a reference borrows the manifest's description"
         );
-        assert!(server_declarations(&[], &[], &env(&[("MODE", "fast")])).unwrap().is_empty());
+        assert!(server_declarations(&[], &[], &env(&[("MODE", "fast")]), &none()).unwrap().is_empty());
         let app = [CredentialDecl::required("API_KEY", "The key our admin gave you")];
-        let declared = server_declarations(&manifest[..1], &app, &BTreeMap::new()).unwrap();
+        let declared = server_declarations(&manifest[..1], &app, &none(), &none()).unwrap();
         assert_eq!(declared, app, "the application's description wins over the bundle's");
     }
 
     #[test]
     fn a_name_the_config_env_sets_is_not_asked_for() {
         let manifest = [CredentialDecl::required("API_KEY", "Your key"), CredentialDecl::required("TOKEN", "")];
-        let declared = server_declarations(&manifest, &[], &env(&[("API_KEY", "sk-from-the-config")])).unwrap();
+        let declared =
+            server_declarations(&manifest, &[], &env(&[("API_KEY", "sk-from-the-config")]), &none()).unwrap();
         assert_eq!(declared, [CredentialDecl::required("TOKEN", "")]);
         // With a fallback, the env gives a value either way: the reference is optional, the manifest's text stays.
-        let declared = server_declarations(&manifest[..1], &[], &env(&[("API_KEY", "${API_KEY:-demo}")])).unwrap();
+        let declared =
+            server_declarations(&manifest[..1], &[], &env(&[("API_KEY", "${API_KEY:-demo}")]), &none()).unwrap();
         assert_eq!(declared, [CredentialDecl::optional("API_KEY", "Your key")]);
-        let error = server_declarations(&[], &[], &env(&[("A", "${oops")])).unwrap_err();
+        let error = server_declarations(&[], &[], &env(&[("A", "${oops")]), &none()).unwrap_err();
         assert_eq!(error.code(), "INVALID_INPUT");
     }
 
@@ -182,5 +222,25 @@ mod tests {
         assert_eq!(missing.server, "search");
         assert_eq!(missing.missing, [CredentialDecl::required("API_KEY", "Your key")], "named once");
         assert!(!error.to_string().contains("${"), "{error}");
+    }
+
+    #[test]
+    fn header_references_are_declared_and_resolved_like_env_ones() {
+        let headers = env(&[("Authorization", "Bearer ${TOKEN}"), ("X-Region", "${REGION:-eu}"), ("Accept", "json")]);
+        let declared =
+            server_declarations(&[], &[CredentialDecl::required("TOKEN", "Your token")], &none(), &headers).unwrap();
+        assert_eq!(
+            declared,
+            [
+                CredentialDecl::required("TOKEN", "Your token"),
+                CredentialDecl::optional("REGION", "referenced by header X-Region")
+            ]
+        );
+        let got =
+            resolve_headers("remote", &declared, &headers, &values(&[("TOKEN", "t-1"), ("OTHER", "never")])).unwrap();
+        assert_eq!(shown(&got), [("Accept", "json"), ("Authorization", "Bearer t-1"), ("X-Region", "eu")]);
+        let error = resolve_headers("remote", &declared, &headers, &[]).unwrap_err();
+        let CredentialError::Missing(missing) = &error else { panic!("{error:?}") };
+        assert_eq!(missing.missing, [CredentialDecl::required("TOKEN", "Your token")]);
     }
 }

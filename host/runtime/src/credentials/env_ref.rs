@@ -1,6 +1,7 @@
-//! `${NAME}` references in the `env` of an imported `mcpServers` config (Claude Desktop, Cursor, Claude Code write
-//! `"env": {"API_KEY": "${API_KEY}"}`). Each reference names a credential of the same server in the repository;
-//! `${NAME:-fallback}` uses the fallback when it is not stored. Text around references is kept.
+//! `${NAME}` references in the `env` (and a remote server's `headers`) of an imported `mcpServers` config (Claude
+//! Desktop, Cursor, Claude Code write `"env": {"API_KEY": "${API_KEY}"}`). Each reference names a credential of the
+//! same server in the repository; `${NAME:-fallback}` uses the fallback when it is not stored. Text around
+//! references is kept.
 
 use super::error::{CredentialError, CredentialResult};
 use super::scope::CredentialDecl;
@@ -91,21 +92,41 @@ pub fn parse_env(env: &[(String, String)]) -> CredentialResult<Vec<(String, EnvT
 /// The credentials an `env` map refers to, as declarations: required unless every reference has a fallback. This
 /// is how a server imported from an `mcpServers` config (which has no manifest) declares its credentials.
 pub fn env_declarations(env: &[(String, String)]) -> CredentialResult<Vec<CredentialDecl>> {
+    reference_declarations(env, "env")
+}
+
+/// The credentials a remote server's `headers` refer to (`"Authorization": "Bearer ${TOKEN}"`), as declarations,
+/// like [`env_declarations`].
+pub fn header_declarations(headers: &[(String, String)]) -> CredentialResult<Vec<CredentialDecl>> {
+    reference_declarations(headers, "header")
+}
+
+fn reference_declarations(values: &[(String, String)], what: &str) -> CredentialResult<Vec<CredentialDecl>> {
     let mut decls: Vec<CredentialDecl> = Vec::new();
-    for (key, template) in parse_env(env)? {
+    for (key, template) in parse_env(values)? {
         for (name, has_fallback) in template.references() {
             let required = !has_fallback;
             match decls.iter_mut().find(|d| d.name == name) {
                 Some(decl) => decl.required |= required,
                 None => decls.push(CredentialDecl {
                     name: name.to_owned(),
-                    description: format!("referenced by env {key}"),
+                    description: format!("referenced by {what} {key}"),
                     required,
                 }),
             }
         }
     }
     Ok(decls)
+}
+
+/// Whether `value` holds no reference: a literal, which an import moves into the vault.
+pub fn is_literal(value: &str) -> bool {
+    EnvTemplate::parse(value).is_ok_and(|template| template.references().next().is_none())
+}
+
+/// Whether `name` can be referred to as `${name}`.
+pub fn is_reference_name(name: &str) -> bool {
+    is_env_name(name)
 }
 
 #[cfg(test)]
@@ -157,5 +178,14 @@ mod tests {
         let summary: Vec<(&str, bool)> = decls.iter().map(|d| (d.name.as_str(), d.required)).collect();
         assert_eq!(summary, [("API_KEY", true), ("TOKEN", true), ("REGION", false)]);
         assert_eq!(decls[1].description, "referenced by env AUTH");
+        let headers = header_declarations(&env(&[("Authorization", "Bearer ${TOKEN}")])).unwrap();
+        assert_eq!(headers, [CredentialDecl::required("TOKEN", "referenced by header Authorization")]);
+    }
+
+    #[test]
+    fn literals_are_values_without_references() {
+        assert!(is_literal("sk-live-123") && is_literal("") && is_literal("cost $5"));
+        assert!(!is_literal("${API_KEY}") && !is_literal("Bearer ${TOKEN}") && !is_literal("${oops"));
+        assert!(is_reference_name("API_KEY") && !is_reference_name("1X") && !is_reference_name("X-Y"));
     }
 }

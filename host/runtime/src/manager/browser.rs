@@ -122,7 +122,8 @@ impl Launcher for SharedWorkerLauncher {
     fn launch(&self, request: LaunchRequest) -> LocalBoxFuture<'static, Result<McpClient>> {
         let launcher = self.0.clone();
         Box::pin(async move {
-            let LaunchRequest { server, transport, env, client, on_connection, isolation, limits, on_blocked } =
+            // `headers` are a remote server's, and this launcher starts wasm workers only.
+            let LaunchRequest { server, transport, env, client, on_connection, isolation, limits, on_blocked, .. } =
                 request;
             let TransportConfig::Wasm { worker_url, wasm_url } = transport else {
                 let reason = transport.unavailable_reason().unwrap_or("unsupported transport").to_owned();
@@ -152,9 +153,11 @@ impl Launcher for SharedWorkerLauncher {
                 .client_options(client)
                 .handshake_timeout_ms(handshake)
                 .on_connection(on_connection);
-            for (name, value) in env {
-                spec = spec.env(name, value);
+            for (name, value) in &env {
+                // The spec keeps its own copy, wiped with it; `env`'s is wiped when it is dropped here.
+                spec = spec.env(name.as_str(), value.expose());
             }
+            drop(env);
             if let Some(module) = module {
                 spec = spec.module(module);
             }

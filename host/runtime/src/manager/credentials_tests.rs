@@ -3,7 +3,7 @@
 
 use super::super::*;
 use crate::config::import_mcp_servers;
-use crate::credentials::CredentialDecl;
+use crate::credentials::{CredentialDecl, IdentityChange, ServerIdentity};
 use crate::manifest::BundleManifest;
 use crate::test_support::{Behaviour, ManualTime, TestLauncher, TestPlatform};
 use futures_executor::LocalPool;
@@ -165,4 +165,90 @@ fn a_malformed_manifest_fails_the_start_naming_the_server() {
     let health = w.manager.health("broken").unwrap();
     assert!(health.last_error.unwrap().contains("invalid manifest"));
     assert_eq!(w.launcher.launch_count("broken"), 0);
+}
+
+fn weather_bundle() -> ServerIdentity {
+    ServerIdentity::bundle("/bundles/weather/bootstrap.js", None)
+}
+
+impl World {
+    fn identity_changes(&self) -> Vec<IdentityChange> {
+        let events = self.events.borrow();
+        let changes = events.iter().filter_map(|e| match e {
+            ManagerEvent::CredentialsRequired { identity_change, .. } => identity_change.clone(),
+            _ => None,
+        });
+        changes.collect()
+    }
+}
+
+#[test]
+fn credentials_follow_the_bundle_they_were_stored_for_not_the_name() {
+    let mut w = world();
+    w.serve("weather");
+    w.launcher.set_manifest("weather", Ok(Some(weather_manifest())));
+    w.vault.set_bound("weather", &weather_bundle(), "WEATHER_API_KEY", "wk-123");
+    // The config of "weather" was rewritten to point at another bundle.
+    let elsewhere = "https://elsewhere.example/bootstrap.js";
+    w.manager.add(ServerConfig::wasm("weather", elsewhere)).unwrap();
+
+    let error = w.connect("weather").unwrap_err();
+    assert_eq!(error.code(), "NEEDS_CREDENTIALS");
+    assert_eq!(w.launcher.launch_count("weather"), 0, "the other bundle never gets the key");
+    let health = w.manager.health("weather").unwrap();
+    assert_eq!(health.status, ServerStatus::NeedsCredentials);
+    let shown = health.last_error.unwrap();
+    assert!(shown.contains("bundle /bundles/weather/bootstrap.js") && shown.contains(elsewhere), "{shown}");
+    let change = IdentityChange {
+        server: "weather".into(),
+        credentials: vec!["WEATHER_API_KEY".into()],
+        stored_for: Some(weather_bundle()),
+        current: ServerIdentity::bundle(elsewhere, None),
+    };
+    assert_eq!(w.identity_changes(), std::slice::from_ref(&change));
+    let needs = w.manager.credentials_needed("weather").unwrap();
+    assert_eq!(needs.identity_change.as_deref(), Some(&change));
+    assert!(!needs.locked);
+    // A retry without the confirmation changes nothing.
+    w.manager.credentials_changed("weather");
+    w.pool.run_until_stalled();
+    assert_eq!(w.launcher.launch_count("weather"), 0);
+
+    // The application asked its user, who agreed: the credentials are bound to the new bundle and the server starts.
+    w.pool.run_until(w.manager.confirm_credential_identity("weather")).unwrap();
+    w.pool.run_until_stalled();
+    assert_eq!(w.manager.health("weather").unwrap().status, ServerStatus::Connected);
+    assert_eq!(pairs(&w.launched_env("weather")), [("WEATHER_API_KEY", "wk-123")]);
+}
+
+#[test]
+fn stored_optional_credentials_of_other_code_hold_the_server_too() {
+    let mut w = world();
+    w.serve("weather");
+    let manifest = r#"{"name": "weather", "version": "1", "credentials": [{"name": "REGION", "required": false}]}"#;
+    w.launcher.set_manifest("weather", Ok(Some(BundleManifest::parse(manifest).unwrap())));
+    w.vault.set_bound("weather", &weather_bundle(), "REGION", "eu-west");
+    w.manager.add(ServerConfig::wasm("weather", "/bundles/weather/v2/bootstrap.js")).unwrap();
+    assert_eq!(w.connect("weather").unwrap_err().code(), "NEEDS_CREDENTIALS");
+    assert_eq!(w.identity_changes().len(), 1, "the user is asked rather than the server started without them");
+    assert!(w.pool.run_until(w.manager.confirm_credential_identity("nobody")).is_err());
+}
+
+#[test]
+fn a_removed_server_takes_its_credentials_with_it() {
+    let mut w = world();
+    w.serve("weather");
+    w.launcher.set_manifest("weather", Ok(Some(weather_manifest())));
+    w.vault.set_bound("weather", &weather_bundle(), "WEATHER_API_KEY", "wk-123");
+    w.manager.add(ServerConfig::wasm("weather", "/bundles/weather/bootstrap.js")).unwrap();
+    w.connect("weather").unwrap();
+    w.manager.remove("weather").unwrap();
+    w.pool.run_until_stalled();
+
+    // A later server of that name, even of the same bundle, starts from nothing.
+    w.manager.add(ServerConfig::wasm("weather", "/bundles/weather/bootstrap.js")).unwrap();
+    let error = w.connect("weather").unwrap_err();
+    assert_eq!(error.code(), "NEEDS_CREDENTIALS");
+    assert!(error.to_string().contains("missing WEATHER_API_KEY"), "{error}");
+    assert_eq!(w.launcher.launch_count("weather"), 1);
 }

@@ -94,8 +94,8 @@ impl Inner {
                 return Err(error);
             }
         };
-        let env = match self.environment(name, &config, &declared).await {
-            Ok(env) => env,
+        let released = match self.release(name, &config, &declared).await {
+            Ok(released) => released,
             Err(needs) => {
                 let reason = needs.reason.clone();
                 let waiting = self.current(name, generation, |slot| {
@@ -110,6 +110,7 @@ impl Inner {
                         credentials: needs.credentials,
                         locked: needs.locked,
                         reason: needs.reason,
+                        identity_change: needs.identity_change.map(|change| *change),
                     });
                 }
                 return Err(Error::NeedsCredentials { server: name.to_owned(), reason });
@@ -123,7 +124,8 @@ impl Inner {
         let request = LaunchRequest {
             server: name.to_owned(),
             transport: config.transport.clone(),
-            env,
+            env: released.env,
+            headers: released.headers,
             client: self.client_options(),
             on_connection: self.connection_hook(name, generation),
             isolation,

@@ -70,12 +70,13 @@ impl ObservationManager {
                 ManagerEvent::Status { health } => {
                     hub.emit(EventBody::ServerStatus(ServerStatusEvent::from(health)));
                 }
-                ManagerEvent::CredentialsRequired { server, credentials, locked, reason } => {
+                ManagerEvent::CredentialsRequired { server, credentials, locked, reason, identity_change } => {
                     hub.emit(EventBody::CredentialsRequired(CredentialsRequiredEvent {
                         server: server.clone(),
                         credentials: credentials.clone(),
                         locked: *locked,
                         reason: reason.clone(),
+                        identity_change: identity_change.clone(),
                     }));
                 }
                 ManagerEvent::Removed { server } => {

@@ -7,7 +7,7 @@
 
 use crate::credentials::CredentialDecl;
 use crate::manager::{ListKind, ServerHealth, ServerStatus};
-use crate::registry::{LimitReport, LimitViolation, NameClash};
+use crate::registry::{LimitReport, NameClash};
 use crate::tool_system::{ExecutionCall, ExecutionFinished};
 use mcp_worker_client::sandbox::BlockedRequest;
 use mcp_worker_protocol::LoggingLevel;
@@ -181,46 +181,10 @@ impl EventBody {
         }
     }
 
-    /// Calls `scrub` on every text the event carries that came from a server, a tool or an error message: where a
-    /// credential value could hide.
+    /// Calls `scrub` on every text the event carries, in every field, and every string and object key of its JSON:
+    /// where a server could echo a credential value.
     pub(crate) fn scrub_text(&mut self, scrub: &dyn Fn(&mut String)) {
-        let value = |v: &mut Value| scrub_value(v, scrub);
-        match self {
-            Self::ServerStatus(e) => e.last_error.iter_mut().for_each(scrub),
-            Self::CredentialsRequired(e) => scrub(&mut e.reason),
-            Self::ToolExecutionFinished(e) => e.error.iter_mut().for_each(scrub),
-            Self::ServerLog(e) => value(&mut e.data),
-            Self::Progress(e) => e.message.iter_mut().for_each(scrub),
-            Self::ServerRestarting(e) => scrub(&mut e.reason),
-            Self::ElicitationRequested(e) | Self::SamplingRequested(e) => value(&mut e.params),
-            Self::ToolNamesClashed(e) => e.tools.iter_mut().for_each(|tool| scrub(&mut tool.tool)),
-            Self::ToolListLimited(e) => {
-                scrub(&mut e.message);
-                for violation in &mut e.violations {
-                    match violation {
-                        LimitViolation::Truncated { tool, .. } | LimitViolation::ControlCharacters { tool, .. } => {
-                            scrub(tool);
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            Self::ServerRemoved(_)
-            | Self::ToolsChanged(_)
-            | Self::ListChanged(_)
-            | Self::ToolExecutionStarted(_)
-            | Self::NetworkBlocked(_)
-            | Self::ServerRequestSettled(_) => {}
-        }
-    }
-}
-
-fn scrub_value(value: &mut Value, scrub: &dyn Fn(&mut String)) {
-    match value {
-        Value::String(text) => scrub(text),
-        Value::Array(items) => items.iter_mut().for_each(|item| scrub_value(item, scrub)),
-        Value::Object(fields) => fields.values_mut().for_each(|item| scrub_value(item, scrub)),
-        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        super::scrub::Scrub::scrub(self, scrub);
     }
 }
 
@@ -295,6 +259,9 @@ pub struct CredentialsRequiredEvent {
     pub locked: bool,
     /// Why the server cannot start, as the credential source said it.
     pub reason: String,
+    /// Set when stored credentials are held back because the server's code changed since they were stored: what
+    /// changed. The application answers with `confirm_credential_identity` once its user agrees.
+    pub identity_change: Option<crate::credentials::IdentityChange>,
 }
 
 /// Registry changes, grouped by server.

@@ -120,9 +120,16 @@ impl ServerRequests {
         self.settle(id, Settlement::Rejected, Some(Err(error)))
     }
 
-    /// The requests waiting, oldest first.
+    /// The requests waiting, oldest first, with every credential value handed to a server scrubbed from them.
     pub fn pending(&self) -> Vec<PendingRequest> {
-        self.waiting.borrow().values().map(|w| w.request.clone()).collect()
+        let redactor = self.hub.redactor();
+        let scrub = |text: &mut String| redactor.scrub(text);
+        let mut pending: Vec<PendingRequest> = self.waiting.borrow().values().map(|w| w.request.clone()).collect();
+        if !redactor.is_empty() {
+            // A server's params may echo a credential value, as its events may.
+            pending.iter_mut().for_each(|request| super::scrub::Scrub::scrub(request, &scrub));
+        }
+        pending
     }
 
     fn settle(&self, id: u64, outcome: Settlement, reply: Option<Result<Value, ErrorObject>>) -> bool {

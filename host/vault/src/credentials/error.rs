@@ -2,7 +2,7 @@
 //! (server and credential name), never its contents, and says "altered or moved", never which byte.
 
 use super::key::KeyMode;
-use mcp_worker_runtime::credentials::{self as declarations, MissingCredentials};
+use mcp_worker_runtime::credentials::{self as declarations, IdentityChange, MissingCredentials};
 use mcp_worker_runtime::persist::StorageError;
 
 /// A credentials error.
@@ -29,9 +29,10 @@ pub enum CredentialError {
         /// The mode that was tried.
         given: KeyMode,
     },
-    /// The passphrase, application key or device key does not open the data key. This is checked against the
-    /// stored wrapped key before any credential is touched, so it is never confused with a tampered credential.
-    #[error("wrong {mode}: it does not open these credentials")]
+    /// The passphrase, application key or device key does not open the data key, or the key record was altered (its
+    /// salt, iteration count, mode or key id are bound to the wrapped key). This is checked against the stored wrapped
+    /// key before any credential is touched, so it is never confused with a tampered credential.
+    #[error("wrong {mode}, or an altered key record: it does not open these credentials")]
     WrongKey {
         /// The mode whose key was wrong.
         mode: KeyMode,
@@ -48,6 +49,20 @@ pub enum CredentialError {
     /// The stored key changed since this repository was unlocked (another tab or instance rotated or wiped it).
     #[error("the credentials key was changed elsewhere (rotated or wiped): unlock again")]
     KeyChanged,
+    /// Stored credentials were sealed under a key that is no longer stored: the key record was deleted, or replaced
+    /// by another. They can never be read again, so `setup` and `unlock` refuse to pass over them; the way out is
+    /// `wipe`, once the user has agreed to lose them.
+    #[error(
+        "{count} stored credentials were encrypted under a key that is no longer stored (the key record was {}): \
+         they cannot be read; wipe the credentials (after the user agrees to lose them) to start again",
+        if *key_record_missing { "deleted" } else { "replaced" }
+    )]
+    Orphaned {
+        /// How many credentials cannot be read.
+        count: usize,
+        /// True when there is no key record at all (else it was replaced by another).
+        key_record_missing: bool,
+    },
     /// A stored record cannot be read at all (not the shape this version writes).
     #[error("unreadable {what}: {reason}")]
     Corrupt {
@@ -59,6 +74,10 @@ pub enum CredentialError {
     /// A server declared required credentials that are not stored.
     #[error("{0}")]
     Missing(MissingCredentials),
+    /// Stored credentials of a server were stored for other code than its config names now: held back until the
+    /// application confirms the change (`confirm_identity`).
+    #[error("{0}")]
+    IdentityChanged(Box<IdentityChange>),
     /// The caller's input is not usable (an empty name, a malformed `${…}` reference, too few iterations).
     #[error("{0}")]
     InvalidInput(String),
@@ -86,8 +105,10 @@ impl CredentialError {
             Self::WrongKey { .. } => "WRONG_KEY",
             Self::Tampered { .. } => "TAMPERED",
             Self::KeyChanged => "KEY_CHANGED",
+            Self::Orphaned { .. } => "ORPHANED_CREDENTIALS",
             Self::Corrupt { .. } => "CORRUPT",
             Self::Missing(_) => "MISSING_CREDENTIALS",
+            Self::IdentityChanged(_) => "IDENTITY_CHANGED",
             Self::InvalidInput(_) => "INVALID_INPUT",
             Self::Crypto { .. } => "CRYPTO",
             Self::Storage(_) => "STORAGE",

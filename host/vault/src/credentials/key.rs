@@ -14,11 +14,18 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use zeroize::Zeroizing;
 
-/// Version of the key record's format.
-pub(crate) const KEY_FORMAT_VERSION: u32 = 1;
+/// Version of the key record's format written now. Version 1 (readable still) did not bind the PBKDF2 salt and
+/// iteration count into the wrapping's associated data; version 2 does.
+pub(crate) const KEY_FORMAT_VERSION: u32 = 2;
 
 /// PBKDF2-SHA-256 iterations for a passphrase (OWASP's 2023 recommendation). Fewer are refused.
 pub const PBKDF2_ITERATIONS: u32 = 600_000;
+
+/// The most PBKDF2-SHA-256 iterations a stored key record may ask for, unless the application raises it
+/// (`CredentialsRepository::with_max_pbkdf2_iterations`). The count is read from the database, which anyone with
+/// access to the origin can edit: without a bound, a record asking for 2^32-1 iterations would keep the page busy for
+/// hours. Ten million is about 17 times the count written today (a few seconds on a slow device).
+pub const MAX_PBKDF2_ITERATIONS: u32 = 10_000_000;
 
 /// How the data key is unlocked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -96,11 +103,21 @@ impl Unwrapping {
         }
     }
 
-    /// The salt and iteration count of a passphrase record, checked.
-    pub(crate) fn pbkdf2(&self) -> CredentialResult<Option<([u8; 16], u32)>> {
+    /// The salt and iteration count of a passphrase record, checked: at least [`PBKDF2_ITERATIONS`], at most
+    /// `max_iterations`, and a 128-bit salt.
+    pub(crate) fn pbkdf2(&self, max_iterations: u32) -> CredentialResult<Option<([u8; 16], u32)>> {
         let Self::Passphrase { iterations, salt } = self else { return Ok(None) };
         if *iterations < PBKDF2_ITERATIONS {
             return Err(CredentialError::corrupt("key record", format!("{iterations} PBKDF2 iterations")));
+        }
+        if *iterations > max_iterations {
+            return Err(CredentialError::corrupt(
+                "key record",
+                format!(
+                    "{iterations} PBKDF2 iterations, more than the limit of {max_iterations} (the record was altered, \
+                     or written with a higher limit)"
+                ),
+            ));
         }
         let salt = from_hex(salt).and_then(|s| <[u8; 16]>::try_from(s).ok());
         let salt = salt.ok_or_else(|| CredentialError::corrupt("key record", "bad salt"))?;
@@ -123,7 +140,7 @@ impl KeyRecord {
     pub(crate) fn from_json(value: serde_json::Value) -> CredentialResult<Self> {
         let record: Self =
             serde_json::from_value(value).map_err(|e| CredentialError::corrupt("key record", e.to_string()))?;
-        if record.v != KEY_FORMAT_VERSION {
+        if !(1..=KEY_FORMAT_VERSION).contains(&record.v) {
             return Err(CredentialError::corrupt("key record", format!("format version {}", record.v)));
         }
         Ok(record)
@@ -133,14 +150,29 @@ impl KeyRecord {
         self.unwrapping.mode()
     }
 
-    /// What the wrapped key is bound to: its mode and key id, so a key record cannot be relabelled.
-    pub(crate) fn wrap_aad(mode: KeyMode, key_id: &str) -> Vec<u8> {
-        associated_data("mcp-worker/data-key/v1", &[mode.as_str().as_bytes(), key_id.as_bytes()])
+    /// What a wrapped key of format `version` is bound to: its mode and key id, so that a key record cannot be
+    /// relabelled, and (from version 2) how its key-encryption key is derived, so that an edited salt or iteration
+    /// count is refused as tampering rather than derived from.
+    pub(crate) fn wrap_aad(version: u32, unwrapping: &Unwrapping, key_id: &str) -> Vec<u8> {
+        let mode = unwrapping.mode().as_str().as_bytes();
+        if version < 2 {
+            return associated_data("mcp-worker/data-key/v1", &[mode, key_id.as_bytes()]);
+        }
+        let (iterations, salt) = match unwrapping {
+            Unwrapping::Passphrase { iterations, salt } => (iterations.to_be_bytes(), salt.as_bytes()),
+            Unwrapping::AppKey | Unwrapping::Device => ([0; 4], &[][..]),
+        };
+        associated_data("mcp-worker/data-key/v2", &[mode, key_id.as_bytes(), &iterations, salt])
+    }
+
+    /// The associated data of this record's wrapped key.
+    pub(crate) fn aad(&self) -> Vec<u8> {
+        Self::wrap_aad(self.v, &self.unwrapping, &self.key_id)
     }
 
     /// Wraps `data_key` with a 256-bit key-encryption key held in memory (passphrase and application-key modes).
     pub(crate) fn wrap(unwrapping: Unwrapping, data_key: &DataKey, kek: &[u8; 32]) -> CredentialResult<Self> {
-        let aad = Self::wrap_aad(unwrapping.mode(), data_key.id());
+        let aad = Self::wrap_aad(KEY_FORMAT_VERSION, &unwrapping, data_key.id());
         let nonce = random::<12>()?;
         let cipher = Aes256Gcm::new(kek.into());
         let wrapped = cipher
@@ -154,14 +186,14 @@ impl KeyRecord {
         Self { v: KEY_FORMAT_VERSION, key_id: data_key.id().to_owned(), unwrapping, wrapped_key }
     }
 
-    /// Opens the wrapped key with a key-encryption key held in memory. A wrong key, or a record whose mode, key id or
-    /// bytes were changed, is [`CredentialError::WrongKey`].
+    /// Opens the wrapped key with a key-encryption key held in memory. A wrong key, or a record whose mode, key id,
+    /// salt, iteration count or bytes were changed, is [`CredentialError::WrongKey`].
     pub(crate) fn unwrap(&self, kek: &[u8; 32]) -> CredentialResult<DataKey> {
         let wrong = || CredentialError::WrongKey { mode: self.mode() };
         let (nonce, wrapped) =
             self.wrapped_key.bytes().ok_or_else(|| CredentialError::corrupt("key record", "bad wrapped key"))?;
         let cipher = Aes256Gcm::new(kek.into());
-        let aad = Self::wrap_aad(self.mode(), &self.key_id);
+        let aad = self.aad();
         let plain = Zeroizing::new(
             cipher.decrypt(&Nonce::from(nonce), Payload { msg: &wrapped, aad: &aad }).map_err(|_| wrong())?,
         );

@@ -6,7 +6,8 @@ use mcp_worker_runtime::manager::CredentialsNeeded;
 
 /// What a vault lookup of a server's `declared` credentials means for its start: the values, or what to ask the
 /// user for. A vault that is locked, not set up or unreadable holds back only a server that has a required
-/// credential; one with optional credentials only starts without them.
+/// credential; one with optional credentials only starts without them. Credentials stored for other code hold
+/// back any server, until the application confirms the change.
 pub fn lookup_outcome(
     declared: &[CredentialDecl],
     outcome: Result<Vec<(String, Secret)>, CredentialError>,
@@ -18,6 +19,11 @@ pub fn lookup_outcome(
             let reason = missing.to_string();
             Err(CredentialsNeeded::new(missing.missing, reason))
         }
+        // Optional ones too: the user is asked, rather than the server started without what it was given before.
+        Err(CredentialError::IdentityChanged(change)) => {
+            let held = declared.iter().filter(|d| change.credentials.contains(&d.name)).cloned().collect();
+            Err(CredentialsNeeded::identity_changed(held, *change))
+        }
         Err(_) if required().is_empty() => Ok(Vec::new()),
         Err(error @ CredentialError::Locked) => Err(CredentialsNeeded::new(required(), error.to_string()).locked()),
         Err(error) => Err(CredentialsNeeded::new(required(), error.to_string())),
@@ -27,7 +33,7 @@ pub fn lookup_outcome(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcp_worker_runtime::credentials::MissingCredentials;
+    use mcp_worker_runtime::credentials::{IdentityChange, MissingCredentials, ServerIdentity};
 
     fn values(pairs: &[(&str, &str)]) -> Vec<(String, Secret)> {
         pairs.iter().map(|(k, v)| ((*k).to_owned(), Secret::new(*v))).collect()
@@ -54,5 +60,18 @@ mod tests {
         assert!(lookup_outcome(&optional, Err(CredentialError::Locked)).unwrap().is_empty(), "starts without");
         let got = lookup_outcome(&optional, Ok(values(&[("REGION", "eu")]))).unwrap();
         assert_eq!(shown(&got), [("REGION", "eu")]);
+    }
+
+    #[test]
+    fn credentials_of_other_code_hold_back_even_a_server_with_optional_ones_only() {
+        let optional = [CredentialDecl::optional("REGION", "Region"), CredentialDecl::optional("UNITS", "")];
+        let current = ServerIdentity::bundle("/w/bootstrap.js", None);
+        let change = IdentityChange::new("w", vec!["REGION".into()], None, current);
+        let needs =
+            lookup_outcome(&optional, Err(CredentialError::IdentityChanged(Box::new(change.clone())))).unwrap_err();
+        assert_eq!(needs.credentials, [CredentialDecl::optional("REGION", "Region")]);
+        assert_eq!(needs.reason, change.to_string());
+        assert_eq!(needs.identity_change.as_deref(), Some(&change));
+        assert!(!needs.locked, "unlocking does not help: confirming does");
     }
 }

@@ -1,18 +1,21 @@
 //! One credential at rest: AES-256-GCM ciphertext of the value under the data key, with a fresh random 96-bit nonce
 //! per write. The record does not contain its server or name: those are its IndexedDB key, and they are bound into
-//! the associated data together with the format version and the data key's id. A record copied or moved to another
-//! server or name, or left over from another key, fails to decrypt.
+//! the associated data together with the format version, the data key's id and (from format 2) the identity of the
+//! code it was stored for ([`ServerIdentity`], kept in the clear so that it can be checked while locked). A record
+//! copied or moved to another server or name, given another identity, or left over from another key, fails to
+//! decrypt.
 
 use super::encoding::associated_data;
 use super::error::{CredentialError, CredentialResult};
 use super::key::{DataKey, Sealed, random};
 use aes_gcm::Nonce;
 use aes_gcm::aead::{Aead, Payload};
-use mcp_worker_runtime::credentials::Secret;
+use mcp_worker_runtime::credentials::{Secret, ServerIdentity};
 use serde::{Deserialize, Serialize};
 
-/// Version of the credential record's format; part of the associated data.
-pub(crate) const RECORD_FORMAT_VERSION: u32 = 1;
+/// Version of the credential record's format written now; part of the associated data. Version 1 (readable still)
+/// had no identity: its records are released to no server until the application confirms one.
+pub(crate) const RECORD_FORMAT_VERSION: u32 = 2;
 
 /// A stored credential.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -20,28 +23,44 @@ pub(crate) struct CredentialRecord {
     pub(crate) v: u32,
     /// The id of the data key that sealed it (also in the associated data, so it cannot be changed unnoticed).
     pub(crate) key_id: String,
+    /// The identity of the code it was stored for ([`ServerIdentity::canonical`]), also in the associated data;
+    /// absent when it was stored before it could be bound (format 1, or before the server was configured).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) bound_to: Option<String>,
     #[serde(flatten)]
     pub(crate) sealed: Sealed,
 }
 
 /// What a credential's ciphertext is bound to.
-pub(crate) fn credential_aad(version: u32, key_id: &str, server: &str, name: &str) -> Vec<u8> {
-    associated_data(
-        "mcp-worker/credential",
-        &[&version.to_be_bytes(), key_id.as_bytes(), server.as_bytes(), name.as_bytes()],
-    )
+pub(crate) fn credential_aad(version: u32, key_id: &str, server: &str, name: &str, bound_to: Option<&str>) -> Vec<u8> {
+    let version_bytes = version.to_be_bytes();
+    let mut fields: Vec<&[u8]> = vec![&version_bytes, key_id.as_bytes(), server.as_bytes(), name.as_bytes()];
+    if version >= 2 {
+        // A canonical identity is never empty, so an empty field can only mean "bound to nothing".
+        fields.push(bound_to.unwrap_or_default().as_bytes());
+    }
+    associated_data("mcp-worker/credential", &fields)
 }
 
 impl CredentialRecord {
-    /// Encrypts `value` as the credential `name` of `server`.
-    pub(crate) fn seal(key: &DataKey, server: &str, name: &str, value: &Secret) -> CredentialResult<Self> {
+    /// Encrypts `value` as the credential `name` of `server`, bound to `identity` (to nothing when `None`: such a
+    /// record is released to no server until an identity is confirmed).
+    pub(crate) fn seal(
+        key: &DataKey,
+        server: &str,
+        name: &str,
+        value: &Secret,
+        identity: Option<&ServerIdentity>,
+    ) -> CredentialResult<Self> {
         let nonce = random::<12>()?;
-        let aad = credential_aad(RECORD_FORMAT_VERSION, key.id(), server, name);
+        let bound_to = identity.map(ServerIdentity::canonical);
+        let aad = credential_aad(RECORD_FORMAT_VERSION, key.id(), server, name, bound_to.as_deref());
         let ciphertext = key
             .cipher()
             .encrypt(&Nonce::from(nonce), Payload { msg: value.expose().as_bytes(), aad: &aad })
             .map_err(|_| CredentialError::crypto("encrypting a credential", "AES-GCM refused"))?;
-        Ok(Self { v: RECORD_FORMAT_VERSION, key_id: key.id().to_owned(), sealed: Sealed::new(&nonce, &ciphertext) })
+        let sealed = Sealed::new(&nonce, &ciphertext);
+        Ok(Self { v: RECORD_FORMAT_VERSION, key_id: key.id().to_owned(), bound_to, sealed })
     }
 
     /// Reads a stored record (as JSON), refusing shapes and versions this version does not write.
@@ -49,10 +68,20 @@ impl CredentialRecord {
         let what = || format!("credential {name:?} of server {server:?}");
         let record: Self =
             serde_json::from_value(value).map_err(|e| CredentialError::corrupt(what(), e.to_string()))?;
-        if record.v != RECORD_FORMAT_VERSION {
+        if !(1..=RECORD_FORMAT_VERSION).contains(&record.v) {
             return Err(CredentialError::corrupt(what(), format!("format version {}", record.v)));
         }
+        if record.v == 1 && record.bound_to.is_some() {
+            // Format 1 does not authenticate an identity: one added to such a record would be believed.
+            return Err(CredentialError::corrupt(what(), "an identity on a record of format 1"));
+        }
         Ok(record)
+    }
+
+    /// The identity the record says it was stored for: `None` when it is bound to nothing (or names no identity this
+    /// version writes, which decryption would refuse anyway). Readable while locked; authenticated when opened.
+    pub(crate) fn identity(&self) -> Option<ServerIdentity> {
+        self.bound_to.as_deref().and_then(ServerIdentity::from_canonical)
     }
 
     /// Decrypts the record found under (`server`, `name`).
@@ -66,7 +95,7 @@ impl CredentialRecord {
             return Err(CredentialError::KeyChanged);
         }
         let (nonce, ciphertext) = self.sealed.bytes().ok_or_else(tampered)?;
-        let aad = credential_aad(self.v, &self.key_id, server, name);
+        let aad = credential_aad(self.v, &self.key_id, server, name, self.bound_to.as_deref());
         let plain = key
             .cipher()
             .decrypt(&Nonce::from(nonce), Payload { msg: &ciphertext, aad: &aad })
@@ -76,9 +105,9 @@ impl CredentialRecord {
     }
 }
 
-/// Re-encrypts every record under a new data key (rotation). All records are decrypted with `old` first; the first
-/// one that does not open stops the plan, naming the record, and nothing is written. Each plaintext lives only
-/// between its decryption and its re-encryption.
+/// Re-encrypts every record under a new data key (rotation), keeping what each is bound to. All records are
+/// decrypted with `old` first; the first one that does not open stops the plan, naming the record, and nothing is
+/// written. Each plaintext lives only between its decryption and its re-encryption.
 pub(crate) fn reseal_all(
     old: &DataKey,
     new: &DataKey,
@@ -92,7 +121,7 @@ pub(crate) fn reseal_all(
                 CredentialError::KeyChanged => CredentialError::Tampered { server: server.clone(), name: name.clone() },
                 other => other,
             })?;
-            let resealed = CredentialRecord::seal(new, &server, &name, &value)?;
+            let resealed = CredentialRecord::seal(new, &server, &name, &value, record.identity().as_ref())?;
             Ok(((server, name), resealed))
         })
         .collect()

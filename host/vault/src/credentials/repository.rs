@@ -4,27 +4,25 @@
 //! awaiting anything but IndexedDB inside a transaction ends the transaction. AES-GCM itself is synchronous (the
 //! `aes-gcm` crate), so encryption and decryption can happen inside one.
 
+mod import;
+mod listing;
+mod release;
 mod source;
 mod stored;
 mod unlock;
 
 use super::app_key::AppKey;
 use super::error::{CredentialError, CredentialResult};
-use super::key::{DataKey, KeyMode};
+use super::key::{DataKey, KeyMode, MAX_PBKDF2_ITERATIONS, PBKDF2_ITERATIONS};
 use super::record::{CredentialRecord, reseal_all};
 use crate::state::Database;
 use crate::state::database::{self as db, CREDENTIAL_KEYS, CREDENTIALS};
 use futures_util::future::join;
-use mcp_worker_runtime::credentials::{
-    self as scope, CredentialDecl, MissingCredentials, Secret, check_name, env_declarations, parse_env,
-};
+use mcp_worker_runtime::credentials::{Secret, ServerIdentity, check_name};
 use rexie::{Store, TransactionMode};
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
-use stored::{
-    CURRENT_KEY, StoredKey, credential_key, parse_credential_key, record_from_js, record_to_js, server_range,
-};
+use stored::{CURRENT_KEY, StoredKey, credential_key, parse_credential_key, record_from_js, record_to_js};
 use wasm_bindgen::JsValue;
 
 /// What unlocks the data key. Which one is right for an application is the subject of `docs/credentials.md`.
@@ -58,6 +56,7 @@ impl KeySource {
 pub struct CredentialsRepository {
     db: Database,
     key: Rc<RefCell<Option<Rc<DataKey>>>>,
+    max_pbkdf2_iterations: u32,
 }
 
 fn storage(operation: &str) -> impl Fn(rexie::Error) -> CredentialError + '_ {
@@ -67,7 +66,16 @@ fn storage(operation: &str) -> impl Fn(rexie::Error) -> CredentialError + '_ {
 impl CredentialsRepository {
     /// The credentials kept in `db`, locked.
     pub fn new(db: &Database) -> Self {
-        Self { db: db.clone(), key: Rc::new(RefCell::new(None)) }
+        Self { db: db.clone(), key: Rc::new(RefCell::new(None)), max_pbkdf2_iterations: MAX_PBKDF2_ITERATIONS }
+    }
+
+    /// The most PBKDF2 iterations a stored passphrase record may ask for ([`MAX_PBKDF2_ITERATIONS`] by default; never
+    /// less than the [`PBKDF2_ITERATIONS`] written today). A record asking for more is refused as altered before
+    /// any iteration runs, so an edited count cannot keep the page busy.
+    #[must_use]
+    pub fn with_max_pbkdf2_iterations(mut self, iterations: u32) -> Self {
+        self.max_pbkdf2_iterations = iterations.max(PBKDF2_ITERATIONS);
+        self
     }
 
     /// The mode of the stored key, or `None` when no key has been set up yet.
@@ -81,10 +89,14 @@ impl CredentialsRepository {
     }
 
     /// Sets up the data key of an empty repository, wrapped as `source` says, and leaves the repository unlocked.
+    ///
+    /// Credentials left without their key (the key record was deleted) are [`CredentialError::Orphaned`]: a new key
+    /// would never read them, so they are not passed over in silence; [`Self::wipe`] is the way out.
     pub async fn setup(&self, source: KeySource) -> CredentialResult<()> {
         if let Some(stored) = self.load_key().await? {
             return Err(CredentialError::AlreadySetUp { mode: stored.record.mode() });
         }
+        self.inventory(None).await?.check()?;
         let (stored, data_key) = unlock::new_key(&source).await?;
         let value = stored.to_js()?;
         let operation = "store the credentials key";
@@ -104,9 +116,13 @@ impl CredentialsRepository {
 
     /// Unlocks with `source`. A wrong passphrase or key is [`CredentialError::WrongKey`], told apart from a
     /// tampered credential because it is checked against the wrapped data key alone.
+    ///
+    /// Credentials sealed under another key than the stored one (the key record was deleted or replaced) are
+    /// [`CredentialError::Orphaned`], found before any key is derived; [`Self::wipe`] is the way out.
     pub async fn unlock(&self, source: KeySource) -> CredentialResult<()> {
+        self.inventory(None).await?.check()?;
         let stored = self.load_key().await?.ok_or(CredentialError::NotSetUp)?;
-        let data_key = unlock::open_key(&stored, &source).await?;
+        let data_key = unlock::open_key(&stored, &source, self.max_pbkdf2_iterations).await?;
         self.key.replace(Some(Rc::new(data_key)));
         Ok(())
     }
@@ -116,12 +132,37 @@ impl CredentialsRepository {
         self.key.replace(None);
     }
 
-    /// Stores (or replaces) the credential `name` of `server`.
+    /// Stores (or replaces) the credential `name` of `server`, bound to no code yet: it is released to a server only
+    /// once an identity is confirmed for it ([`Self::confirm_identity`]). Use [`Self::set_for`] when the server is
+    /// configured: its credentials are then released to the code its config names, and to no other.
     pub async fn set(&self, server: &str, name: &str, value: &Secret) -> CredentialResult<()> {
+        self.store(server, name, value, None).await
+    }
+
+    /// Stores (or replaces) the credential `name` of `server`, bound to `identity`: the code its config names
+    /// ([`mcp_worker_runtime::config::TransportConfig::identity`]). A server whose config names other code does not
+    /// get it until the application confirms the change.
+    pub async fn set_for(
+        &self,
+        server: &str,
+        identity: &ServerIdentity,
+        name: &str,
+        value: &Secret,
+    ) -> CredentialResult<()> {
+        self.store(server, name, value, Some(identity)).await
+    }
+
+    async fn store(
+        &self,
+        server: &str,
+        name: &str,
+        value: &Secret,
+        identity: Option<&ServerIdentity>,
+    ) -> CredentialResult<()> {
         check_name("server", server)?;
         check_name("credential", name)?;
         let key = self.unlocked()?;
-        let record = record_to_js(&CredentialRecord::seal(&key, server, name, value)?)?;
+        let record = record_to_js(&CredentialRecord::seal(&key, server, name, value, identity)?)?;
         let operation = "write a credential";
         let tx = self.db.transaction(&[CREDENTIAL_KEYS, CREDENTIALS], TransactionMode::ReadWrite, operation)?;
         let keys = tx.store(CREDENTIAL_KEYS).map_err(storage(operation))?;
@@ -135,13 +176,6 @@ impl CredentialsRepository {
         Ok(db::commit(tx, operation).await?)
     }
 
-    /// The credential `name` of `server`, or `None` if it is not stored.
-    pub async fn get(&self, server: &str, name: &str) -> CredentialResult<Option<Secret>> {
-        let key = self.unlocked()?;
-        let mut found = self.fetch(&key, server, &[name]).await?;
-        Ok(found.remove(name))
-    }
-
     /// Removes the credential `name` of `server` (nothing happens if it is not stored). Works while locked.
     pub async fn delete(&self, server: &str, name: &str) -> CredentialResult<()> {
         let operation = "delete a credential";
@@ -149,81 +183,6 @@ impl CredentialsRepository {
         let credentials = tx.store(CREDENTIALS).map_err(storage(operation))?;
         credentials.delete(credential_key(server, name)).await.map_err(storage(operation))?;
         Ok(db::commit(tx, operation).await?)
-    }
-
-    /// The names of the credentials stored for `server`, sorted. Never values; works while locked.
-    pub async fn names(&self, server: &str) -> CredentialResult<Vec<String>> {
-        let operation = "list credentials";
-        let tx = self.db.transaction(&[CREDENTIALS], TransactionMode::ReadOnly, operation)?;
-        let credentials = tx.store(CREDENTIALS).map_err(storage(operation))?;
-        let keys = credentials.get_all_keys(Some(server_range(server)?), None).await.map_err(storage(operation))?;
-        Ok(keys.iter().filter_map(parse_credential_key).map(|(_, name)| name).collect())
-    }
-
-    /// The servers that have credentials stored, sorted. Works while locked.
-    pub async fn servers(&self) -> CredentialResult<Vec<String>> {
-        let operation = "list credentials";
-        let tx = self.db.transaction(&[CREDENTIALS], TransactionMode::ReadOnly, operation)?;
-        let credentials = tx.store(CREDENTIALS).map_err(storage(operation))?;
-        let keys = credentials.get_all_keys(None, None).await.map_err(storage(operation))?;
-        let servers: BTreeSet<String> = keys.iter().filter_map(parse_credential_key).map(|(s, _)| s).collect();
-        Ok(servers.into_iter().collect())
-    }
-
-    /// The required credentials of `server` that are not stored, or `None` if it can start. Works while locked,
-    /// so a UI can ask for what is missing before anything is unlocked.
-    pub async fn missing(
-        &self,
-        server: &str,
-        declared: &[CredentialDecl],
-    ) -> CredentialResult<Option<MissingCredentials>> {
-        let declared = scope::normalize(declared)?;
-        let stored: BTreeSet<String> = self.names(server).await?.into_iter().collect();
-        Ok(scope::missing(server, &declared, |name| stored.contains(name)))
-    }
-
-    /// The environment for `server`'s worker: exactly its declared credentials that are stored, decrypted, in
-    /// declaration order. Never another server's credentials, never the key. A required credential that is not
-    /// stored is [`CredentialError::Missing`], naming every missing one with its description.
-    pub async fn credentials_for_server(
-        &self,
-        server: &str,
-        declared: &[CredentialDecl],
-    ) -> CredentialResult<Vec<(String, Secret)>> {
-        let declared = scope::normalize(declared)?;
-        if declared.is_empty() {
-            return Ok(Vec::new());
-        }
-        let key = self.unlocked()?;
-        let names: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();
-        let found = self.fetch(&key, server, &names).await?;
-        Ok(scope::select(server, &declared, found)?)
-    }
-
-    /// Resolves the `env` of an imported `mcpServers` entry for `server`: `${NAME}` references become the stored
-    /// credential `NAME` of that server (or the `${NAME:-fallback}`), other text stays. A referenced credential
-    /// without fallback that is not stored is [`CredentialError::Missing`]. An `env` without references needs no
-    /// unlock.
-    pub async fn resolve_env(&self, server: &str, env: &[(String, String)]) -> CredentialResult<Vec<(String, Secret)>> {
-        let templates = parse_env(env)?;
-        let declared = env_declarations(env)?;
-        let found = if declared.is_empty() {
-            BTreeMap::new()
-        } else {
-            let key = self.unlocked()?;
-            let names: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();
-            self.fetch(&key, server, &names).await?
-        };
-        if let Some(missing) = scope::missing(server, &declared, |name| found.contains_key(name)) {
-            return Err(CredentialError::Missing(missing));
-        }
-        templates
-            .into_iter()
-            .map(|(env_key, template)| match template.render(|name| found.get(name)) {
-                Some(value) => Ok((env_key, value)),
-                None => Err(CredentialError::InvalidInput(format!("env {env_key} has an unresolved reference"))),
-            })
-            .collect()
     }
 
     /// Replaces the data key and its wrapping (a key rotation; with a new passphrase, a passphrase change; or a
@@ -288,31 +247,10 @@ impl CredentialsRepository {
         let value = keys.get(JsValue::from_str(CURRENT_KEY)).await.map_err(storage(operation))?;
         value.map(|v| StoredKey::from_js(&v)).transpose()
     }
-
-    /// Decrypts the named credentials of `server` that are stored (one read transaction, then decryption).
-    async fn fetch(&self, key: &DataKey, server: &str, names: &[&str]) -> CredentialResult<BTreeMap<String, Secret>> {
-        check_name("server", server)?;
-        for name in names {
-            check_name("credential", name)?;
-        }
-        let operation = "read credentials";
-        let tx = self.db.transaction(&[CREDENTIALS], TransactionMode::ReadOnly, operation)?;
-        let credentials = tx.store(CREDENTIALS).map_err(storage(operation))?;
-        let mut stored = Vec::with_capacity(names.len());
-        for name in names {
-            if let Some(value) = credentials.get(credential_key(server, name)).await.map_err(storage(operation))? {
-                stored.push((*name, value));
-            }
-        }
-        stored
-            .into_iter()
-            .map(|(name, value)| Ok((name.to_owned(), record_from_js(server, name, value)?.open(key, server, name)?)))
-            .collect()
-    }
 }
 
 /// Checks, inside a write transaction, that the stored key is the one held in memory.
-async fn ensure_current(keys: &Store, key: &DataKey, operation: &str) -> CredentialResult<()> {
+pub(super) async fn ensure_current(keys: &Store, key: &DataKey, operation: &str) -> CredentialResult<()> {
     let stored = keys.get(JsValue::from_str(CURRENT_KEY)).await.map_err(storage(operation))?;
     match stored.map(|v| StoredKey::from_js(&v)).transpose()? {
         Some(stored) if stored.record.key_id == key.id() => Ok(()),

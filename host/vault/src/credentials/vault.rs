@@ -5,7 +5,7 @@
 use super::lookup::lookup_outcome;
 use super::{CredentialError, CredentialsRepository};
 use futures_util::future::LocalBoxFuture;
-use mcp_worker_runtime::credentials::{CredentialDecl, Secret};
+use mcp_worker_runtime::credentials::{CredentialDecl, Secret, ServerIdentity};
 use mcp_worker_runtime::manager::{CredentialSource, CredentialsNeeded};
 use mcp_worker_runtime::persist::StorageError;
 use std::rc::Rc;
@@ -32,14 +32,33 @@ impl CredentialSource for Vault {
     fn credentials(
         &self,
         server: &str,
+        identity: &ServerIdentity,
         declared: &[CredentialDecl],
     ) -> LocalBoxFuture<'static, Result<Vec<(String, Secret)>, CredentialsNeeded>> {
         match &self.repository {
-            Ok(repository) => repository.credentials(server, declared),
+            Ok(repository) => repository.credentials(server, identity, declared),
             Err(error) => {
                 let outcome = lookup_outcome(declared, Err(CredentialError::Storage(error.clone())));
                 Box::pin(async move { outcome })
             }
+        }
+    }
+
+    fn confirm_identity(&self, server: &str, identity: &ServerIdentity) -> LocalBoxFuture<'static, Result<(), String>> {
+        match &self.repository {
+            Ok(repository) => CredentialSource::confirm_identity(repository, server, identity),
+            Err(error) => {
+                let reason = CredentialError::Storage(error.clone()).to_string();
+                Box::pin(async move { Err(reason) })
+            }
+        }
+    }
+
+    fn forget_server(&self, server: &str) -> LocalBoxFuture<'static, Result<(), String>> {
+        match &self.repository {
+            Ok(repository) => CredentialSource::forget_server(repository, server),
+            // Nothing could be stored: nothing to forget.
+            Err(_) => Box::pin(async { Ok(()) }),
         }
     }
 }

@@ -68,6 +68,12 @@ pub(super) fn server_range(server: &str) -> CredentialResult<KeyRange> {
         .map_err(|e| CredentialError::InvalidInput(format!("server name {server:?} is not a usable key: {e}")))
 }
 
+/// The id of the data key a stored credential record names, without reading the rest; `None` for a value that is
+/// not a record.
+pub(super) fn record_key_id(value: &JsValue) -> Option<String> {
+    Reflect::get(value, &JsValue::from_str("key_id")).ok()?.as_string()
+}
+
 /// A credential record as stored.
 pub(super) fn record_to_js(record: &CredentialRecord) -> CredentialResult<JsValue> {
     to_js(record).map_err(|e| CredentialError::crypto("storing a credential", e))

@@ -5,7 +5,7 @@ use super::KeySource;
 use super::stored::StoredKey;
 use crate::credentials::encoding::to_hex;
 use crate::credentials::error::{CredentialError, CredentialResult};
-use crate::credentials::key::{DataKey, KeyRecord, PBKDF2_ITERATIONS, Unwrapping, random};
+use crate::credentials::key::{DataKey, KEY_FORMAT_VERSION, KeyRecord, PBKDF2_ITERATIONS, Unwrapping, random};
 use crate::credentials::webcrypto;
 
 /// A fresh random data key, wrapped as `source` says.
@@ -26,7 +26,7 @@ pub(super) async fn new_key(source: &KeySource) -> CredentialResult<(StoredKey, 
         }
         KeySource::Device => {
             let device_key = webcrypto::generate_device_key().await?;
-            let aad = KeyRecord::wrap_aad(source.mode(), data_key.id());
+            let aad = KeyRecord::wrap_aad(KEY_FORMAT_VERSION, &Unwrapping::Device, data_key.id());
             let wrapped = webcrypto::device_wrap(&device_key, &data_key, &aad).await?;
             StoredKey {
                 record: KeyRecord::assemble(Unwrapping::Device, &data_key, wrapped),
@@ -37,8 +37,9 @@ pub(super) async fn new_key(source: &KeySource) -> CredentialResult<(StoredKey, 
     Ok((stored, data_key))
 }
 
-/// Opens the stored data key with `source`.
-pub(super) async fn open_key(stored: &StoredKey, source: &KeySource) -> CredentialResult<DataKey> {
+/// Opens the stored data key with `source`; a passphrase record asking for more than `max_iterations` PBKDF2
+/// iterations is refused before any is run.
+pub(super) async fn open_key(stored: &StoredKey, source: &KeySource, max_iterations: u32) -> CredentialResult<DataKey> {
     let record = &stored.record;
     if record.mode() != source.mode() {
         return Err(CredentialError::ModeMismatch { stored: record.mode(), given: source.mode() });
@@ -47,7 +48,7 @@ pub(super) async fn open_key(stored: &StoredKey, source: &KeySource) -> Credenti
         KeySource::Passphrase(passphrase) => {
             let (salt, iterations) = record
                 .unwrapping
-                .pbkdf2()?
+                .pbkdf2(max_iterations)?
                 .ok_or_else(|| CredentialError::corrupt("key record", "no PBKDF2 parameters"))?;
             let kek = webcrypto::pbkdf2(passphrase, &salt, iterations).await?;
             record.unwrap(&kek)
@@ -58,8 +59,7 @@ pub(super) async fn open_key(stored: &StoredKey, source: &KeySource) -> Credenti
                 .device_key
                 .as_ref()
                 .ok_or_else(|| CredentialError::corrupt("key record", "the device key is missing"))?;
-            let aad = KeyRecord::wrap_aad(record.mode(), &record.key_id);
-            webcrypto::device_unwrap(device_key, &record.wrapped_key, &aad, &record.key_id).await
+            webcrypto::device_unwrap(device_key, &record.wrapped_key, &record.aad(), &record.key_id).await
         }
     }
 }
