@@ -105,7 +105,7 @@ describe("McpRuntime: declared credentials and saved state", () => {
       await rt.credentials.setup({ device: true });
       // Stored before "weather" exists: bound to no bundle yet.
       await rt.credentials.set("weather", "WEATHER_API_KEY", "wk-unbound-0123456789");
-      rt.addServer({ name: "weather", workerUrl: "/e2e/weather/server.js" });
+      rt.addServer({ name: "weather", workerUrl: "/e2e-fixtures/env-reporter/server.js" });
       const refused = await failure(rt.connectServer("weather"));
       const lastError = rt.server("weather").lastError;
       await rt.confirmCredentialIdentity("weather");
@@ -122,7 +122,7 @@ describe("McpRuntime: declared credentials and saved state", () => {
       server: "weather",
       credentials: ["WEATHER_API_KEY"],
       storedFor: null,
-      current: "bundle /e2e/weather/server.js",
+      current: "bundle /e2e-fixtures/env-reporter/server.js",
     });
     assert.match(out.lastError, /held back until the application confirms/);
     assert.deepEqual(out.env, { WEATHER_API_KEY: "wk-unbound-0123456789" });

@@ -6,7 +6,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use gloo_timers::future::TimeoutFuture;
-use mcp_worker_runtime::config::ServerConfig;
 use mcp_worker_runtime::manager::{ManagerOptions, McpTransportManager, ServerStatus};
 use mcp_worker_runtime::observation::{EventFilter, ObservationManager, RedactingCredentials};
 use mcp_worker_runtime::registry::ToolRegistry;
@@ -29,6 +28,30 @@ extern "C" {
     async fn raw_put(name: &str, store: &str, key: &JsValue, value: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = rawDelete, catch)]
     async fn raw_delete(name: &str, store: &str, key: &JsValue) -> Result<JsValue, JsValue>;
+}
+
+#[wasm_bindgen(inline_js = "
+export function randomToken() {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return 'sk-' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+export function occurrences(memory, needle) {
+  const hay = new Uint8Array(memory.buffer);
+  const want = new TextEncoder().encode(needle);
+  let count = 0;
+  for (let i = hay.indexOf(want[0]); i !== -1 && i <= hay.length - want.length; i = hay.indexOf(want[0], i + 1)) {
+    let j = 1;
+    while (j < want.length && hay[i + j] === want[j]) j++;
+    if (j === want.length) count++;
+  }
+  return count;
+}")]
+extern "C" {
+    /// A random credential value, made in JavaScript so that the test's own wasm holds no copy but the `Secret`.
+    #[wasm_bindgen(js_name = randomToken)]
+    fn random_token() -> JsValue;
+    /// How many times `needle`'s UTF-8 bytes occur in `memory`, searched in JavaScript (a copy into wasm would add one).
+    fn occurrences(memory: &JsValue, needle: &JsValue) -> u32;
 }
 
 #[wasm_bindgen]
@@ -186,7 +209,7 @@ async fn credentials_are_held_back_from_other_code_until_the_application_confirm
     // The config of "weather" names another bundle than the one its key was stored for (the same test server, at
     // another URL, whose manifest requires WEATHER_API_KEY).
     let now = "/fixtures/env-reporter/server.js";
-    manager.add(ServerConfig::wasm("weather", now)).unwrap();
+    manager.add(mcp_worker_tests::wasm_config("weather", now)).unwrap();
     assert_eq!(manager.connect("weather").await.unwrap_err().code(), "NEEDS_CREDENTIALS");
     let change = json!({"server": "weather", "credentials": ["WEATHER_API_KEY"],
                         "storedFor": "bundle /fixtures/env-reporter.js", "current": format!("bundle {now}")});
@@ -234,5 +257,35 @@ async fn credentials_are_held_back_from_other_code_until_the_application_confirm
         TimeoutFuture::new(20).await;
     }
     assert!(repo.names("weather").await.unwrap().is_empty());
+    Database::delete(db.name()).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn no_plaintext_credential_stays_in_wasm_memory_after_lock() {
+    let (db, repo) = fresh("memory").await;
+    repo.setup(app_key(9)).await.unwrap();
+    let token = random_token();
+    let memory = wasm_bindgen::memory();
+    let identity = ServerIdentity::bundle("/fixtures/env-reporter/server.js", None);
+    {
+        let secret = Secret::new(token.as_string().unwrap());
+        assert!(occurrences(&memory, &token) >= 1, "the search finds a value that is in memory");
+        repo.set_for("weather", &identity, "WEATHER_API_KEY", &secret).await.unwrap();
+    }
+    assert_eq!(occurrences(&memory, &token), 0, "stored: only its ciphertext remains");
+
+    let (manager, _launcher) =
+        McpTransportManager::for_browser(Rc::new(ToolRegistry::new()), ManagerOptions::default());
+    let hub = ObservationManager::new(Rc::new(js_sys::Date::now), "test", 256);
+    manager
+        .set_credential_source(Some(Rc::new(RedactingCredentials::new(Rc::new(repo.clone()), hub.redactor().clone()))));
+    let _watches = hub.watch_manager(&manager);
+    manager.add(mcp_worker_tests::wasm_config("weather", "/fixtures/env-reporter/server.js")).unwrap();
+    manager.connect("weather").await.unwrap();
+    assert_eq!(manager.health("weather").unwrap().status, ServerStatus::Connected, "started with its key");
+    repo.lock();
+    TimeoutFuture::new(50).await;
+    assert_eq!(occurrences(&memory, &token), 0, "after lock, no plaintext copy of the credential in wasm memory");
+    manager.remove("weather").unwrap();
     Database::delete(db.name()).await.unwrap();
 }

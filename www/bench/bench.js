@@ -299,8 +299,10 @@ class RawMcpClient {
   }
 }
 
-function spawnHost(workerUrl, { module, env } = {}) {
-  const options = { name: "bench", workerUrl };
+/** The host's client. Servers run on the page's origin unless `isolation: "sandbox"`: the transport figures compare
+ * with raw postMessage between the page and a worker, and the sandbox is measured on its own (cold start). */
+function spawnHost(workerUrl, { module, env, isolation = "page" } = {}) {
+  const options = { name: "bench", workerUrl, isolation };
   if (module) options.module = module;
   if (env) options.env = env;
   return McpClient.spawn(options);
@@ -366,6 +368,15 @@ async function coldStarts(cfg, module, samples) {
       client.close();
       return ms;
     },
+    hostSandbox: async () => {
+      const t = now();
+      const client = await spawnHost(ECHO_WORKER, { isolation: "sandbox" });
+      const tools = await client.listTools();
+      const ms = now() - t;
+      check(tools.length === 3, `expected 3 tools, got ${tools.length}`);
+      client.close();
+      return ms;
+    },
     hostJsServer: async () => {
       const t = now();
       const client = await spawnHost(JS_SERVER_WORKER);
@@ -401,6 +412,7 @@ async function coldStarts(cfg, module, samples) {
   const base = "raw: new Worker -> boot/connect -> first echo reply";
   figure("cold start", "cold_module", `new Worker -> tools listed, module passed in (median of ${cfg.coldN})`, "ms", med.hostModule, med.raw, base);
   figure("cold start", "cold_fetch", `new Worker -> tools listed, worker fetches+compiles (median of ${cfg.coldN})`, "ms", med.hostFetch, med.raw, base);
+  figure("cold start", "cold_sandbox", `new sandboxed frame + Worker -> tools listed, worker fetches+compiles (median of ${cfg.coldN})`, "ms", med.hostSandbox, med.raw, "the server in its own opaque origin, the default");
   part("cold start", "cold_host_js", "host -> JS echo server: new Worker -> tools listed (no wasm in the worker)", "ms", med.hostJsServer, med.raw);
   part("cold start", "cold_raw_rust", "raw JS client -> Rust echo (module): new Worker -> tools listed (no host wasm)", "ms", med.rawClientRust, med.raw);
   part("cold start", "cold_first_module", "first start in the page, host, precompiled module (not a median)", "ms", first.hostModule, first.raw);
