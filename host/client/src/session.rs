@@ -1,5 +1,9 @@
 //! An MCP client session over a [`Connection`]: the lifecycle, discovery and tool calls.
 
+mod listing;
+
+pub use listing::ListedTools;
+
 use crate::connection::{Connection, RequestOptions};
 use crate::error::{Error, Result};
 use crate::transport::Transport;
@@ -188,6 +192,35 @@ impl McpClient {
             tools.extend(decode::<Vec<Tool>>(&self.connection, methods::TOOLS_LIST, &page)?);
         }
         Ok(tools)
+    }
+
+    /// Every tool, following `nextCursor` to the end, decoding at most `max` of them: the others are only counted
+    /// (a server that lists 50,000 tools costs the page a scan of them, not 50,000 decoded schemas).
+    pub async fn list_tools_upto(&self, max: usize) -> Result<ListedTools> {
+        let mut listed = ListedTools::default();
+        let mut seen = HashSet::new();
+        let mut cursor = None;
+        for _ in 0..MAX_LIST_PAGES {
+            let params = PaginatedParams::new(cursor.take());
+            let raw = self
+                .connection
+                .request(methods::TOOLS_LIST, Some(&params), RequestOptions::timeout(self.request_timeout_ms))
+                .await?;
+            // One pass over the page: the tools within the bound decoded, the rest skipped, the cursor read.
+            let mut reader = serde_json::Deserializer::from_str(raw.get());
+            let next =
+                serde::de::DeserializeSeed::deserialize(listing::PageUpto { listed: &mut listed, max }, &mut reader)
+                    .and_then(|next| reader.end().map(|()| next))
+                    .map_err(|e| self.protocol_error(format!("unreadable {} result: {e}", methods::TOOLS_LIST)))?;
+            match next {
+                None => return Ok(listed),
+                Some(next) if !seen.insert(next.clone()) => {
+                    return Err(self.protocol_error(format!("tools/list repeated cursor {next:?}")));
+                }
+                Some(next) => cursor = Some(next),
+            }
+        }
+        Err(self.protocol_error(format!("tools/list did not end within {MAX_LIST_PAGES} pages")))
     }
 
     /// Every page's `tools` array as JSON text, following `nextCursor` to the end (for callers that hand the

@@ -28,6 +28,7 @@ pub use export::{Export, ExportFormat};
 pub use limits::{LimitReport, LimitViolation, TextField, ToolLimits};
 
 use crate::listeners::{ListenerId, Listeners};
+use mcp_worker_client::session::ListedTools;
 use mcp_worker_protocol::Tool;
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -234,7 +235,19 @@ impl ToolRegistry {
     /// server lists twice is registered once (the first) and the second reported. Names are assigned over every
     /// server's tools again: a clash this list causes renames both sides, never only the newcomer.
     pub fn replace_server_tools(&self, server: &str, tools: Vec<Tool>, allow_destructive: bool) -> ServerTools {
-        let (tools, violations) = limits::bound(tools, &self.limits);
+        self.replace_listed_server_tools(server, ListedTools::all(tools), allow_destructive)
+    }
+
+    /// [`Self::replace_server_tools`] with tools of which only the first were decoded
+    /// ([`McpClient::list_tools_upto`](mcp_worker_client::McpClient::list_tools_upto)): `listed.total` is what the
+    /// server listed, for the report of what went past the limits.
+    pub fn replace_listed_server_tools(
+        &self,
+        server: &str,
+        listed: ListedTools,
+        allow_destructive: bool,
+    ) -> ServerTools {
+        let (tools, violations) = limits::bound(listed.tools, listed.total, &self.limits);
         let mut rejected = Vec::new();
         let mut seen = HashSet::new();
         let mut listed = Vec::with_capacity(tools.len());

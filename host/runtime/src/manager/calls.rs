@@ -125,9 +125,9 @@ impl Inner {
                 let found = inner
                     .current(&server, generation, |slot| (slot.client.clone(), slot.config.allow_destructive_tools));
                 let Some((Some(client), allow_destructive)) = found else { return };
-                match list_tools(&client).await {
+                match list_tools(&client, inner.registry.limits().max_tools_per_server).await {
                     Ok(tools) => {
-                        let registered = inner.registry.replace_server_tools(&server, tools, allow_destructive);
+                        let registered = inner.registry.replace_listed_server_tools(&server, tools, allow_destructive);
                         inner.current(&server, generation, |slot| {
                             slot.health.tool_count = registered.registered.len();
                             if let Some(problems) = registered.problems(&server) {

@@ -12,8 +12,8 @@ use futures_util::future::LocalBoxFuture;
 use mcp_worker_client::Error as ClientError;
 use mcp_worker_client::connection::Connection;
 use mcp_worker_client::sandbox::BlockedRequest;
+use mcp_worker_client::session::ListedTools;
 use mcp_worker_client::session::{ClientOptions, McpClient};
-use mcp_worker_protocol::Tool;
 use std::rc::Rc;
 
 impl Inner {
@@ -143,7 +143,7 @@ impl Inner {
             client.close_with(stopped(name));
             return Err(stopped(name).into());
         }
-        let tools = match list_tools(&client).await {
+        let tools = match list_tools(&client, self.registry.limits().max_tools_per_server).await {
             Ok(tools) => tools,
             Err(error) => {
                 client.close_with(error.clone());
@@ -151,7 +151,7 @@ impl Inner {
                 return Err(error.into());
             }
         };
-        let registered = self.registry.replace_server_tools(name, tools, config.allow_destructive_tools);
+        let registered = self.registry.replace_listed_server_tools(name, tools, config.allow_destructive_tools);
         let now = self.runtime.now_ms();
         let attached = self.current(name, generation, |slot| {
             slot.starting = None;
@@ -349,10 +349,10 @@ fn stopped(name: &str) -> ClientError {
     ClientError::Closed { server: name.to_owned(), reason: "the server was stopped during its start".into() }
 }
 
-/// Every tool of a server that offers tools.
-pub(super) async fn list_tools(client: &McpClient) -> mcp_worker_client::Result<Vec<Tool>> {
+/// The tools of a server that offers tools: the first `max` decoded, the rest counted.
+pub(super) async fn list_tools(client: &McpClient, max: usize) -> mcp_worker_client::Result<ListedTools> {
     if client.server_info().capabilities.tools.is_none() {
-        return Ok(Vec::new());
+        return Ok(ListedTools::default());
     }
-    client.list_tools().await
+    client.list_tools_upto(max).await
 }

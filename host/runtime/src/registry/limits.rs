@@ -167,10 +167,11 @@ pub(super) fn describe(violations: &[LimitViolation]) -> String {
     text.join("; ")
 }
 
-/// `tools` within `limits`, and what was beyond them.
-pub(super) fn bound(mut tools: Vec<Tool>, limits: &ToolLimits) -> (Vec<Tool>, Vec<LimitViolation>) {
+/// `tools` within `limits`, and what was beyond them; `listed` is how many the server listed (at least
+/// `tools.len()`: a caller may have decoded only the first ones).
+pub(super) fn bound(mut tools: Vec<Tool>, listed: usize, limits: &ToolLimits) -> (Vec<Tool>, Vec<LimitViolation>) {
     let mut violations = Vec::new();
-    let listed = tools.len();
+    let listed = listed.max(tools.len());
     if listed > limits.max_tools_per_server {
         tools.truncate(limits.max_tools_per_server);
         violations.push(LimitViolation::TooManyTools { listed, kept: limits.max_tools_per_server });

@@ -12,11 +12,11 @@ fn small() -> ToolLimits {
 
 #[test]
 fn tools_past_the_bound_are_dropped_and_reported() {
-    let (kept, violations) = bound(vec![tool("a"), tool("b"), tool("c")], &small());
+    let (kept, violations) = bound(vec![tool("a"), tool("b"), tool("c")], 0, &small());
     let names: Vec<&str> = kept.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["a", "b"], "the first ones listed are kept");
     assert_eq!(violations, [LimitViolation::TooManyTools { listed: 3, kept: 2 }]);
-    let (kept, violations) = bound(vec![tool("a"), tool("b")], &small());
+    let (kept, violations) = bound(vec![tool("a"), tool("b")], 0, &small());
     assert_eq!((kept.len(), violations.len()), (2, 0), "exactly the bound is within it");
 }
 
@@ -26,7 +26,7 @@ fn long_titles_and_descriptions_are_cut_with_a_marker() {
     long.title = Some("T".repeat(11));
     long.description = Some("D".repeat(31));
     long.annotations = Some(ToolAnnotations { title: Some("A".repeat(10)), ..Default::default() });
-    let (kept, violations) = bound(vec![long], &small());
+    let (kept, violations) = bound(vec![long], 0, &small());
     let title = kept[0].title.as_deref().unwrap();
     assert_eq!(title.chars().count(), 10);
     assert!(title.ends_with(TRUNCATION_MARKER.chars().take(10).collect::<String>().as_str()), "{title}");
@@ -61,7 +61,7 @@ fn control_characters_leave_every_text_a_model_reads() {
     .cloned()
     .unwrap();
     sneaky.output_schema = json!({"type": "object", "description": "out\u{9f}"}).as_object().cloned();
-    let (kept, violations) = bound(vec![sneaky], &ToolLimits::default());
+    let (kept, violations) = bound(vec![sneaky], 0, &ToolLimits::default());
     let kept = &kept[0];
     assert_eq!(kept.name, "get\u{1b}[2Jdata", "the server is still called by its own name");
     assert_eq!(kept.title.as_deref(), Some("Get"));

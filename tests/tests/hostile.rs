@@ -1,0 +1,144 @@
+//! Hostile servers against the bounds, in headless Chromium with real workers (tests/fixtures/hostile-server.js):
+//! a huge reply, 50,000 tools, schemas built to cost exponential time and a backtracking pattern. Each test asserts
+//! what a user would notice: the page's longest `setTimeout(0)` gap stays under 100 ms while it happens, another
+//! server keeps answering, and the error names the server.
+#![cfg(target_arch = "wasm32")]
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use mcp_worker_client::Error as ClientError;
+use mcp_worker_runtime::manager::{ManagerOptions, McpTransportManager};
+use mcp_worker_runtime::registry::ToolRegistry;
+use mcp_worker_runtime::tool_system::{ExecuteOptions, ParsedToolCall, ToolStatus, ToolSystem};
+use mcp_worker_tests::{ECHO_URL, now_ms};
+use serde_json::json;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const HOSTILE_URL: &str = "/fixtures/hostile-server.js";
+
+#[wasm_bindgen(inline_js = "
+let monitor = null;
+export function startGaps() {
+  const m = { max: 0, last: performance.now(), on: true };
+  monitor = m;
+  const tick = () => {
+    if (!m.on) return;
+    const t = performance.now();
+    m.max = Math.max(m.max, t - m.last);
+    m.last = t;
+    setTimeout(tick, 0);
+  };
+  setTimeout(tick, 0);
+}
+export function stopGaps() {
+  monitor.on = false;
+  return Math.max(monitor.max, performance.now() - monitor.last);
+}")]
+extern "C" {
+    /// Starts measuring the page's longest gap between `setTimeout(0)` callbacks: how long the page was stalled.
+    #[wasm_bindgen(js_name = startGaps)]
+    fn start_gaps();
+    /// Stops measuring and returns the longest gap, in milliseconds.
+    #[wasm_bindgen(js_name = stopGaps)]
+    fn stop_gaps() -> f64;
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = console)]
+    fn log(text: &str);
+}
+
+/// A manager with the hostile server in `mode` and the echo server, both started.
+async fn servers(mode: &str, env: &[(&str, &str)]) -> McpTransportManager {
+    let (manager, _) = McpTransportManager::for_browser(Rc::new(ToolRegistry::new()), ManagerOptions::default());
+    let hostile = env
+        .iter()
+        .fold(mcp_worker_tests::wasm_config("hostile", HOSTILE_URL).env("HOSTILE", mode), |c, (k, v)| c.env(*k, *v));
+    manager.add(hostile).unwrap();
+    manager.add(mcp_worker_tests::wasm_config("echo", ECHO_URL)).unwrap();
+    manager.connect("echo").await.unwrap();
+    manager
+}
+
+async fn echo_still_answers(manager: &McpTransportManager) {
+    let echo = manager.client("echo").unwrap();
+    let result = echo.call_tool("echo", mcp_worker_tests::text_args("still here")).await;
+    assert_eq!(result.unwrap().joined_text(), "still here");
+}
+
+#[wasm_bindgen_test]
+async fn a_huge_reply_is_refused_before_it_reaches_wasm_and_the_page_does_not_stall() {
+    let manager = servers("huge-reply", &[]).await;
+    manager.connect("hostile").await.unwrap();
+    start_gaps();
+    let started = now_ms();
+    let err = manager.client("hostile").unwrap().call_tool("work", None).await.unwrap_err();
+    let elapsed = now_ms() - started;
+    let gap = stop_gaps();
+    log(&format!("64 MiB reply: refused after {elapsed:.0} ms, longest page gap {gap:.1} ms"));
+    assert!(matches!(err, ClientError::Protocol { ref server, .. } if server == "hostile"), "{err}");
+    assert!(err.to_string().contains("the limit is 16777216"), "{err}");
+    assert!(gap < 100.0, "the page stalled {gap:.1} ms");
+    echo_still_answers(&manager).await;
+}
+
+#[wasm_bindgen_test]
+async fn fifty_thousand_tools_register_the_first_thousand_and_say_so() {
+    let manager = servers("many-tools", &[]).await;
+    start_gaps();
+    let started = now_ms();
+    manager.connect("hostile").await.unwrap();
+    let elapsed = now_ms() - started;
+    let gap = stop_gaps();
+    log(&format!("50,000 tools: listed and registered in {elapsed:.0} ms, longest page gap {gap:.1} ms"));
+    let health = manager.health("hostile").unwrap();
+    assert_eq!(health.tool_count, 1_000, "the registry's default bound");
+    let last_error = health.last_error.unwrap();
+    assert!(last_error.contains("hostile") && last_error.contains("50001"), "{last_error}");
+    let description =
+        manager.registry().get("mcp__hostile__tool_0").unwrap().definition.description.clone().unwrap_or_default();
+    assert!(!description.contains('\u{7}'), "no control characters reach a model: {description:?}");
+    echo_still_answers(&manager).await;
+    // The 7 MB frame is read once (the first 1,000 tools decoded, the rest skipped by the parser): measured at
+    // 105-125 ms of one task here, from 2 s before. Under 100 ms needs the frame read in slices; until then this
+    // bound guards against a return of the old cost.
+    assert!(gap < 250.0, "the page stalled {gap:.1} ms");
+}
+
+#[wasm_bindgen_test]
+async fn a_schema_built_to_cost_exponential_time_fails_closed_and_a_redos_pattern_is_linear() {
+    let manager = servers("costly", &[]).await;
+    manager.connect("hostile").await.unwrap();
+    let registry = manager.registry().clone();
+    registry.set_thread_tools("t", ["mcp__hostile__*"]);
+    let system = ToolSystem::new(registry, Rc::new(manager.clone()), Rc::new(js_sys::Date::now));
+    let mut nested = json!({});
+    for _ in 0..40 {
+        nested = json!({"a": nested});
+    }
+    let calls = vec![
+        ParsedToolCall::new("loop", "mcp__hostile__loop", nested.clone()),
+        ParsedToolCall::new("deep", "mcp__hostile__deep", nested),
+        ParsedToolCall::new("redos", "mcp__hostile__redos", json!({"s": format!("{}!", "a".repeat(27))})),
+    ];
+    start_gaps();
+    let started = now_ms();
+    let results = system.execute_tools(calls, "t", &ExecuteOptions::default()).await;
+    let elapsed = now_ms() - started;
+    let gap = stop_gaps();
+    log(&format!("costly schemas: checked in {elapsed:.0} ms, longest page gap {gap:.1} ms"));
+    // `loop` refers to itself at the same place of the argument: a cycle, which ends there (it constrains nothing).
+    assert_eq!(results[0].status, ToolStatus::Success, "{:?}", results[0].error);
+    assert_eq!(results[1].status, ToolStatus::Error);
+    let deep = results[1].error.as_deref().unwrap();
+    assert!(deep.contains("too costly to check") && deep.contains("hostile"), "{deep}");
+    assert_eq!(results[2].status, ToolStatus::Error, "the argument does not match ^(a+)+$");
+    let redos = results[2].error.as_deref().unwrap();
+    assert!(redos.contains("/s") && redos.contains("pattern"), "{redos}");
+    assert!(gap < 100.0, "the page stalled {gap:.1} ms");
+    echo_still_answers(&manager).await;
+}
