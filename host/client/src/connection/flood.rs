@@ -17,7 +17,8 @@ use std::rc::Rc;
 const REPORT_EVERY_MS: f64 = 1_000.0;
 
 /// What a server sent beyond its limits since the last report.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct FloodReport {
     /// `notifications/message` dropped.
