@@ -95,7 +95,9 @@ impl ServerRequestHandlers {
         self
     }
 
-    /// Answers `sampling/createMessage` (asks the application's model); declares `sampling`.
+    /// Answers `sampling/createMessage` (asks the application's model); declares `sampling`. The handler is called
+    /// for every request within [`crate::limits::ServerRequestLimits`], so it is where the application asks for its
+    /// user's approval before it spends model quota (the runtime's `ServerRequests` waits for an explicit answer).
     #[must_use]
     pub fn on_sampling(mut self, handler: RequestHandler) -> Self {
         self.sampling = Some(handler);

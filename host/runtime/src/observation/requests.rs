@@ -211,4 +211,17 @@ mod tests {
         assert_eq!(settled["outcome"], "cancelled");
         assert_eq!(settled["requestId"], 1);
     }
+
+    #[test]
+    fn a_sampling_request_waits_for_the_applications_explicit_answer() {
+        let (hub, requests) = setup();
+        let mut future = requests.handler()(ask(methods::SAMPLING_CREATE_MESSAGE));
+        for _ in 0..3 {
+            assert!(future.as_mut().now_or_never().is_none(), "no model is called unasked");
+        }
+        assert_eq!(requests.pending()[0].method, methods::SAMPLING_CREATE_MESSAGE);
+        assert_eq!(kinds(&hub), [EventKind::SamplingRequested]);
+        assert!(requests.answer(1, json!({"role": "assistant", "content": {"type": "text", "text": "hi"}})));
+        assert_eq!(block_on(future).unwrap()["content"]["text"], "hi");
+    }
 }
