@@ -442,7 +442,7 @@ describe("McpRuntime (JavaScript API)", () => {
     assert.equal(out.notAFunction.code, "INVALID_INPUT");
   });
 
-  it("answers elicitation and sampling requests by event and by handler", async () => {
+  it("answers elicitation and sampling requests by event and by handler, sampling only once approved", async () => {
     const out = await page.evaluate(async ({ EVERYTHING }) => {
       const rt = await host.McpRuntime.create({
         databaseName: unique("requests"),
@@ -467,11 +467,17 @@ describe("McpRuntime (JavaScript API)", () => {
       await waitFor("the second elicitation", () => rt.pendingRequests().length === 1);
       rt.rejectRequest(rt.pendingRequests()[0].requestId, "the user closed the dialog");
       const rejected = await second;
-      const sampled = await rt.callTool("everything", "test_sampling", { prompt: "hello" });
+      const sampling = rt.callTool("everything", "test_sampling", { prompt: "hello" });
+      // The handler does not run until the application approves the request.
+      await waitFor("the sampling request", () => rt.pendingRequests().length === 1);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const waitingForApproval = rt.pendingRequests().map((r) => r.method);
+      rt.approveRequest(rt.pendingRequests()[0].requestId);
+      const sampled = await sampling;
       const roots = await rt.callTool("everything", "list_roots", {});
       const unknown = await failure(() => rt.rejectRequest(999, "x"));
       rt.close();
-      return { asked, pending, answered, twice, rejected, sampled, roots, unknown };
+      return { asked, pending, answered, twice, rejected, waitingForApproval, sampled, roots, unknown };
     }, { EVERYTHING });
     assert.equal(out.pending[0].server, "everything");
     assert.equal(out.pending[0].method, "elicitation/create");
@@ -480,6 +486,7 @@ describe("McpRuntime (JavaScript API)", () => {
     assert.equal(out.twice.code, "UNKNOWN_REQUEST");
     assert.equal(out.rejected.isError, true);
     assert.match(out.rejected.content[0].text, /the user closed the dialog/);
+    assert.deepEqual(out.waitingForApproval, ["sampling/createMessage"]);
     assert.equal(out.sampled.content[0].text, "LLM response: echo of hello");
     assert.equal(out.roots.content[0].text, "file:///work");
     assert.equal(out.unknown.code, "UNKNOWN_REQUEST");

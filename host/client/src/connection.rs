@@ -12,17 +12,21 @@
 //!
 //! Hooks let an owner (the manager) follow the connection: [`Connection::set_close_handler`] (it closed, and why),
 //! [`Connection::set_cancel_handler`] (the host cancelled a request; the server kept reporting progress on it), and
-//! [`Connection::set_server_request_handlers`] (requests from the server: elicitation, sampling, roots).
+//! [`Connection::set_server_request_handlers`] (requests from the server: elicitation, sampling, roots), and
+//! [`Connection::set_flood_handler`] (what the server sent beyond its limits: [`NotificationLimits`] on its
+//! notifications, [`ServerRequestLimits`] on its requests).
 
+mod flood;
 mod incoming;
 mod watch;
 
+pub use flood::{FloodHandler, FloodReport};
 pub use watch::{CancelEvent, CancelHandler};
 
 use crate::error::{Error, Result};
+use crate::limits::{NotificationLimits, ServerRequestLimits};
 use crate::server_requests::ServerRequestHandlers;
 use futures_channel::oneshot;
-use futures_util::future::AbortHandle;
 use mcp_worker_protocol::jsonrpc::{encode_error, encode_notification, encode_request};
 use mcp_worker_protocol::notifications::ProgressParams;
 use mcp_worker_protocol::pending::{Deadline, PendingTable, cancel_notice};
@@ -150,8 +154,12 @@ struct Inner {
     /// Requests the host cancelled, and when (only while a cancel handler is set).
     cancelled: RefCell<HashMap<i64, f64>>,
     server_requests: RefCell<Option<ServerRequestHandlers>>,
-    /// Requests from the server being handled, to drop them if the server cancels or the connection closes.
-    incoming: RefCell<HashMap<RequestId, AbortHandle>>,
+    /// Requests from the server being handled, to drop them if the server cancels, they time out or the
+    /// connection closes.
+    incoming: RefCell<HashMap<RequestId, incoming::Incoming>>,
+    server_request_limits: std::cell::Cell<ServerRequestLimits>,
+    flood: RefCell<flood::Flood>,
+    on_flood: RefCell<Option<FloodHandler>>,
 }
 
 /// A connection to one server. Cheap to clone; all clones are the same connection.
@@ -171,7 +179,8 @@ impl std::fmt::Debug for Connection {
 }
 
 impl Connection {
-    /// A connection to `server` that writes frames to `sink`.
+    /// A connection to `server` that writes frames to `sink`, with the default [`NotificationLimits`] and
+    /// [`ServerRequestLimits`].
     pub fn new(server: impl Into<String>, sink: Sink, clock: Clock) -> Self {
         let inner = Inner {
             server: server.into(),
@@ -185,6 +194,9 @@ impl Connection {
             cancelled: RefCell::new(HashMap::new()),
             server_requests: RefCell::new(None),
             incoming: RefCell::new(HashMap::new()),
+            server_request_limits: std::cell::Cell::new(ServerRequestLimits::default()),
+            flood: RefCell::new(flood::Flood::new(NotificationLimits::default())),
+            on_flood: RefCell::new(None),
         };
         Self { inner: Rc::new(inner) }
     }
@@ -302,7 +314,18 @@ impl Connection {
     /// dropped uncalled. False when it was no longer pending (timed out, cancelled, closed): the answer is late.
     #[cfg_attr(all(not(target_arch = "wasm32"), not(test)), expect(dead_code, reason = "the worker transport's"))]
     pub(crate) fn take_answered(&self, id: i64) -> bool {
-        self.inner.pending.borrow_mut().remove(id).is_some()
+        let removed = self.inner.pending.borrow_mut().remove(id);
+        let Some(entry) = removed else { return false };
+        self.release_held_progress(id, &entry.waiter);
+        true
+    }
+
+    /// Delivers the progress held back for request `id` before its answer, so that its caller sees the last value.
+    fn release_held_progress(&self, id: i64, waiter: &Waiter) {
+        let held = self.take_held_progress(id);
+        if let (Some(progress), Some(handler)) = (held, &waiter.on_progress) {
+            handler(&progress);
+        }
     }
 
     fn send_request(&self, id: i64, method: &str, frame: &str, options: RequestOptions, reply: Reply) {
@@ -331,8 +354,14 @@ impl Connection {
         (self.inner.sink)(&frame).map_err(|e| Error::Closed { server: self.inner.server.clone(), reason: e.reason })
     }
 
-    /// Handles one frame from the server. Never panics on malformed input.
+    /// Handles one frame from the server. Never panics on malformed input. A log message over the notification
+    /// rate is counted and dropped before it is parsed.
     pub fn receive(&self, frame: &str) {
+        let admitted = flood::is_log_frame(frame);
+        if admitted && !self.admit() {
+            self.drop_log();
+            return;
+        }
         match Message::parse(frame) {
             Ok(Message::Response(response)) => {
                 let taken = self.inner.pending.borrow_mut().take_response(&response.id);
@@ -344,6 +373,9 @@ impl Connection {
                     }
                     return;
                 };
+                if let RequestId::Number(id) = response.id {
+                    self.release_held_progress(id, &entry.waiter);
+                }
                 let outcome = response.outcome.map_err(|error| Error::Rpc {
                     server: self.inner.server.clone(),
                     method: entry.method.into(),
@@ -351,7 +383,7 @@ impl Connection {
                 });
                 entry.waiter.reply.complete(outcome);
             }
-            Ok(Message::Notification(notification)) => self.on_notification(&notification),
+            Ok(Message::Notification(notification)) => self.on_notification(&notification, admitted),
             Ok(Message::Request(request)) => self.on_server_request(request),
             Ok(_) => {}
             Err(bad) if bad.answerable => self.send_quietly(encode_error(bad.id.as_ref(), &bad.error)),
@@ -359,26 +391,44 @@ impl Connection {
         }
     }
 
-    fn on_notification(&self, notification: &Notification) {
+    /// One notification; `admitted` when it has its token already.
+    fn on_notification(&self, notification: &Notification, admitted: bool) {
         if notification.method == methods::PROGRESS {
-            let Some(params) = notification.params.as_deref() else { return };
-            let Ok(progress) = serde_json::from_str::<ProgressParams>(params.get()) else { return };
-            let RequestId::Number(id) = progress.progress_token else { return };
-            let now = (self.inner.clock)();
-            let waiting = self.inner.pending.borrow_mut().progressed(id, now).map(|w| w.on_progress.clone());
-            let Some(handler) = waiting else {
-                self.progress_after_cancel(id, now);
-                return;
-            };
-            if let Some(handler) = handler {
-                handler(&progress);
-            }
+            self.on_progress(notification);
             return;
         }
         if notification.method == methods::CANCELLED {
+            // Always followed: it only ever drops one of the few requests the server has waiting.
             self.on_server_cancelled(notification);
             return;
         }
+        if admitted || self.admit() {
+            self.deliver_notification(notification);
+        } else {
+            self.hold_or_drop(notification);
+        }
+    }
+
+    fn on_progress(&self, notification: &Notification) {
+        let Some(params) = notification.params.as_deref() else { return };
+        let Ok(progress) = serde_json::from_str::<ProgressParams>(params.get()) else { return };
+        let RequestId::Number(id) = progress.progress_token else { return };
+        let now = (self.inner.clock)();
+        let waiting = self.inner.pending.borrow_mut().progressed(id, now).map(|w| w.on_progress.clone());
+        let Some(handler) = waiting else {
+            self.progress_after_cancel(id, now);
+            return;
+        };
+        // Nobody listens: the deadline moved, and there is nothing to deliver.
+        let Some(handler) = handler else { return };
+        if self.admit() {
+            handler(&progress);
+        } else {
+            self.hold_progress(id, progress);
+        }
+    }
+
+    fn deliver_notification(&self, notification: &Notification) {
         let handler = self.inner.on_notification.borrow().clone();
         if let Some(handler) = handler {
             handler(notification);
@@ -391,10 +441,13 @@ impl Connection {
         }
     }
 
-    /// Fails every request whose deadline has passed, and tells the server to stop working on it.
-    /// Returns how many timed out.
+    /// Fails every request whose deadline has passed, and tells the server to stop working on it; answers the
+    /// server's own requests that waited too long; delivers notifications held back by the rate as it allows, and
+    /// reports what the server sent beyond its limits. Returns how many of the host's requests timed out.
     pub fn sweep(&self) -> usize {
         let now = (self.inner.clock)();
+        self.sweep_server_requests(now);
+        self.flood_tick(now);
         let overdue = self.inner.pending.borrow_mut().overdue(now);
         let count = overdue.len();
         for (id, entry) in overdue {
@@ -418,9 +471,9 @@ impl Connection {
         for (_, entry) in pending {
             entry.waiter.reply.complete(Err(cause.clone()));
         }
-        let incoming: Vec<AbortHandle> = self.inner.incoming.borrow_mut().drain().map(|(_, a)| a).collect();
-        for handle in incoming {
-            handle.abort();
+        let incoming: Vec<incoming::Incoming> = self.inner.incoming.borrow_mut().drain().map(|(_, a)| a).collect();
+        for request in incoming {
+            request.abort.abort();
         }
         let handler = self.inner.on_close.borrow_mut().take();
         if let Some(handler) = handler {
@@ -524,3 +577,7 @@ impl Drop for ResponseFuture {
 #[cfg(test)]
 #[path = "connection_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "connection_limits_tests.rs"]
+mod limits_tests;

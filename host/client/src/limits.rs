@@ -1,4 +1,5 @@
-//! What bounds one worker connection: the size of the frames a server may send, and how long it may stay silent.
+//! What bounds one connection: the size of the frames a server may send, how long it may stay silent, how many
+//! notifications it may send, and how many requests it may have waiting on the host.
 
 use crate::liveness::DEFAULT_UNRESPONSIVE_AFTER_MS;
 
@@ -38,5 +39,82 @@ impl WorkerLimits {
     pub fn unresponsive_after_ms(mut self, ms: u32) -> Self {
         self.unresponsive_after_ms = ms;
         self
+    }
+}
+
+/// The default sustained rate of notifications a server may send, per second.
+pub const DEFAULT_NOTIFICATIONS_PER_SECOND: u32 = 1_000;
+/// The default burst of notifications above the sustained rate.
+pub const DEFAULT_NOTIFICATION_BURST: u32 = 2_000;
+/// The default number of requests a server may have waiting on the host at once (elicitation, sampling, roots).
+pub const DEFAULT_MAX_PENDING_SERVER_REQUESTS: usize = 8;
+/// The default time a request from a server may wait for its answer: a server's own request timeout is 60 s in
+/// the official SDKs, so an answer after that reaches nobody.
+pub const DEFAULT_SERVER_REQUEST_TIMEOUT_MS: u32 = 60_000;
+
+/// How many notifications a server may send: a token bucket per connection, refilled at `per_second` up to
+/// `burst`.
+///
+/// Over the rate, log messages (`notifications/message`) and notifications the host does not act on are dropped,
+/// progress is coalesced (the latest value per request is kept and delivered when the rate allows, and before the
+/// request's answer), and list changes are coalesced per list. `notifications/cancelled` is always followed. What
+/// was dropped is reported at most once a second ([`crate::connection::FloodReport`]).
+///
+/// The defaults (1,000 a second, bursts of 2,000) are far above what a well-behaved server sends (a few progress
+/// notifications a second per call, logs at `info` level), and keep the host's share of a flood to well under a
+/// tenth of the page's time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct NotificationLimits {
+    /// Notifications per second, sustained (default [`DEFAULT_NOTIFICATIONS_PER_SECOND`]; 0 turns the limit off).
+    pub per_second: u32,
+    /// Notifications at once above the sustained rate (default [`DEFAULT_NOTIFICATION_BURST`]).
+    pub burst: u32,
+}
+
+impl Default for NotificationLimits {
+    fn default() -> Self {
+        Self { per_second: DEFAULT_NOTIFICATIONS_PER_SECOND, burst: DEFAULT_NOTIFICATION_BURST }
+    }
+}
+
+impl NotificationLimits {
+    /// `per_second` sustained, bursts of `burst`.
+    pub fn new(per_second: u32, burst: u32) -> Self {
+        Self { per_second, burst }
+    }
+
+    /// No limit.
+    pub fn unlimited() -> Self {
+        Self { per_second: 0, burst: 0 }
+    }
+}
+
+/// How many requests a server may have waiting on the host (elicitation, sampling, roots), and for how long.
+///
+/// A request over the cap is answered at once with an error (code [`TOO_MANY_REQUESTS`]) without reaching the
+/// application; a request not answered in time is answered with an error and its handler dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ServerRequestLimits {
+    /// Requests waiting at once (default [`DEFAULT_MAX_PENDING_SERVER_REQUESTS`]).
+    pub max_pending: usize,
+    /// Milliseconds each may wait for its answer (default [`DEFAULT_SERVER_REQUEST_TIMEOUT_MS`]; 0: for ever).
+    pub timeout_ms: u32,
+}
+
+/// The JSON-RPC error code of a server request refused because too many of the server's requests wait already.
+pub const TOO_MANY_REQUESTS: i64 = -32000;
+
+impl Default for ServerRequestLimits {
+    fn default() -> Self {
+        Self { max_pending: DEFAULT_MAX_PENDING_SERVER_REQUESTS, timeout_ms: DEFAULT_SERVER_REQUEST_TIMEOUT_MS }
+    }
+}
+
+impl ServerRequestLimits {
+    /// At most `max_pending` waiting, each for at most `timeout_ms` (0: for ever).
+    pub fn new(max_pending: usize, timeout_ms: u32) -> Self {
+        Self { max_pending, timeout_ms }
     }
 }

@@ -5,12 +5,15 @@
 //! nobody answers; a request without a handler is answered `-32601` (Method not found). Handlers take and return
 //! raw JSON (`params` in, `result` out), which fits any version of these methods' shapes. A handler's future runs on
 //! the [`Spawner`] given here, so the connection never blocks on the user; when the server cancels its request
-//! (`notifications/cancelled`) the future is dropped and no answer is sent, as the spec asks.
+//! (`notifications/cancelled`) the future is dropped and no answer is sent, as the spec asks. A request that waits
+//! past its timeout ([`crate::limits::ServerRequestLimits`]) is answered with an error and its future dropped too;
+//! [`ServerRequest::timed_out`] tells a handler's clean-up which of the two happened.
 
 use futures_util::future::LocalBoxFuture;
 use mcp_worker_protocol::lifecycle::ListChangedCapability;
 use mcp_worker_protocol::{ClientCapabilities, ErrorObject, JsonObject, methods};
 use serde_json::{Value, json};
+use std::cell::Cell;
 use std::fmt;
 use std::rc::Rc;
 
@@ -33,12 +36,30 @@ pub struct ServerRequest {
     pub method: String,
     /// The request's `params` (`null` when absent).
     pub params: Value,
+    /// Set when the request waited too long and the server was answered with an error.
+    pub timed_out: TimedOut,
 }
 
 impl ServerRequest {
     /// A request of `server` for `method` with `params`.
     pub fn new(server: impl Into<String>, method: impl Into<String>, params: Value) -> Self {
-        Self { server: server.into(), method: method.into(), params }
+        Self { server: server.into(), method: method.into(), params, timed_out: TimedOut::default() }
+    }
+}
+
+/// Whether a server request timed out: shared between the connection, which sets it before it drops the handler's
+/// future, and whoever holds the request.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TimedOut(Rc<Cell<bool>>);
+
+impl TimedOut {
+    /// True once the request timed out.
+    pub fn get(&self) -> bool {
+        self.0.get()
+    }
+
+    pub(crate) fn set(&self) {
+        self.0.set(true);
     }
 }
 
@@ -74,7 +95,9 @@ impl ServerRequestHandlers {
         self
     }
 
-    /// Answers `sampling/createMessage` (asks the application's model); declares `sampling`.
+    /// Answers `sampling/createMessage` (asks the application's model); declares `sampling`. The handler is called
+    /// for every request within [`crate::limits::ServerRequestLimits`], so it is where the application asks for its
+    /// user's approval before it spends model quota (the runtime's `ServerRequests` waits for an explicit answer).
     #[must_use]
     pub fn on_sampling(mut self, handler: RequestHandler) -> Self {
         self.sampling = Some(handler);

@@ -6,6 +6,7 @@ pub use listing::ListedTools;
 
 use crate::connection::{Connection, RequestOptions};
 use crate::error::{Error, Result};
+use crate::limits::{NotificationLimits, ServerRequestLimits};
 use crate::transport::Transport;
 use mcp_worker_protocol::jsonrpc::EmptyResult;
 use mcp_worker_protocol::{
@@ -36,6 +37,12 @@ pub struct ClientOptions {
     pub request_timeout_ms: u32,
     /// Timeout of `initialize`.
     pub initialize_timeout_ms: u32,
+    /// How many notifications the server may send ([`NotificationLimits::default`]: 1,000 a second, bursts of
+    /// 2,000); what goes past is dropped or coalesced and reported ([`Connection::set_flood_handler`]).
+    pub notification_limits: NotificationLimits,
+    /// How many requests the server may have waiting on the host, and for how long
+    /// ([`ServerRequestLimits::default`]: 8, 60 s each).
+    pub server_request_limits: ServerRequestLimits,
 }
 
 impl Default for ClientOptions {
@@ -45,6 +52,8 @@ impl Default for ClientOptions {
             capabilities: ClientCapabilities::default(),
             request_timeout_ms: DEFAULT_REQUEST_TIMEOUT_MS,
             initialize_timeout_ms: 10_000,
+            notification_limits: NotificationLimits::default(),
+            server_request_limits: ServerRequestLimits::default(),
         }
     }
 }
@@ -133,11 +142,14 @@ struct ProgressMeta {
 impl McpClient {
     /// Runs the lifecycle on `connection`: `initialize` (version negotiation), then `notifications/initialized`.
     /// A server that answers with a protocol version this host does not speak is refused, as the spec requires.
+    /// The options' limits bound the connection from now on.
     pub async fn initialize(
         connection: Connection,
         options: &ClientOptions,
         transport: Option<Rc<dyn Transport>>,
     ) -> Result<Self> {
+        connection.set_notification_limits(options.notification_limits);
+        connection.set_server_request_limits(options.server_request_limits);
         let params = InitializeParams::new(options.client_info.clone(), options.capabilities.clone());
         let request = connection.request(
             methods::INITIALIZE,

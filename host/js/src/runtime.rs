@@ -31,6 +31,7 @@ pub(crate) use credentials::JsCredentials;
 
 use convert::JsFailure;
 use js_sys::Promise;
+use mcp_worker_protocol::methods;
 use mcp_worker_runtime::manager::CredentialSource;
 use mcp_worker_runtime::observation::Watches;
 use mcp_worker_runtime::{ClientFeatures, Runtime};
@@ -54,6 +55,8 @@ pub(crate) struct Inner {
     pub(crate) database_name: String,
     /// The application's functions that answer elicitation and sampling requests, while subscribed.
     answers: RefCell<Option<Watches>>,
+    /// The application's functions that answer the requests it approves (`approveRequest`), by method.
+    pub(crate) approved_by: RefCell<Vec<(&'static str, js_sys::Function)>>,
 }
 
 impl Inner {
@@ -128,8 +131,14 @@ async fn open(options: RuntimeOptions) -> Result<Rc<Inner>, JsFailure> {
     let persist = options.persist;
     let database_name = options.database_name.clone();
     let (runtime, answers) = build(options, Some(vault.clone()));
-    let inner =
-        Rc::new(Inner { runtime, vault, persistence: RefCell::new(None), database_name, answers: RefCell::new(None) });
+    let inner = Rc::new(Inner {
+        runtime,
+        vault,
+        persistence: RefCell::new(None),
+        database_name,
+        answers: RefCell::new(None),
+        approved_by: RefCell::default(),
+    });
     if persist {
         let db = db.map_err(|e| JsFailure::from(mcp_worker_vault::CredentialError::Storage(e)))?;
         let persistence = Persistence::attach(&StateManager::new(&db), inner.runtime.manager()).await;
@@ -146,7 +155,7 @@ async fn open(options: RuntimeOptions) -> Result<Rc<Inner>, JsFailure> {
         return Err(JsFailure::invalid("`database` needs the vault, and this build of the package has none"));
     }
     let (runtime, answers) = build(options, None);
-    let inner = Rc::new(Inner { runtime, answers: RefCell::new(None) });
+    let inner = Rc::new(Inner { runtime, answers: RefCell::new(None), approved_by: RefCell::default() });
     answer(&inner, answers);
     Ok(inner)
 }
@@ -172,15 +181,21 @@ fn build(
     }
     let runtime = builder.build();
     crate::redaction::scrub_failures_with(runtime.observations().redactor());
-    (runtime, [("elicitation", elicitation), ("sampling", sampling)])
+    (runtime, [(methods::ELICITATION_CREATE, elicitation), (methods::SAMPLING_CREATE_MESSAGE, sampling)])
 }
 
 /// Subscribes the application's answering functions.
 fn answer(inner: &Rc<Inner>, answers: [(&'static str, Answering); 2]) {
     let mut watches = Watches::new();
-    for (kind, answering) in answers {
-        if let Answering::ByFunction(function) = answering {
-            watches.extend(events::answer_with(inner, kind, function));
+    for (method, answering) in answers {
+        match answering {
+            Answering::ByFunction { function, auto_approve: true } => {
+                watches.extend(events::answer_with(inner, method, function));
+            }
+            Answering::ByFunction { function, auto_approve: false } => {
+                inner.approved_by.borrow_mut().push((method, function));
+            }
+            Answering::No | Answering::ByEvents => {}
         }
     }
     inner.answers.replace(Some(watches));

@@ -27,7 +27,8 @@ pub struct ClientFeatures {
     /// Servers may ask the user for input (`elicitation/create`); each request waits in
     /// [`Runtime::server_requests`] for the application's answer.
     pub elicitation: bool,
-    /// Servers may ask the application's model for a completion (`sampling/createMessage`); likewise.
+    /// Servers may ask the application's model for a completion (`sampling/createMessage`); likewise: nothing is
+    /// answered, and no model called, until the application answers each request explicitly.
     pub sampling: bool,
     /// The roots the client offers (`roots/list`), as MCP `Root` objects; `None` offers none.
     pub roots: Option<Vec<Value>>,

@@ -43,6 +43,7 @@ use crate::registry::ToolRegistry;
 use crate::{Error, Result};
 use futures_util::future::{LocalBoxFuture, Shared};
 use mcp_worker_client::Error as ClientError;
+use mcp_worker_client::connection::FloodReport;
 use mcp_worker_client::limits::WorkerLimits;
 use mcp_worker_client::sandbox::BlockedRequest;
 use mcp_worker_client::server_requests::ServerRequestHandlers;
@@ -187,6 +188,14 @@ pub enum ManagerEvent {
         server: String,
         /// What it sent.
         message: LoggingMessageParams,
+    },
+    /// A server sent more than its limits allow (see [`mcp_worker_client::limits`]): what was dropped, coalesced or
+    /// refused since the last such event (at most one a second per server).
+    Throttled {
+        /// The server.
+        server: String,
+        /// What went past the limits.
+        report: FloodReport,
     },
     /// A server reported progress on a call (with [`ManagerOptions::report_progress`], or for a call that passed
     /// its own progress handler).

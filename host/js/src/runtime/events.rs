@@ -9,12 +9,12 @@ use super::convert::{JsFailure, options_from_js, property, to_js};
 use super::{Inner, JsRuntime};
 use js_sys::{Function, Promise};
 use mcp_worker_client::worker::describe_js;
-use mcp_worker_protocol::ErrorObject;
+use mcp_worker_protocol::{ErrorObject, methods};
 use mcp_worker_runtime::observation::{EventFilter, EventKind, ObservationType, StatusEvent, Watches};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -160,6 +160,32 @@ impl JsRuntime {
         Ok(())
     }
 
+    /// Approves a server request: the handler given for its method at `create` (a sampling handler without
+    /// `autoApprove`) answers it. Throws `UNKNOWN_REQUEST` when it no longer waits, `INVALID_INPUT` when no handler
+    /// waits for approval for its method.
+    #[wasm_bindgen(js_name = approveRequest)]
+    pub fn approve_request(&self, #[wasm_bindgen(js_name = "requestId")] request_id: u32) -> Result<(), JsValue> {
+        let id = u64::from(request_id);
+        let pending = self.inner.runtime.server_requests().pending();
+        let request =
+            pending.iter().find(|request| request.request_id == id).ok_or_else(|| unknown_request(request_id))?;
+        let function = self
+            .inner
+            .approved_by
+            .borrow()
+            .iter()
+            .find(|(method, _)| *method == request.method)
+            .map(|(_, function)| function.clone());
+        let function = function.ok_or_else(|| {
+            JsFailure::invalid(format!(
+                "no handler answers {} on approval; answer it with answerRequest",
+                request.method
+            ))
+        })?;
+        run_handler(Rc::downgrade(&self.inner), &function, &to_js(request)?, id);
+        Ok(())
+    }
+
     /// Refuses a server request; the server receives a JSON-RPC error with `message` (and `code`, default
     /// -32603). Throws `UNKNOWN_REQUEST` when it no longer waits.
     #[wasm_bindgen(js_name = rejectRequest)]
@@ -214,45 +240,51 @@ fn report(what: &str, error: &JsValue) {
     web_sys::console::error_2(&JsValue::from_str(what), error);
 }
 
-/// Answers `kind` requests (`elicitation` or `sampling`) with a JavaScript function: it gets each pending
-/// request and returns (or resolves to) the result; what it throws or rejects with is sent as the error.
-pub(super) fn answer_with(inner: &Rc<Inner>, kind: &str, function: Function) -> Watches {
-    let event = if kind == "sampling" { EventKind::SamplingRequested } else { EventKind::ElicitationRequested };
+/// Answers every `method` request (`elicitation/create` or `sampling/createMessage`) with a JavaScript function as
+/// it comes: see [`run_handler`].
+pub(super) fn answer_with(inner: &Rc<Inner>, method: &str, function: Function) -> Watches {
+    let event = if method == methods::SAMPLING_CREATE_MESSAGE {
+        EventKind::SamplingRequested
+    } else {
+        EventKind::ElicitationRequested
+    };
     let weak = Rc::downgrade(inner);
     let id = inner.runtime.observations().subscribe(
         EventFilter::all().kinds([event]),
         Rc::new(move |event: &StatusEvent| {
             let Ok(request) = to_js(event) else { return };
             let Some(request_id) = property(&request, "requestId").and_then(|id| id.as_f64()) else { return };
-            let request_id = request_id as u64;
-            let returned = function.call1(&JsValue::NULL, &request);
-            let weak = weak.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let outcome = match returned {
-                    Ok(value) => match value.dyn_into::<Promise>() {
-                        Ok(promise) => JsFuture::from(promise).await,
-                        Err(value) => Ok(value),
-                    },
-                    Err(thrown) => Err(thrown),
-                };
-                let Some(inner) = weak.upgrade() else { return };
-                let answer = outcome.map_err(|e| describe_js(&e)).and_then(|value| {
-                    super::convert::from_js::<Value>(&value, "request result")
-                        .map_err(|e| e.to_string())
-                        .and_then(|v| if v.is_object() { Ok(v) } else { Err("the result must be an object".into()) })
-                });
-                // The application may have answered by id meanwhile; then this answer is not needed.
-                let _ = match answer {
-                    Ok(result) => inner.runtime.server_requests().answer(request_id, result),
-                    Err(message) => {
-                        inner.runtime.server_requests().reject(request_id, ErrorObject::internal_error(message))
-                    }
-                };
-            });
+            run_handler(weak.clone(), &function, &request, request_id as u64);
         }),
     );
     let hub = inner.runtime.observations().clone();
     Watches::on_drop(move || {
         hub.unsubscribe(id);
     })
+}
+
+/// Calls `function` with a pending request: it returns (or resolves to) the result; what it throws or rejects with
+/// is sent as the error.
+fn run_handler(weak: Weak<Inner>, function: &Function, request: &JsValue, request_id: u64) {
+    let returned = function.call1(&JsValue::NULL, request);
+    wasm_bindgen_futures::spawn_local(async move {
+        let outcome = match returned {
+            Ok(value) => match value.dyn_into::<Promise>() {
+                Ok(promise) => JsFuture::from(promise).await,
+                Err(value) => Ok(value),
+            },
+            Err(thrown) => Err(thrown),
+        };
+        let Some(inner) = weak.upgrade() else { return };
+        let answer = outcome.map_err(|e| describe_js(&e)).and_then(|value| {
+            super::convert::from_js::<Value>(&value, "request result")
+                .map_err(|e| e.to_string())
+                .and_then(|v| if v.is_object() { Ok(v) } else { Err("the result must be an object".into()) })
+        });
+        // The application may have answered by id meanwhile; then this answer is not needed.
+        let _ = match answer {
+            Ok(result) => inner.runtime.server_requests().answer(request_id, result),
+            Err(message) => inner.runtime.server_requests().reject(request_id, ErrorObject::internal_error(message)),
+        };
+    });
 }

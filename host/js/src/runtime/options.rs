@@ -2,6 +2,7 @@
 
 use super::convert::{JsFailure, from_js, property};
 use js_sys::Function;
+use mcp_worker_client::limits::{NotificationLimits, ServerRequestLimits};
 use mcp_worker_runtime::manager::{Backoff, DEFAULT_CALL_TIMEOUT_MS, FailurePolicy, ManagerOptions};
 use mcp_worker_runtime::observation::DEFAULT_HISTORY;
 use mcp_worker_runtime::registry::ToolLimits;
@@ -27,6 +28,8 @@ struct OptionsJson {
     backoff: Option<BackoffJson>,
     cancel_grace_ms: Option<u32>,
     tool_limits: Option<ToolLimitsJson>,
+    notification_limits: Option<NotificationLimitsJson>,
+    server_request_limits: Option<ServerRequestLimitsJson>,
     max_pbkdf2_iterations: Option<u32>,
     roots: Option<Vec<Value>>,
     #[serde(default)]
@@ -66,6 +69,20 @@ impl ToolLimitsJson {
     }
 }
 
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct NotificationLimitsJson {
+    per_second: Option<u32>,
+    burst: Option<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ServerRequestLimitsJson {
+    max_pending: Option<usize>,
+    timeout_ms: Option<u32>,
+}
+
 /// How the application answers a kind of server request.
 #[derive(Debug, Clone)]
 pub(crate) enum Answering {
@@ -73,8 +90,14 @@ pub(crate) enum Answering {
     No,
     /// Through events and `answerRequest`.
     ByEvents,
-    /// By this function (and `answerRequest` until it answers).
-    ByFunction(Function),
+    /// By this function: for every request as it comes (`auto_approve`), or for each the application approves with
+    /// `approveRequest` (and `answerRequest` until it answers).
+    ByFunction {
+        /// The application's handler.
+        function: Function,
+        /// Call it for every request without asking.
+        auto_approve: bool,
+    },
 }
 
 impl Answering {
@@ -139,6 +162,20 @@ pub(crate) fn read(options: &JsValue) -> Result<RuntimeOptions, JsFailure> {
         );
     }
     manager.failure_policy = policy;
+    if let Some(limits) = json.notification_limits {
+        let default = NotificationLimits::default();
+        manager.client.notification_limits = NotificationLimits::new(
+            limits.per_second.unwrap_or(default.per_second),
+            limits.burst.unwrap_or(default.burst),
+        );
+    }
+    if let Some(limits) = json.server_request_limits {
+        let default = ServerRequestLimits::default();
+        manager.client.server_request_limits = ServerRequestLimits::new(
+            limits.max_pending.unwrap_or(default.max_pending),
+            limits.timeout_ms.unwrap_or(default.timeout_ms),
+        );
+    }
     let persist = json.database.is_some();
     let database_name = match (json.database, json.database_name) {
         (Some(_), Some(_)) => {
@@ -165,13 +202,29 @@ pub(crate) fn read(options: &JsValue) -> Result<RuntimeOptions, JsFailure> {
     })
 }
 
+/// `true`, `false`, a handler, or `{ handler, autoApprove }`. A bare elicitation handler answers every request (it
+/// asks the user itself); a sampling handler runs only for the requests the application approves, unless
+/// `autoApprove` says otherwise, so that no server spends the user's model quota unasked.
 fn answering(options: &JsValue, key: &str, json: &Value) -> Result<Answering, JsFailure> {
-    if let Some(function) = property(options, key).and_then(|v| v.dyn_into::<Function>().ok()) {
-        return Ok(Answering::ByFunction(function));
+    let given = property(options, key);
+    let auto_by_default = key != "sampling";
+    if let Some(function) = given.clone().and_then(|v| v.dyn_into::<Function>().ok()) {
+        return Ok(Answering::ByFunction { function, auto_approve: auto_by_default });
+    }
+    if let Value::Object(fields) = json {
+        let function =
+            given.and_then(|object| property(&object, "handler")).and_then(|v| v.dyn_into::<Function>().ok());
+        let function = function.ok_or_else(|| JsFailure::invalid(format!("{key}.handler must be a function")))?;
+        let auto_approve = match fields.get("autoApprove") {
+            None | Some(Value::Null) => auto_by_default,
+            Some(Value::Bool(auto)) => *auto,
+            Some(_) => return Err(JsFailure::invalid(format!("{key}.autoApprove must be a boolean"))),
+        };
+        return Ok(Answering::ByFunction { function, auto_approve });
     }
     match json {
         Value::Null | Value::Bool(false) => Ok(Answering::No),
         Value::Bool(true) => Ok(Answering::ByEvents),
-        _ => Err(JsFailure::invalid(format!("{key} must be true, false or a function"))),
+        _ => Err(JsFailure::invalid(format!("{key} must be true, false, a function or {{ handler, autoApprove }}"))),
     }
 }

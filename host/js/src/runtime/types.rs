@@ -34,10 +34,14 @@ export interface RuntimeOptions {
   };
   /** The most PBKDF2 iterations a stored passphrase record may ask for (default 10000000, never less than the 600000 written). A record asking for more is refused as altered (`CORRUPT`) before any iteration runs, so an edited count cannot hang the page. */
   maxPbkdf2Iterations?: number;
-  /** Answer `elicitation/create`: `true` (through `elicitationRequested` events and `answerRequest`) or a handler. Omitted: the capability is not declared. */
-  elicitation?: boolean | ServerRequestHandler<ElicitRequestParams, ElicitResult>;
-  /** Answer `sampling/createMessage`: `true` or a handler, as `elicitation`. */
-  sampling?: boolean | ServerRequestHandler<CreateMessageRequestParams, CreateMessageResult>;
+  /** Answer `elicitation/create`: `true` (through `elicitationRequested` events and `answerRequest`) or a handler, called for every request (it asks the user). Omitted: the capability is not declared. */
+  elicitation?: boolean | ServerRequestHandler<ElicitRequestParams, ElicitResult> | { handler: ServerRequestHandler<ElicitRequestParams, ElicitResult>; autoApprove?: boolean };
+  /** Answer `sampling/createMessage`: `true` (events and `answerRequest`) or a handler. Each request needs the application's approval by default: it is published as `samplingRequested`, and the handler runs only when the application calls `approveRequest(requestId)` (or it answers with `answerRequest` / refuses with `rejectRequest`), so that no server spends the user's model quota unasked. `{ handler, autoApprove: true }` calls the handler for every request. */
+  sampling?: boolean | ServerRequestHandler<CreateMessageRequestParams, CreateMessageResult> | { handler: ServerRequestHandler<CreateMessageRequestParams, CreateMessageResult>; autoApprove?: boolean };
+  /** How many notifications each server may send: a token bucket refilled at `perSecond` up to `burst` (default 1000 and 2000; `perSecond: 0` turns it off). Over the rate, log messages and other notifications are dropped, progress and list changes coalesced (a call still gets its last progress), and a `serverThrottled` event says so at most once a second. */
+  notificationLimits?: { perSecond?: number; burst?: number };
+  /** How many requests (elicitation, sampling, roots) each server may have waiting, and for how long in ms (default 8 and 60000; `timeoutMs: 0`: for ever). One over the cap is refused at once (JSON-RPC error -32000) without reaching the application and counted in `serverThrottled`; one that waits too long is answered with an error (-32001) and settled as `timedOut`. */
+  serverRequestLimits?: { maxPending?: number; timeoutMs?: number };
   /** Roots answered to `roots/list`. Omitted: the capability is not declared. */
   roots?: { uri: string; name?: string }[];
 }
@@ -571,7 +575,23 @@ export interface ServerRequestSettledEvent extends EventBase {
   requestId: number;
   server: string;
   method: string;
-  outcome: "answered" | "rejected" | "cancelled";
+  outcome: "answered" | "rejected" | "cancelled" | "timedOut";
+}
+
+/** A server sent more than `notificationLimits` or `serverRequestLimits` allow: what happened to the excess since the last such event (at most one a second per server). */
+export interface ServerThrottledEvent extends EventBase {
+  type: "serverThrottled";
+  server: string;
+  /** `notifications/message` dropped. */
+  logDropped: number;
+  /** `notifications/progress` replaced by a later value for the same call before delivery. */
+  progressCoalesced: number;
+  /** `notifications/*/list_changed` merged into one already waiting for the same list. */
+  listChangedCoalesced: number;
+  /** Other notifications dropped. */
+  otherDropped: number;
+  /** Requests refused because too many of the server's requests were waiting. */
+  requestsRefused: number;
 }
 
 /** Everything the status socket delivers. */
@@ -579,7 +599,8 @@ export type StatusEvent =
   | ServerStatusEvent | ServerRemovedEvent | CredentialsRequiredEvent | ToolsChangedEvent | ToolNamesClashedEvent
   | ToolListLimitedEvent | ListChangedEvent
   | ToolExecutionStartedEvent | ToolExecutionFinishedEvent | ServerLogEvent | ProgressEvent | ServerRestartingEvent
-  | NetworkBlockedEvent | ElicitationRequestedEvent | SamplingRequestedEvent | ServerRequestSettledEvent;
+  | NetworkBlockedEvent | ElicitationRequestedEvent | SamplingRequestedEvent | ServerRequestSettledEvent
+  | ServerThrottledEvent;
 
 /** The kinds of status events. */
 export type StatusEventKind = StatusEvent["type"];

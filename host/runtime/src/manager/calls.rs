@@ -6,7 +6,7 @@ use crate::tool_system::McpCaller;
 use crate::{Error, Result};
 use futures_util::future::LocalBoxFuture;
 use mcp_worker_client::Error as ClientError;
-use mcp_worker_client::connection::{CancelEvent, ProgressHandler, RequestOptions};
+use mcp_worker_client::connection::{CancelEvent, FloodReport, ProgressHandler, RequestOptions};
 use mcp_worker_client::session::CallOptions;
 use mcp_worker_protocol::notifications::ProgressParams;
 use mcp_worker_protocol::{Notification, methods};
@@ -81,6 +81,13 @@ impl Inner {
     }
 
     /// A notification from a running server.
+    /// Reports what a server of this generation sent beyond its limits.
+    pub(super) fn throttled(&self, name: &str, generation: u64, report: &FloodReport) {
+        if self.current(name, generation, |_| ()).is_some() {
+            self.events.emit(&ManagerEvent::Throttled { server: name.to_owned(), report: *report });
+        }
+    }
+
     pub(super) fn notified(self: &Rc<Self>, name: &str, generation: u64, notification: &Notification) {
         if notification.method == methods::LOG_MESSAGE {
             let params = notification.params.as_deref().map(|raw| serde_json::from_str(raw.get()));

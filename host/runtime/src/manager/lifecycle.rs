@@ -297,6 +297,12 @@ impl Inner {
                 }
             })));
             let (w, s) = (weak.clone(), server.clone());
+            connection.set_flood_handler(Some(Rc::new(move |report| {
+                if let Some(inner) = w.upgrade() {
+                    inner.throttled(&s, generation, report);
+                }
+            })));
+            let (w, s) = (weak.clone(), server.clone());
             connection.set_cancel_handler(Some(Rc::new(move |event| {
                 if let Some(inner) = w.upgrade() {
                     inner.cancel_event(&s, generation, event);

@@ -3,7 +3,7 @@
 
 use super::events::{
     CredentialsRequiredEvent, EventBody, ListChangedEvent, ProgressEvent, ServerEvent, ServerLogEvent,
-    ServerRestartingEvent, ServerStatusEvent, ToolsChangedEvent,
+    ServerRestartingEvent, ServerStatusEvent, ServerThrottledEvent, ToolsChangedEvent,
 };
 use super::hub::{HubInner, ObservationManager};
 use crate::manager::{ListKind, ManagerEvent, McpTransportManager};
@@ -109,6 +109,12 @@ impl ObservationManager {
                         progress: progress.progress,
                         total: progress.total,
                         message: progress.message.clone(),
+                    }));
+                }
+                ManagerEvent::Throttled { server, report } => {
+                    hub.emit(EventBody::ServerThrottled(ServerThrottledEvent {
+                        server: server.clone(),
+                        report: *report,
                     }));
                 }
                 ManagerEvent::ListChanged { server, list } if *list != ListKind::Tools => {

@@ -9,6 +9,7 @@ use crate::test_support::{Behaviour, ManualTime, TestLauncher, TestPlatform};
 use crate::tool_system::{ExecuteOptions, ParsedToolCall, ToolSystem};
 use futures_executor::LocalPool;
 use futures_util::task::LocalSpawnExt;
+use mcp_worker_client::limits::ServerRequestLimits;
 use mcp_worker_client::server_requests::ServerRequestHandlers;
 use mcp_worker_client::session::CallOptions;
 use mcp_worker_protocol::{LoggingLevel, Tool};
@@ -51,6 +52,22 @@ fn kit() -> Server {
         )
 }
 
+/// A server whose one tool sends 100,000 log messages and 5,000 progress notifications before it answers.
+fn flooder() -> Server {
+    Server::new("flooder", "1").tool(
+        ToolDef::new("flood", |ctx: Ctx, _: NoArgs| async move {
+            for i in 0..100_000 {
+                ctx.log(LoggingLevel::Info, "flooder", json!({ "line": i }));
+            }
+            for step in 1..=5_000 {
+                ctx.progress(f64::from(step), Some(5_000.0), None);
+            }
+            "flooded"
+        })
+        .read_only(),
+    )
+}
+
 struct World {
     pool: LocalPool,
     time: ManualTime,
@@ -81,6 +98,8 @@ fn world() -> World {
         report_progress: true,
         ..ManagerOptions::default()
     };
+    let mut options = options;
+    options.client.server_request_limits = ServerRequestLimits::new(8, 30_000);
     let registry = Rc::new(ToolRegistry::new());
     let manager = McpTransportManager::new(runtime, launcher.clone(), registry.clone(), options);
     let credentials = Rc::new(StaticCredentials::new());
@@ -91,6 +110,7 @@ fn world() -> World {
     watches.extend(hub.watch_registry(&registry));
     watches.extend(hub.watch_tool_system(&system));
     launcher.set("kit", Behaviour::Serve(Rc::new(kit)));
+    launcher.set("flooder", Behaviour::Serve(Rc::new(flooder)));
     World { pool, time, launcher, manager, hub, credentials, requests, system, _watches: watches }
 }
 
@@ -283,4 +303,62 @@ fn an_elicitation_waits_as_an_event_until_the_application_answers_it() {
     let text = outcome.borrow_mut().take().unwrap().unwrap();
     assert!(text.contains("approved: true"), "{text}");
     assert_eq!(w.events().iter().filter(|e| e.kind() == EventKind::ServerRequestSettled).count(), 1);
+}
+
+#[test]
+fn a_flood_of_logs_and_progress_is_bounded_reported_once_and_keeps_the_last_progress() {
+    let mut w = world();
+    w.manager.add(ServerConfig::wasm("flooder", "/flooder.js")).unwrap();
+    w.manager.registry().set_thread_tools("t1", ["mcp__flooder__*"]);
+    let start = w.manager.clone();
+    w.pool.spawner().spawn_local(async move { drop(start.connect("flooder").await) }).unwrap();
+    w.settle();
+    let counts: Rc<RefCell<BTreeMap<EventKind, usize>>> = Rc::default();
+    let last_progress = Rc::new(RefCell::new(None));
+    let (seen, last) = (counts.clone(), last_progress.clone());
+    w.hub.subscribe(
+        EventFilter::all(),
+        Rc::new(move |event: &StatusEvent| {
+            *seen.borrow_mut().entry(event.kind()).or_default() += 1;
+            if let EventBody::Progress(p) = &event.body {
+                *last.borrow_mut() = Some(p.progress);
+            }
+        }),
+    );
+    let result = w.execute("mcp__flooder__flood", "t1");
+    assert_eq!(result.status, crate::tool_system::ToolStatus::Success, "{result:?}");
+    w.advance(100.0);
+    w.advance(500.0);
+    let counts = counts.borrow().clone();
+    assert_eq!(counts.get(&EventKind::ServerLog), Some(&2_000), "the burst, no more");
+    assert_eq!(*last_progress.borrow(), Some(5_000.0), "the caller still sees the last progress");
+    assert_eq!(counts.get(&EventKind::ServerThrottled), Some(&1), "one report within the second");
+    let throttled = w.events().into_iter().find(|e| e.kind() == EventKind::ServerThrottled).unwrap();
+    let json = serde_json::to_value(&throttled).unwrap();
+    assert_eq!(json["server"], "flooder");
+    assert_eq!(json["logDropped"], 98_000);
+    assert!(json["progressCoalesced"].as_u64().unwrap() > 4_000, "{json}");
+}
+
+#[test]
+fn an_elicitation_nobody_answers_times_out_is_settled_and_the_server_hears_why() {
+    let mut w = world();
+    w.manager.add(ServerConfig::wasm("kit", "/kit.js")).unwrap();
+    let (manager, answer) = (w.manager.clone(), Rc::new(RefCell::new(None)));
+    let out = answer.clone();
+    let call = async move {
+        let result = manager.call_tool("kit", "ask", None, CallOptions::default()).await;
+        *out.borrow_mut() = Some(result.map(|raw| raw.get().to_owned()));
+    };
+    w.pool.spawner().spawn_local(call).unwrap();
+    w.settle();
+    assert_eq!(w.requests.pending().len(), 1);
+    w.advance(29_000.0);
+    assert_eq!(w.requests.pending().len(), 1);
+    w.advance(1_000.0);
+    assert!(w.requests.pending().is_empty());
+    let settled = w.events().into_iter().find(|e| e.kind() == EventKind::ServerRequestSettled).unwrap();
+    assert_eq!(serde_json::to_value(&settled).unwrap()["outcome"], "timedOut");
+    let text = answer.borrow_mut().take().unwrap().unwrap();
+    assert!(text.contains("timed out after 30000 ms"), "the tool heard why: {text}");
 }

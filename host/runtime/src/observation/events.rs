@@ -9,6 +9,7 @@ use crate::credentials::CredentialDecl;
 use crate::manager::{ListKind, ServerHealth, ServerStatus};
 use crate::registry::{LimitReport, NameClash};
 use crate::tool_system::{ExecutionCall, ExecutionFinished};
+use mcp_worker_client::connection::FloodReport;
 use mcp_worker_client::sandbox::BlockedRequest;
 use mcp_worker_protocol::LoggingLevel;
 use serde::{Deserialize, Serialize};
@@ -88,6 +89,8 @@ pub enum EventKind {
     SamplingRequested,
     /// [`EventBody::ServerRequestSettled`].
     ServerRequestSettled,
+    /// [`EventBody::ServerThrottled`].
+    ServerThrottled,
 }
 
 /// What happened.
@@ -125,8 +128,11 @@ pub enum EventBody {
     ElicitationRequested(ServerRequestEvent),
     /// A server asks the application's model for a completion (`sampling/createMessage`); answer it with the id.
     SamplingRequested(ServerRequestEvent),
-    /// A server request was answered, refused, or cancelled by the server.
+    /// A server request was answered, refused, cancelled by the server, or timed out.
     ServerRequestSettled(ServerRequestSettledEvent),
+    /// A server sent more notifications or requests than its limits allow: what was dropped, coalesced or refused
+    /// since the last such event (at most one a second per server).
+    ServerThrottled(ServerThrottledEvent),
 }
 
 impl EventBody {
@@ -149,6 +155,7 @@ impl EventBody {
             Self::ElicitationRequested(_) => EventKind::ElicitationRequested,
             Self::SamplingRequested(_) => EventKind::SamplingRequested,
             Self::ServerRequestSettled(_) => EventKind::ServerRequestSettled,
+            Self::ServerThrottled(_) => EventKind::ServerThrottled,
         }
     }
 
@@ -170,6 +177,7 @@ impl EventBody {
             Self::NetworkBlocked(e) => Some(&e.server),
             Self::ElicitationRequested(e) | Self::SamplingRequested(e) => Some(&e.server),
             Self::ServerRequestSettled(e) => Some(&e.server),
+            Self::ServerThrottled(e) => Some(&e.server),
         }
     }
 
@@ -376,6 +384,9 @@ pub enum Settlement {
     Rejected,
     /// The server cancelled it, or its connection closed, before an answer.
     Cancelled,
+    /// It waited past its timeout ([`mcp_worker_client::limits::ServerRequestLimits`]); the server was answered
+    /// with an error.
+    TimedOut,
 }
 
 /// A server request ended.
@@ -391,4 +402,17 @@ pub struct ServerRequestSettledEvent {
     pub method: String,
     /// How it ended.
     pub outcome: Settlement,
+}
+
+/// What a server sent beyond its limits.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ServerThrottledEvent {
+    /// The server.
+    pub server: String,
+    /// How many log messages and other notifications were dropped, how many progress and list-change
+    /// notifications were coalesced, and how many requests were refused.
+    #[serde(flatten)]
+    pub report: FloodReport,
 }

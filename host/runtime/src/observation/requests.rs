@@ -3,12 +3,13 @@
 //! Each request gets a runtime id, is published as `elicitationRequested` / `samplingRequested`, and waits until the
 //! application answers ([`ServerRequests::answer`]) or refuses ([`ServerRequests::reject`]) it by that id; then
 //! `serverRequestSettled` says how it ended. When the server cancels its request (or its connection closes) first,
-//! the request is dropped and settled as `cancelled`, and a late answer is refused.
+//! the request is dropped and settled as `cancelled`, and a late answer is refused. One that waits past its timeout
+//! is answered with an error by the connection and settled as `timedOut`.
 
 use super::events::{EventBody, ServerRequestEvent, ServerRequestSettledEvent, Settlement};
 use super::hub::ObservationManager;
 use futures_channel::oneshot;
-use mcp_worker_client::server_requests::{RequestHandler, ServerRequest};
+use mcp_worker_client::server_requests::{RequestHandler, ServerRequest, TimedOut};
 use mcp_worker_protocol::{ErrorObject, methods};
 use serde::Serialize;
 use serde_json::Value;
@@ -51,16 +52,18 @@ impl fmt::Debug for ServerRequests {
     }
 }
 
-/// Settles a request as cancelled if its future is dropped before an answer.
+/// Settles a request as cancelled (or timed out) if its future is dropped before an answer.
 struct CancelOnDrop {
     requests: Weak<ServerRequests>,
     id: u64,
+    timed_out: TimedOut,
 }
 
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
+        let outcome = if self.timed_out.get() { Settlement::TimedOut } else { Settlement::Cancelled };
         if let Some(requests) = self.requests.upgrade() {
-            requests.settle(self.id, Settlement::Cancelled, None);
+            requests.settle(self.id, outcome, None);
         }
     }
 }
@@ -80,6 +83,7 @@ impl ServerRequests {
                 let error = ErrorObject::internal_error("the runtime is gone");
                 return Box::pin(async move { Err(error) });
             };
+            let timed_out = request.timed_out.clone();
             let (reply, answer) = oneshot::channel();
             let id = requests.next.get();
             requests.next.set(id + 1);
@@ -101,7 +105,7 @@ impl ServerRequests {
             } else {
                 EventBody::ElicitationRequested(event)
             });
-            let guard = CancelOnDrop { requests: weak.clone(), id };
+            let guard = CancelOnDrop { requests: weak.clone(), id, timed_out };
             Box::pin(async move {
                 let _guard = guard;
                 answer.await.unwrap_or_else(|_| Err(ErrorObject::internal_error("the request was abandoned")))
@@ -206,5 +210,18 @@ mod tests {
         let settled = serde_json::to_value(&hub.history(&EventFilter::all(), None)[1]).unwrap();
         assert_eq!(settled["outcome"], "cancelled");
         assert_eq!(settled["requestId"], 1);
+    }
+
+    #[test]
+    fn a_sampling_request_waits_for_the_applications_explicit_answer() {
+        let (hub, requests) = setup();
+        let mut future = requests.handler()(ask(methods::SAMPLING_CREATE_MESSAGE));
+        for _ in 0..3 {
+            assert!(future.as_mut().now_or_never().is_none(), "no model is called unasked");
+        }
+        assert_eq!(requests.pending()[0].method, methods::SAMPLING_CREATE_MESSAGE);
+        assert_eq!(kinds(&hub), [EventKind::SamplingRequested]);
+        assert!(requests.answer(1, json!({"role": "assistant", "content": {"type": "text", "text": "hi"}})));
+        assert_eq!(block_on(future).unwrap()["content"]["text"], "hi");
     }
 }

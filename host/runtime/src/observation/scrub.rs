@@ -79,6 +79,7 @@ impl Scrub for EventBody {
             Self::ToolNamesClashed(e) => e.scrub(scrub),
             Self::ToolListLimited(e) => e.scrub(scrub),
             Self::NetworkBlocked(e) => e.scrub(scrub),
+            Self::ServerThrottled(e) => e.server.scrub(scrub),
         }
     }
 }
