@@ -586,7 +586,7 @@ export interface ServerThrottledEvent extends EventBase {
   logDropped: number;
   /** `notifications/progress` replaced by a later value for the same call before delivery. */
   progressCoalesced: number;
-  /** `notifications/*/list_changed` merged into one already waiting for the same list. */
+  /** `list_changed` notifications merged into one already waiting for the same list. */
   listChangedCoalesced: number;
   /** Other notifications dropped. */
   otherDropped: number;
