@@ -210,29 +210,15 @@ impl McpClient {
     /// (a server that lists 50,000 tools costs the page a scan of them, not 50,000 decoded schemas).
     pub async fn list_tools_upto(&self, max: usize) -> Result<ListedTools> {
         let mut listed = ListedTools::default();
-        let mut seen = HashSet::new();
-        let mut cursor = None;
-        for _ in 0..MAX_LIST_PAGES {
-            let params = PaginatedParams::new(cursor.take());
-            let raw = self
-                .connection
-                .request(methods::TOOLS_LIST, Some(&params), RequestOptions::timeout(self.request_timeout_ms))
-                .await?;
+        self.each_tools_page(|page| {
             // One pass over the page: the tools within the bound decoded, the rest skipped, the cursor read.
-            let mut reader = serde_json::Deserializer::from_str(raw.get());
-            let next =
-                serde::de::DeserializeSeed::deserialize(listing::PageUpto { listed: &mut listed, max }, &mut reader)
-                    .and_then(|next| reader.end().map(|()| next))
-                    .map_err(|e| self.protocol_error(format!("unreadable {} result: {e}", methods::TOOLS_LIST)))?;
-            match next {
-                None => return Ok(listed),
-                Some(next) if !seen.insert(next.clone()) => {
-                    return Err(self.protocol_error(format!("tools/list repeated cursor {next:?}")));
-                }
-                Some(next) => cursor = Some(next),
-            }
-        }
-        Err(self.protocol_error(format!("tools/list did not end within {MAX_LIST_PAGES} pages")))
+            let mut reader = serde_json::Deserializer::from_str(page.get());
+            serde::de::DeserializeSeed::deserialize(listing::PageUpto { listed: &mut listed, max }, &mut reader)
+                .and_then(|next| reader.end().map(|()| next))
+                .map_err(|e| format!("unreadable {} result: {e}", methods::TOOLS_LIST))
+        })
+        .await?;
+        Ok(listed)
     }
 
     /// Every page's `tools` array as JSON text, following `nextCursor` to the end (for callers that hand the
@@ -245,16 +231,33 @@ impl McpClient {
             next_cursor: Option<String>,
         }
         let mut pages = Vec::new();
+        self.each_tools_page(|page| {
+            let page: Page = serde_json::from_str(page.get())
+                .map_err(|e| format!("unreadable {} result: {e}", methods::TOOLS_LIST))?;
+            if !page.tools.get().starts_with('[') {
+                return Err("tools/list result tools is not an array".into());
+            }
+            pages.push(page.tools);
+            Ok(page.next_cursor)
+        })
+        .await?;
+        Ok(pages)
+    }
+
+    /// Requests `tools/list` pages, following the cursor `read` finds in each, until a page has none. A cursor seen
+    /// before (a loop) or more than [`MAX_LIST_PAGES`] pages is a protocol error, as is what `read` refuses.
+    async fn each_tools_page(
+        &self,
+        mut read: impl FnMut(&RawValue) -> std::result::Result<Option<String>, String>,
+    ) -> Result<()> {
         let mut seen = HashSet::new();
         let mut cursor = None;
         for _ in 0..MAX_LIST_PAGES {
-            let page: Page = self.request(methods::TOOLS_LIST, Some(&PaginatedParams::new(cursor.take()))).await?;
-            if !page.tools.get().starts_with('[') {
-                return Err(self.protocol_error("tools/list result tools is not an array".into()));
-            }
-            pages.push(page.tools);
-            match page.next_cursor {
-                None => return Ok(pages),
+            let params = PaginatedParams::new(cursor.take());
+            let options = RequestOptions::timeout(self.request_timeout_ms);
+            let page = self.connection.request(methods::TOOLS_LIST, Some(&params), options).await?;
+            match read(&page).map_err(|message| self.protocol_error(message))? {
+                None => return Ok(()),
                 Some(next) if !seen.insert(next.clone()) => {
                     return Err(self.protocol_error(format!("tools/list repeated cursor {next:?}")));
                 }
