@@ -82,9 +82,9 @@ async fn a_huge_reply_is_refused_before_it_reaches_wasm_and_the_page_does_not_st
     log(&format!("64 MiB reply: refused after {elapsed:.0} ms, longest page gap {gap:.1} ms"));
     assert!(matches!(err, ClientError::Protocol { ref server, .. } if server == "hostile"), "{err}");
     assert!(err.to_string().contains("the limit is 16777216"), "{err}");
-    // Measured 50-60 ms when it runs alone; up to ~220 ms when a collection of the previous test's memory lands in
-    // the window. The frame itself never reaches wasm.
-    assert!(gap < 250.0, "the page stalled {gap:.1} ms");
+    // The browser's copy of the message to the page is most of it (45-55 ms here; the same message to a page that
+    // ignores it: 47-55 ms). The frame itself never reaches wasm.
+    assert!(gap < 100.0, "the page stalled {gap:.1} ms");
     echo_still_answers(&manager).await;
 }
 
@@ -105,10 +105,9 @@ async fn fifty_thousand_tools_register_the_first_thousand_and_say_so() {
         manager.registry().get("mcp__hostile__tool_0").unwrap().definition.description.clone().unwrap_or_default();
     assert!(!description.contains('\u{7}'), "no control characters reach a model: {description:?}");
     echo_still_answers(&manager).await;
-    // The 7 MB frame is read once (the first 1,000 tools decoded, the rest skipped by the parser): measured at
-    // 105-125 ms of one task here, from 2 s before. Under 100 ms needs the frame read in slices; until then this
-    // bound guards against a return of the old cost.
-    assert!(gap < 250.0, "the page stalled {gap:.1} ms");
+    // The 7 MB frame is read once (the first 1,000 tools decoded, the rest skipped by the parser): 64-74 ms of one
+    // task here, from 2 s before.
+    assert!(gap < 100.0, "the page stalled {gap:.1} ms");
 }
 
 #[wasm_bindgen_test]
@@ -146,7 +145,7 @@ async fn a_schema_built_to_cost_exponential_time_fails_closed_and_a_redos_patter
 }
 
 #[wasm_bindgen_test]
-async fn a_flood_of_notifications_is_dropped_early_and_counted() {
+async fn a_flooding_server_is_disconnected_before_it_stalls_the_page() {
     use mcp_worker_runtime::manager::ManagerEvent;
     use std::cell::RefCell;
     let manager = servers("flood", &[]).await;
@@ -163,27 +162,25 @@ async fn a_flood_of_notifications_is_dropped_early_and_counted() {
     }));
     start_gaps();
     let started = now_ms();
-    let result = manager.client("hostile").unwrap().call_tool("work", None).await.unwrap();
+    let err = manager.client("hostile").unwrap().call_tool("work", None).await.unwrap_err();
     let elapsed = now_ms() - started;
+    // The rest of the flood would arrive now if the channel were still open.
+    gloo_timers::future::TimeoutFuture::new(500).await;
     let gap = stop_gaps();
-    assert_eq!(result.joined_text(), "worked");
-    let until = now_ms() + 3_000.0;
-    while *dropped.borrow() + *logs.borrow() < 100_000 && now_ms() < until {
-        gloo_timers::future::TimeoutFuture::new(50).await;
-    }
     log(&format!(
-        "100,000 log notifications: {} delivered, {} dropped and reported, call answered in {elapsed:.0} ms, \
+        "100,000 log notifications: {} delivered, {} dropped and reported, then disconnected after {elapsed:.0} ms; \
          longest page gap {gap:.1} ms",
         logs.borrow(),
         dropped.borrow()
     ));
-    assert_eq!(*logs.borrow() + *dropped.borrow(), 100_000, "every notification delivered or counted");
-    // The burst (2,000) and then 1,000 a second.
-    let allowed = 2_000 + (elapsed / 1_000.0 * 1_000.0).ceil() as usize + 200;
-    assert!(*logs.borrow() <= allowed, "{} delivered, {allowed} allowed", logs.borrow());
-    // The browser itself dispatches the 100,000 messages in long runs (about half a second here, host or not): what
-    // the host adds is a prefix check per dropped message. Under 100 ms would need the frames to pass through the
-    // server's sandboxed frame (another process), which can drop them before the page sees them.
-    assert!(gap < 2_000.0, "the page stalled {gap:.1} ms");
+    assert!(matches!(err, ClientError::Protocol { ref server, .. } if server == "hostile"), "{err}");
+    assert!(err.to_string().contains("notifications over its limit"), "{err}");
+    // The burst, and what the rate added while the flood lasted.
+    let refilled = (elapsed / 1_000.0 * 1_000.0).ceil() as usize;
+    assert!((500..=500 + refilled).contains(&*logs.borrow()), "{} delivered", logs.borrow());
+    assert_eq!(*dropped.borrow(), 1_001, "what was dropped is reported before the server is disconnected");
+    let health = manager.health("hostile").unwrap();
+    assert!(health.last_error.as_deref().is_some_and(|e| e.contains("notifications over its limit")), "{health:?}");
+    assert!(gap < 100.0, "the page stalled {gap:.1} ms");
     echo_still_answers(&manager).await;
 }

@@ -20,7 +20,7 @@ mod flood;
 mod incoming;
 mod watch;
 
-pub use flood::{FloodHandler, FloodReport};
+pub use flood::{FloodHandler, FloodReport, Screened};
 pub use watch::{CancelEvent, CancelHandler};
 
 use crate::error::{Error, Result};
@@ -357,11 +357,18 @@ impl Connection {
     /// Handles one frame from the server. Never panics on malformed input. A log message over the notification
     /// rate is counted and dropped before it is parsed.
     pub fn receive(&self, frame: &str) {
-        let admitted = flood::is_log_frame(frame);
-        if admitted && !self.admit() {
-            self.drop_log();
-            return;
-        }
+        let screened = self.screen(frame, frame.len());
+        self.receive_screened(frame, screened);
+    }
+
+    /// Handles a frame after [`Connection::screen`] let it through (a frame it dropped is ignored).
+    pub fn receive_screened(&self, frame: &str, screened: Screened) {
+        let admitted = match screened {
+            Screened::Dropped => return,
+            Screened::Admitted => true,
+            Screened::Unscreened => false,
+        };
+        let weight = flood::weight(frame.len());
         match Message::parse(frame) {
             Ok(Message::Response(response)) => {
                 let taken = self.inner.pending.borrow_mut().take_response(&response.id);
@@ -383,7 +390,7 @@ impl Connection {
                 });
                 entry.waiter.reply.complete(outcome);
             }
-            Ok(Message::Notification(notification)) => self.on_notification(&notification, admitted),
+            Ok(Message::Notification(notification)) => self.on_notification(&notification, admitted, weight),
             Ok(Message::Request(request)) => self.on_server_request(request),
             Ok(_) => {}
             Err(bad) if bad.answerable => self.send_quietly(encode_error(bad.id.as_ref(), &bad.error)),
@@ -391,10 +398,10 @@ impl Connection {
         }
     }
 
-    /// One notification; `admitted` when it has its token already.
-    fn on_notification(&self, notification: &Notification, admitted: bool) {
+    /// One notification of `weight` tokens; `admitted` when it has its tokens already.
+    fn on_notification(&self, notification: &Notification, admitted: bool, weight: f64) {
         if notification.method == methods::PROGRESS {
-            self.on_progress(notification);
+            self.on_progress(notification, weight);
             return;
         }
         if notification.method == methods::CANCELLED {
@@ -402,14 +409,14 @@ impl Connection {
             self.on_server_cancelled(notification);
             return;
         }
-        if admitted || self.admit() {
+        if admitted || self.admit(weight) {
             self.deliver_notification(notification);
         } else {
-            self.hold_or_drop(notification);
+            self.hold_or_drop(notification, weight);
         }
     }
 
-    fn on_progress(&self, notification: &Notification) {
+    fn on_progress(&self, notification: &Notification, weight: f64) {
         let Some(params) = notification.params.as_deref() else { return };
         let Ok(progress) = serde_json::from_str::<ProgressParams>(params.get()) else { return };
         let RequestId::Number(id) = progress.progress_token else { return };
@@ -421,10 +428,10 @@ impl Connection {
         };
         // Nobody listens: the deadline moved, and there is nothing to deliver.
         let Some(handler) = handler else { return };
-        if self.admit() {
+        if self.admit(weight) {
             handler(&progress);
         } else {
-            self.hold_progress(id, progress);
+            self.hold_progress(id, progress, weight);
         }
     }
 

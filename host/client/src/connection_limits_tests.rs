@@ -54,8 +54,56 @@ fn log_frame(i: usize) -> String {
 }
 
 #[test]
-fn a_flood_of_log_messages_delivers_the_bucket_and_one_report() {
+fn a_server_that_floods_past_the_bound_is_disconnected_after_a_last_report() {
     let rig = rig(NotificationLimits::default());
+    let call = rig.connection.request::<()>("tools/call", None, RequestOptions::default());
+    for i in 0..100_000 {
+        rig.connection.receive(&log_frame(i));
+    }
+    assert_eq!(rig.notified.borrow().len(), 500, "the burst");
+    let reports = rig.reports.borrow().clone();
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    assert_eq!(reports[0].log_dropped, 1_001, "reported at once, before the disconnection");
+    let closed = rig.connection.closed_reason().expect("disconnected");
+    assert!(matches!(closed, Error::Protocol { ref server, .. } if server == "srv"), "{closed}");
+    assert!(closed.to_string().contains("more than 1000 notifications over its limit"), "{closed}");
+    let failed = block_on(call).unwrap_err();
+    assert_eq!(failed.to_string(), closed.to_string(), "the call in flight fails at once with the cause");
+}
+
+#[test]
+fn large_log_messages_weigh_what_they_carry() {
+    let rig = rig(NotificationLimits::default());
+    let big = format!(
+        r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"level":"info","data":"{}"}}}}"#,
+        "x".repeat(600 * 1024)
+    );
+    for _ in 0..3 {
+        rig.connection.receive(&big);
+    }
+    assert_eq!(rig.notified.borrow().len(), 1, "a message of 600 KiB takes the whole bucket (500 tokens)");
+    let closed = rig.connection.closed_reason().expect("two more are over the bound's 1,000 KiB");
+    assert!(closed.to_string().contains("notifications over its limit"), "{closed}");
+    assert_eq!(rig.reports.borrow()[0].log_dropped, 2);
+}
+
+#[test]
+fn dropping_within_the_bound_each_second_keeps_the_server() {
+    let rig = rig(NotificationLimits::new(1_000, 2_000).max_dropped_per_second(1_000));
+    for second in 0..5 {
+        rig.at(f64::from(second) * 1_000.0);
+        for i in 0..2_000 {
+            rig.connection.receive(&log_frame(i));
+        }
+    }
+    assert!(rig.connection.closed_reason().is_none(), "{:?}", rig.connection.closed_reason());
+    let delivered = rig.notified.borrow().len();
+    assert_eq!(delivered, 2_000 + 4 * 1_000, "the burst, then a second's worth each second, 1,000 dropped each");
+}
+
+#[test]
+fn a_flood_of_log_messages_delivers_the_bucket_and_one_report() {
+    let rig = rig(NotificationLimits::new(1_000, 2_000).max_dropped_per_second(0));
     for i in 0..100_000 {
         rig.connection.receive(&log_frame(i));
     }

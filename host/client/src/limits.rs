@@ -45,7 +45,9 @@ impl WorkerLimits {
 /// The default sustained rate of notifications a server may send, per second.
 pub const DEFAULT_NOTIFICATIONS_PER_SECOND: u32 = 1_000;
 /// The default burst of notifications above the sustained rate.
-pub const DEFAULT_NOTIFICATION_BURST: u32 = 2_000;
+pub const DEFAULT_NOTIFICATION_BURST: u32 = 500;
+/// The default number of notifications over the rate, within one second, after which a server is disconnected.
+pub const DEFAULT_MAX_DROPPED_PER_SECOND: u32 = 1_000;
 /// The default number of requests a server may have waiting on the host at once (elicitation, sampling, roots).
 pub const DEFAULT_MAX_PENDING_SERVER_REQUESTS: usize = 8;
 /// The default time a request from a server may wait for its answer: a server's own request timeout is 60 s in
@@ -53,16 +55,23 @@ pub const DEFAULT_MAX_PENDING_SERVER_REQUESTS: usize = 8;
 pub const DEFAULT_SERVER_REQUEST_TIMEOUT_MS: u32 = 60_000;
 
 /// How many notifications a server may send: a token bucket per connection, refilled at `per_second` up to
-/// `burst`.
+/// `burst`. A notification takes a token per started KiB of its frame (at most the whole bucket), so the bucket
+/// bounds bytes as well as messages.
 ///
 /// Over the rate, log messages (`notifications/message`) and notifications the host does not act on are dropped,
 /// progress is coalesced (the latest value per request is kept and delivered when the rate allows, and before the
 /// request's answer), and list changes are coalesced per list. `notifications/cancelled` is always followed. What
 /// was dropped is reported at most once a second ([`crate::connection::FloodReport`]).
 ///
-/// The defaults (1,000 a second, bursts of 2,000) are far above what a well-behaved server sends (a few progress
-/// notifications a second per call, logs at `info` level), and keep the host's share of a flood to well under a
-/// tenth of the page's time.
+/// A server that goes on sending past `max_dropped_per_second` notifications over the rate within one second is
+/// disconnected: its pending requests fail with a protocol error naming it, and the host stops reading its frames
+/// at once. Dropping is cheap for the host, but the browser spends page time dispatching every message (100,000 of
+/// them stall the page for most of a second whatever the host does with them); closing the channel is the only way
+/// to stop that.
+///
+/// The defaults (1,000 a second, bursts of 500, disconnected after 1,000 more within a second) are far above what
+/// a well-behaved server sends (a few progress notifications a second per call, logs at `info` level), and keep the
+/// page's longest stall in a flood well under 100 ms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct NotificationLimits {
@@ -70,23 +79,37 @@ pub struct NotificationLimits {
     pub per_second: u32,
     /// Notifications at once above the sustained rate (default [`DEFAULT_NOTIFICATION_BURST`]).
     pub burst: u32,
+    /// Notifications over the rate within one second after which the server is disconnected (default
+    /// [`DEFAULT_MAX_DROPPED_PER_SECOND`]; 0: never disconnected, only dropped).
+    pub max_dropped_per_second: u32,
 }
 
 impl Default for NotificationLimits {
     fn default() -> Self {
-        Self { per_second: DEFAULT_NOTIFICATIONS_PER_SECOND, burst: DEFAULT_NOTIFICATION_BURST }
+        Self {
+            per_second: DEFAULT_NOTIFICATIONS_PER_SECOND,
+            burst: DEFAULT_NOTIFICATION_BURST,
+            max_dropped_per_second: DEFAULT_MAX_DROPPED_PER_SECOND,
+        }
     }
 }
 
 impl NotificationLimits {
-    /// `per_second` sustained, bursts of `burst`.
+    /// `per_second` sustained, bursts of `burst`, disconnected after the default number over the rate.
     pub fn new(per_second: u32, burst: u32) -> Self {
-        Self { per_second, burst }
+        Self { per_second, burst, max_dropped_per_second: DEFAULT_MAX_DROPPED_PER_SECOND }
     }
 
     /// No limit.
     pub fn unlimited() -> Self {
-        Self { per_second: 0, burst: 0 }
+        Self { per_second: 0, burst: 0, max_dropped_per_second: 0 }
+    }
+
+    /// Sets how many notifications over the rate, within one second, disconnect the server (0: never).
+    #[must_use]
+    pub fn max_dropped_per_second(mut self, count: u32) -> Self {
+        self.max_dropped_per_second = count;
+        self
     }
 }
 

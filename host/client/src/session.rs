@@ -38,7 +38,8 @@ pub struct ClientOptions {
     /// Timeout of `initialize`.
     pub initialize_timeout_ms: u32,
     /// How many notifications the server may send ([`NotificationLimits::default`]: 1,000 a second, bursts of
-    /// 2,000); what goes past is dropped or coalesced and reported ([`Connection::set_flood_handler`]).
+    /// 500); what goes past is dropped or coalesced and reported ([`Connection::set_flood_handler`]), and a server
+    /// that goes on past the bound is disconnected.
     pub notification_limits: NotificationLimits,
     /// How many requests the server may have waiting on the host, and for how long
     /// ([`ServerRequestLimits::default`]: 8, 60 s each).

@@ -6,7 +6,7 @@ mod js_calls;
 
 pub use js_calls::{JsAnswer, JsCalls};
 
-use crate::connection::Connection;
+use crate::connection::{Connection, Screened};
 use crate::error::{Error, Result};
 use crate::limits::WorkerLimits;
 use crate::liveness::{Beat, Heartbeat};
@@ -404,8 +404,11 @@ impl WorkerTransport {
             };
             transport.fail(&boot, error);
         });
-        // MCP frames from the server: bounded in size before anything reads them.
+        // MCP frames from the server: bounded in size before anything reads them. Once the connection closes (a
+        // frame too large, a flood), the port is closed at once: the browser would otherwise go on spending the
+        // page's time dispatching whatever the server queued.
         let (conn, name, max) = (connection.clone(), server.clone(), limits.max_frame_chars);
+        let weak = Rc::downgrade(&transport);
         let on_frame = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let data = event.data();
             let frame = match data.dyn_ref::<JsString>() {
@@ -416,12 +419,21 @@ impl WorkerTransport {
             if length > max {
                 let message = format!("the server sent a frame of {length} characters; the limit is {max}");
                 conn.close(Error::Protocol { server: name.clone(), message });
-                return;
+            } else if !js_calls.offer(&data, &conn) {
+                // A log message over the rate is dropped from its first bytes, before the frame is copied.
+                let screened = match &frame {
+                    Some(text) => conn.screen(&String::from(text.slice(0, 64)), length as usize),
+                    None => Screened::Unscreened,
+                };
+                if screened != Screened::Dropped {
+                    conn.receive_screened(&frame.and_then(|f| f.as_string()).unwrap_or_default(), screened);
+                }
             }
-            if js_calls.offer(&data, &conn) {
-                return;
+            if let Some(cause) = conn.closed_reason()
+                && let Some(transport) = weak.upgrade()
+            {
+                transport.close_with(cause);
             }
-            conn.receive(&frame.and_then(|f| f.as_string()).unwrap_or_default());
         });
         // A frame that could not be deserialized is lost; its request would wait for its timeout. Fail fast.
         let (conn, name) = (connection.clone(), server);

@@ -1,12 +1,15 @@
 //! Bounding what a server's notifications cost the page: a token bucket per connection ([`NotificationLimits`]).
 //!
-//! Each notification the host acts on takes a token. Over the rate, a log message is dropped before its frame is
-//! parsed (a prefix of the frame says what it is), progress is coalesced to the latest value per request, list
+//! Each notification the host acts on takes a token per started KiB of its frame (so the bucket bounds bytes as
+//! well as messages). Over the rate, a log message is dropped before its frame is read (a prefix of the frame says
+//! what it is: [`Connection::screen`]), progress is coalesced to the latest value per request, list
 //! changes to one per list, and anything else is dropped. What was held is delivered by [`Connection::sweep`] as
 //! tokens come back (and a request's last progress before its answer); what was dropped is counted and reported to
-//! the [`FloodHandler`] at most once a second.
+//! the [`FloodHandler`] at most once a second. A server that goes on past [`NotificationLimits::max_dropped_per_second`]
+//! within a second is disconnected, after a last report.
 
 use super::Connection;
+use crate::Error;
 use crate::limits::NotificationLimits;
 use mcp_worker_protocol::notifications::ProgressParams;
 use mcp_worker_protocol::{Notification, methods};
@@ -15,6 +18,8 @@ use std::rc::Rc;
 
 /// Reports are at most this often.
 const REPORT_EVERY_MS: f64 = 1_000.0;
+/// The window in which notifications over the rate are counted against `max_dropped_per_second`.
+const WINDOW_MS: f64 = 1_000.0;
 
 /// What a server sent beyond its limits since the last report.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
@@ -43,6 +48,22 @@ impl FloodReport {
 /// Receives a [`FloodReport`] at most once a second while a server sends more than its limits allow.
 pub type FloodHandler = Rc<dyn Fn(&FloodReport)>;
 
+/// What [`Connection::screen`] decided about a frame before it was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screened {
+    /// A log message over the rate: counted and dropped; the frame need not be read.
+    Dropped,
+    /// A log message that took its tokens.
+    Admitted,
+    /// Anything else: read it, and it is judged when parsed.
+    Unscreened,
+}
+
+/// The tokens a notification of `len` bytes takes: one per started KiB.
+pub(super) fn weight(len: usize) -> f64 {
+    (1 + len / 1024) as f64
+}
+
 /// The bucket, what it holds back, and what it counted.
 pub(super) struct Flood {
     limits: NotificationLimits,
@@ -54,6 +75,8 @@ pub(super) struct Flood {
     lists: Vec<Notification>,
     counts: FloodReport,
     reported_at: Option<f64>,
+    /// When the current window of notifications over the rate began, and their weight in it.
+    window: Option<(f64, f64)>,
 }
 
 impl Flood {
@@ -66,11 +89,23 @@ impl Flood {
             lists: Vec::new(),
             counts: FloodReport::default(),
             reported_at: None,
+            window: None,
         }
     }
 
-    /// Takes a token if there is one.
-    fn take(&mut self, now: f64) -> bool {
+    /// Counts a notification of `weight` over the rate; true when the window holds more than the server may send.
+    fn over_rate(&mut self, now: f64, weight: f64) -> bool {
+        let max = self.limits.max_dropped_per_second;
+        let (started, total) = match self.window {
+            Some((started, total)) if now - started < WINDOW_MS => (started, total + weight),
+            _ => (now, weight),
+        };
+        self.window = Some((started, total));
+        max > 0 && total > f64::from(max)
+    }
+
+    /// Takes `weight` tokens (at most a full bucket) if there are that many.
+    fn take(&mut self, now: f64, weight: f64) -> bool {
         if self.limits.per_second == 0 {
             return true;
         }
@@ -78,8 +113,9 @@ impl Flood {
         let elapsed = self.refilled_at.map_or(0.0, |at| (now - at).max(0.0));
         self.tokens = (self.tokens + elapsed * f64::from(self.limits.per_second) / 1_000.0).min(burst);
         self.refilled_at = Some(now);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
+        let weight = weight.min(burst);
+        if self.tokens >= weight {
+            self.tokens -= weight;
             return true;
         }
         false
@@ -106,6 +142,7 @@ impl Connection {
         flood.limits = limits;
         flood.tokens = f64::from(limits.burst);
         flood.refilled_at = None;
+        flood.window = None;
     }
 
     /// Receives what the server sent beyond its limits, at most once a second (from [`Connection::sweep`]).
@@ -113,45 +150,84 @@ impl Connection {
         *self.inner.on_flood.borrow_mut() = handler;
     }
 
-    /// Takes a token for one notification.
-    pub(super) fn admit(&self) -> bool {
-        let now = (self.inner.clock)();
-        self.inner.flood.borrow_mut().take(now)
-    }
-
-    /// A log message over the rate, dropped unparsed.
-    pub(super) fn drop_log(&self) {
+    /// Judges a frame of `len` bytes from its first bytes (64 are enough), before it is read: a log message takes
+    /// its tokens here, or is counted and dropped. A transport can so drop a log flood without copying the frames.
+    pub fn screen(&self, prefix: &str, len: usize) -> Screened {
+        if !is_log_frame(prefix) {
+            return Screened::Unscreened;
+        }
+        let weight = weight(len);
+        if self.admit(weight) {
+            return Screened::Admitted;
+        }
         self.inner.flood.borrow_mut().counts.log_dropped += 1;
+        self.count_over_rate(weight);
+        Screened::Dropped
     }
 
-    /// A notification over the rate that is not progress: list changes wait (one per list), the rest is dropped.
-    pub(super) fn hold_or_drop(&self, notification: &Notification) {
-        let mut flood = self.inner.flood.borrow_mut();
-        if is_list_changed(&notification.method) {
-            if flood.lists.iter().any(|held| held.method == notification.method) {
-                flood.counts.list_changed_coalesced += 1;
+    /// Takes the tokens of a notification of `weight`.
+    pub(super) fn admit(&self, weight: f64) -> bool {
+        let now = (self.inner.clock)();
+        self.inner.flood.borrow_mut().take(now, weight)
+    }
+
+    /// A notification of `weight` over the rate that is not progress: list changes wait (one per list), the rest
+    /// is dropped.
+    pub(super) fn hold_or_drop(&self, notification: &Notification, weight: f64) {
+        {
+            let mut flood = self.inner.flood.borrow_mut();
+            if is_list_changed(&notification.method) {
+                if flood.lists.iter().any(|held| held.method == notification.method) {
+                    flood.counts.list_changed_coalesced += 1;
+                } else {
+                    // A list change says nothing but its method (params carry at most `_meta`).
+                    flood.lists.push(Notification { method: notification.method.clone(), params: None });
+                }
+            } else if notification.method == methods::LOG_MESSAGE {
+                flood.counts.log_dropped += 1;
             } else {
-                // A list change says nothing but its method (params carry at most `_meta`).
-                flood.lists.push(Notification { method: notification.method.clone(), params: None });
+                flood.counts.other_dropped += 1;
             }
-        } else if notification.method == methods::LOG_MESSAGE {
-            flood.counts.log_dropped += 1;
-        } else {
-            flood.counts.other_dropped += 1;
         }
+        self.count_over_rate(weight);
     }
 
-    /// Progress over the rate on request `id` (which is pending): it waits, replacing what waited for `id`.
-    pub(super) fn hold_progress(&self, id: i64, progress: ProgressParams) {
-        let mut flood = self.inner.flood.borrow_mut();
-        if flood.progress.insert(id, progress).is_some() {
-            flood.counts.progress_coalesced += 1;
+    /// Progress of `weight` over the rate on request `id` (which is pending): it waits, replacing what waited for
+    /// `id`.
+    pub(super) fn hold_progress(&self, id: i64, progress: ProgressParams, weight: f64) {
+        if self.inner.flood.borrow_mut().progress.insert(id, progress).is_some() {
+            self.inner.flood.borrow_mut().counts.progress_coalesced += 1;
         }
+        self.count_over_rate(weight);
     }
 
     /// The progress waiting for request `id`, to deliver before its answer.
     pub(super) fn take_held_progress(&self, id: i64) -> Option<ProgressParams> {
         self.inner.flood.borrow_mut().progress.remove(&id)
+    }
+
+    /// Counts a notification over the rate against the window; past the bound, reports what was dropped and
+    /// disconnects the server (the transport stops reading its frames when it sees the connection closed).
+    fn count_over_rate(&self, weight: f64) {
+        let now = (self.inner.clock)();
+        let (over, limits) = {
+            let mut flood = self.inner.flood.borrow_mut();
+            (flood.over_rate(now, weight), flood.limits)
+        };
+        if !over || self.inner.closed.borrow().is_some() {
+            return;
+        }
+        let report = std::mem::take(&mut self.inner.flood.borrow_mut().counts);
+        let handler = self.inner.on_flood.borrow().clone();
+        if let Some(handler) = handler {
+            handler(&report);
+        }
+        let message = format!(
+            "the server sent more than {} notifications over its limit ({} a second, bursts of {}) within a second; \
+             it was disconnected",
+            limits.max_dropped_per_second, limits.per_second, limits.burst
+        );
+        self.close(Error::Protocol { server: self.inner.server.clone(), message });
     }
 
     pub(super) fn count_refused_request(&self) {
@@ -165,7 +241,7 @@ impl Connection {
             let next = {
                 let mut flood = self.inner.flood.borrow_mut();
                 let waiting = !flood.progress.is_empty() || !flood.lists.is_empty();
-                if !waiting || !flood.take(now) {
+                if !waiting || !flood.take(now, 1.0) {
                     break;
                 }
                 match flood.progress.pop_first() {
@@ -219,12 +295,24 @@ mod tests {
     #[test]
     fn the_bucket_allows_its_burst_then_its_rate() {
         let mut flood = Flood::new(NotificationLimits::new(1_000, 2_000));
-        let taken = (0..5_000).filter(|_| flood.take(0.0)).count();
+        let taken = (0..5_000).filter(|_| flood.take(0.0, 1.0)).count();
         assert_eq!(taken, 2_000);
-        assert!(!flood.take(0.5), "half a token is not one");
-        let taken = (0..5_000).filter(|_| flood.take(100.0)).count();
+        assert!(!flood.take(0.5, 1.0), "half a token is not one");
+        let taken = (0..5_000).filter(|_| flood.take(100.0, 1.0)).count();
         assert_eq!(taken, 100, "100 ms at 1,000 a second");
         let mut open = Flood::new(NotificationLimits::unlimited());
-        assert_eq!((0..5_000).filter(|_| open.take(0.0)).count(), 5_000);
+        assert_eq!((0..5_000).filter(|_| open.take(0.0, 1.0)).count(), 5_000);
+    }
+
+    #[test]
+    fn a_large_notification_takes_a_token_per_kib_and_at_most_the_bucket() {
+        assert_eq!(weight(0), 1.0);
+        assert_eq!(weight(1_023), 1.0);
+        assert_eq!(weight(1_024), 2.0);
+        let mut flood = Flood::new(NotificationLimits::new(1_000, 1_000));
+        assert!(flood.take(0.0, weight(16 * 1024 * 1024)), "a full bucket admits anything up to the frame bound");
+        assert!(!flood.take(0.0, 1.0), "and is empty after it");
+        assert!(!flood.take(500.0, weight(600 * 1024)), "half a bucket is not 601 tokens");
+        assert!(flood.take(500.0, weight(400 * 1024)));
     }
 }

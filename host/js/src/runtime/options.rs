@@ -74,6 +74,7 @@ impl ToolLimitsJson {
 struct NotificationLimitsJson {
     per_second: Option<u32>,
     burst: Option<u32>,
+    max_dropped_per_second: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -167,7 +168,8 @@ pub(crate) fn read(options: &JsValue) -> Result<RuntimeOptions, JsFailure> {
         manager.client.notification_limits = NotificationLimits::new(
             limits.per_second.unwrap_or(default.per_second),
             limits.burst.unwrap_or(default.burst),
-        );
+        )
+        .max_dropped_per_second(limits.max_dropped_per_second.unwrap_or(default.max_dropped_per_second));
     }
     if let Some(limits) = json.server_request_limits {
         let default = ServerRequestLimits::default();

@@ -9,7 +9,7 @@ use crate::test_support::{Behaviour, ManualTime, TestLauncher, TestPlatform};
 use crate::tool_system::{ExecuteOptions, ParsedToolCall, ToolSystem};
 use futures_executor::LocalPool;
 use futures_util::task::LocalSpawnExt;
-use mcp_worker_client::limits::ServerRequestLimits;
+use mcp_worker_client::limits::{NotificationLimits, ServerRequestLimits};
 use mcp_worker_client::server_requests::ServerRequestHandlers;
 use mcp_worker_client::session::CallOptions;
 use mcp_worker_protocol::{LoggingLevel, Tool};
@@ -81,6 +81,10 @@ struct World {
 }
 
 fn world() -> World {
+    world_with(NotificationLimits::default())
+}
+
+fn world_with(notification_limits: NotificationLimits) -> World {
     let pool = LocalPool::new();
     let time = ManualTime::default();
     let launcher = Rc::new(TestLauncher::new(pool.spawner(), time.clone()));
@@ -100,6 +104,7 @@ fn world() -> World {
     };
     let mut options = options;
     options.client.server_request_limits = ServerRequestLimits::new(8, 30_000);
+    options.client.notification_limits = notification_limits;
     let registry = Rc::new(ToolRegistry::new());
     let manager = McpTransportManager::new(runtime, launcher.clone(), registry.clone(), options);
     let credentials = Rc::new(StaticCredentials::new());
@@ -307,7 +312,8 @@ fn an_elicitation_waits_as_an_event_until_the_application_answers_it() {
 
 #[test]
 fn a_flood_of_logs_and_progress_is_bounded_reported_once_and_keeps_the_last_progress() {
-    let mut w = world();
+    // Dropping and coalescing only: the bound that disconnects a flooding server has its own test below.
+    let mut w = world_with(NotificationLimits::new(1_000, 2_000).max_dropped_per_second(0));
     w.manager.add(ServerConfig::wasm("flooder", "/flooder.js")).unwrap();
     w.manager.registry().set_thread_tools("t1", ["mcp__flooder__*"]);
     let start = w.manager.clone();
@@ -338,6 +344,28 @@ fn a_flood_of_logs_and_progress_is_bounded_reported_once_and_keeps_the_last_prog
     assert_eq!(json["server"], "flooder");
     assert_eq!(json["logDropped"], 98_000);
     assert!(json["progressCoalesced"].as_u64().unwrap() > 4_000, "{json}");
+}
+
+#[test]
+fn a_server_flooding_past_the_bound_is_disconnected_reported_and_restarted() {
+    let mut w = world();
+    w.manager.add(ServerConfig::wasm("flooder", "/flooder.js")).unwrap();
+    w.manager.registry().set_thread_tools("t1", ["mcp__flooder__*"]);
+    let start = w.manager.clone();
+    w.pool.spawner().spawn_local(async move { drop(start.connect("flooder").await) }).unwrap();
+    w.settle();
+    let result = w.execute("mcp__flooder__flood", "t1");
+    assert_eq!(result.status, crate::tool_system::ToolStatus::Error, "{result:?}");
+    let error = result.error.unwrap_or_default();
+    assert!(error.contains("flooder") && error.contains("notifications over its limit"), "{error}");
+    let throttled = w.events().into_iter().find(|e| e.kind() == EventKind::ServerThrottled).unwrap();
+    assert_eq!(serde_json::to_value(&throttled).unwrap()["logDropped"], 1_001, "the last report");
+    let health = w.manager.health("flooder").unwrap();
+    assert!(health.last_error.as_deref().is_some_and(|e| e.contains("notifications over its limit")), "{health:?}");
+    assert_eq!(health.consecutive_failures, 1);
+    let launched = w.launcher.launch_count("flooder");
+    w.advance(150.0);
+    assert_eq!(w.launcher.launch_count("flooder"), launched + 1, "restarted after the backoff");
 }
 
 #[test]
