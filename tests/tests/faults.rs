@@ -6,6 +6,7 @@ use gloo_timers::future::TimeoutFuture;
 use mcp_worker_client::{Error, McpClient};
 use mcp_worker_tests::{now_ms, spawn_echo, spawn_js_server};
 use serde_json::Value;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -91,6 +92,51 @@ async fn a_worker_that_goes_silent_mid_call_is_noticed_within_a_second() {
         assert!(err.to_string().contains("stopped answering"), "{err}");
     }
     assert!(elapsed < 1_000.0, "all 64 calls failed after {elapsed} ms");
+    client.close();
+}
+
+#[wasm_bindgen(inline_js = "
+let started = [];
+const Original = globalThis.Worker;
+export function watchWorkers() {
+  started = [];
+  globalThis.Worker = class extends Original {
+    constructor(...args) { super(...args); started.push(this); }
+  };
+}
+export function terminateWatched() {
+  globalThis.Worker = Original;
+  for (const worker of started) worker.terminate();
+  return started.length;
+}")]
+extern "C" {
+    /// Keeps every worker the page starts from now on, as a script of the page could.
+    #[wasm_bindgen(js_name = watchWorkers)]
+    fn watch_workers();
+    /// Terminates the workers started since `watch_workers` (no event of any kind reaches the host); how many.
+    #[wasm_bindgen(js_name = terminateWatched)]
+    fn terminate_watched() -> u32;
+}
+
+#[wasm_bindgen_test]
+async fn a_worker_terminated_from_outside_mid_call_is_noticed_within_a_second() {
+    watch_workers();
+    let client = spawn_js_server("hang", 30_000).await.unwrap();
+    let calls = futures_util::future::join_all((0..512).map(|_| client.call_tool("work", None)));
+    let terminate_soon = async {
+        TimeoutFuture::new(50).await;
+        let started = now_ms();
+        assert_eq!(terminate_watched(), 1);
+        started
+    };
+    let (errors, started) = futures_util::join!(calls, terminate_soon);
+    let elapsed = now_ms() - started;
+    for err in errors {
+        let err = err.unwrap_err();
+        assert!(matches!(err, Error::WorkerCrashed { ref server, .. } if server == "js-fixture"), "{err}");
+        assert!(err.to_string().contains("terminated"), "{err}");
+    }
+    assert!(elapsed < 1_000.0, "512 calls failed {elapsed} ms after the worker was terminated");
     client.close();
 }
 
