@@ -7,7 +7,7 @@
 
 use mcp_worker_client::Error as ClientError;
 use mcp_worker_runtime::manager::{ManagerOptions, McpTransportManager};
-use mcp_worker_runtime::registry::ToolRegistry;
+use mcp_worker_runtime::registry::{ExportFormat, ToolFilter, ToolRegistry};
 use mcp_worker_runtime::tool_system::{ExecuteOptions, ParsedToolCall, ToolStatus, ToolSystem};
 use mcp_worker_tests::{ECHO_URL, now_ms};
 use serde_json::json;
@@ -52,6 +52,13 @@ extern "C" {
     fn log(text: &str);
 }
 
+/// The size of the test's wasm memory, in MiB (it grows, never shrinks).
+fn wasm_memory_mib() -> f64 {
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    let buffer: js_sys::ArrayBuffer = memory.buffer().unchecked_into();
+    f64::from(buffer.byte_length()) / 1_048_576.0
+}
+
 /// A manager with the hostile server in `mode` and the echo server, both started.
 async fn servers(mode: &str, env: &[(&str, &str)]) -> McpTransportManager {
     let (manager, _) = McpTransportManager::for_browser(Rc::new(ToolRegistry::new()), ManagerOptions::default());
@@ -74,12 +81,15 @@ async fn echo_still_answers(manager: &McpTransportManager) {
 async fn a_huge_reply_is_refused_before_it_reaches_wasm_and_the_page_does_not_stall() {
     let manager = servers("huge-reply", &[]).await;
     manager.connect("hostile").await.unwrap();
+    let memory_before = wasm_memory_mib();
     start_gaps();
     let started = now_ms();
     let err = manager.client("hostile").unwrap().call_tool("work", None).await.unwrap_err();
     let elapsed = now_ms() - started;
     let gap = stop_gaps();
-    log(&format!("64 MiB reply: refused after {elapsed:.0} ms, longest page gap {gap:.1} ms"));
+    let grown = wasm_memory_mib() - memory_before;
+    log(&format!("64 MiB reply: refused after {elapsed:.0} ms, longest page gap {gap:.1} ms, wasm memory +{grown} MiB"));
+    assert!(grown < 1.0, "the frame never entered wasm memory, which grew {grown} MiB");
     assert!(matches!(err, ClientError::Protocol { ref server, .. } if server == "hostile"), "{err}");
     assert!(err.to_string().contains("the limit is 16777216"), "{err}");
     // The browser's copy of the message to the page is most of it (45-55 ms here; the same message to a page that
@@ -91,12 +101,16 @@ async fn a_huge_reply_is_refused_before_it_reaches_wasm_and_the_page_does_not_st
 #[wasm_bindgen_test]
 async fn fifty_thousand_tools_register_the_first_thousand_and_say_so() {
     let manager = servers("many-tools", &[]).await;
+    let memory_before = wasm_memory_mib();
     start_gaps();
     let started = now_ms();
     manager.connect("hostile").await.unwrap();
     let elapsed = now_ms() - started;
     let gap = stop_gaps();
-    log(&format!("50,000 tools: listed and registered in {elapsed:.0} ms, longest page gap {gap:.1} ms"));
+    let grown = wasm_memory_mib() - memory_before;
+    log(&format!(
+        "50,000 tools: listed and registered in {elapsed:.0} ms, longest page gap {gap:.1} ms, wasm memory +{grown} MiB"
+    ));
     let health = manager.health("hostile").unwrap();
     assert_eq!(health.tool_count, 1_000, "the registry's default bound");
     let last_error = health.last_error.unwrap();
@@ -104,6 +118,16 @@ async fn fifty_thousand_tools_register_the_first_thousand_and_say_so() {
     let description =
         manager.registry().get("mcp__hostile__tool_0").unwrap().definition.description.clone().unwrap_or_default();
     assert!(!description.contains('\u{7}'), "no control characters reach a model: {description:?}");
+    let before_export = wasm_memory_mib();
+    let export = manager.registry().export(ExportFormat::OpenAi, &ToolFilter::everything());
+    let exported = export.tools.len();
+    drop(export);
+    let export_grown = wasm_memory_mib() - before_export;
+    log(&format!("50,000 tools: {exported} exported, wasm memory +{export_grown} MiB"));
+    assert_eq!(exported, 1_000 + manager.health("echo").unwrap().tool_count, "the registered tools and echo's");
+    // The frame (7 MB) is copied into wasm once; what stays is the 1,000 registered tools.
+    assert!(grown < 24.0, "listing grew wasm memory {grown} MiB");
+    assert!(export_grown < 8.0, "exporting grew wasm memory {export_grown} MiB");
     echo_still_answers(&manager).await;
     // The 7 MB frame is read once (the first 1,000 tools decoded, the rest skipped by the parser): 64-74 ms of one
     // task here, from 2 s before.
