@@ -88,7 +88,9 @@ async fn a_huge_reply_is_refused_before_it_reaches_wasm_and_the_page_does_not_st
     let elapsed = now_ms() - started;
     let gap = stop_gaps();
     let grown = wasm_memory_mib() - memory_before;
-    log(&format!("64 MiB reply: refused after {elapsed:.0} ms, longest page gap {gap:.1} ms, wasm memory +{grown} MiB"));
+    log(&format!(
+        "64 MiB reply: refused after {elapsed:.0} ms, longest page gap {gap:.1} ms, wasm memory +{grown} MiB"
+    ));
     assert!(grown < 1.0, "the frame never entered wasm memory, which grew {grown} MiB");
     assert!(matches!(err, ClientError::Protocol { ref server, .. } if server == "hostile"), "{err}");
     assert!(err.to_string().contains("the limit is 16777216"), "{err}");
