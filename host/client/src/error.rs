@@ -79,9 +79,33 @@ pub enum Error {
         /// Why.
         reason: String,
     },
+    /// A remote server could not be reached, or answered an HTTP request with something other than MCP.
+    #[error("server {server}: {reason}")]
+    Http {
+        /// The server.
+        server: String,
+        /// The HTTP status, when there was an answer.
+        status: Option<u16>,
+        /// What happened, and what to do about it.
+        reason: String,
+    },
+    /// A remote server refused the request for want of (other) credentials: HTTP 401 or 403.
+    #[error("server {server}: unauthorized (HTTP {status}){}", challenge_note(.challenge.as_deref()))]
+    Unauthorized {
+        /// The server.
+        server: String,
+        /// 401 or 403.
+        status: u16,
+        /// The server's `WWW-Authenticate` header, if the browser let it be read.
+        challenge: Option<String>,
+    },
     /// The caller's input was not usable (arguments that are not a JSON object, a bad option).
     #[error("{0}")]
     InvalidInput(String),
+}
+
+fn challenge_note(challenge: Option<&str>) -> String {
+    challenge.map(|c| format!(": the server asks for {c}")).unwrap_or_default()
 }
 
 impl Error {
@@ -96,6 +120,8 @@ impl Error {
             Self::Rpc { .. } => "RPC_ERROR",
             Self::Protocol { .. } => "PROTOCOL",
             Self::Terminated { .. } => "TERMINATED",
+            Self::Http { .. } => "HTTP",
+            Self::Unauthorized { .. } => "UNAUTHORIZED",
             Self::InvalidInput(_) => "INVALID_INPUT",
         }
     }

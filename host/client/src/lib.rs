@@ -3,6 +3,7 @@
 
 pub mod connection;
 pub mod error;
+pub mod http;
 pub mod limits;
 pub mod liveness;
 pub mod sandbox;

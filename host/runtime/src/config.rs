@@ -30,8 +30,8 @@ pub enum TransportConfig {
         /// When absent and `worker_url` ends in `bootstrap.js`, the sibling `server_bg.wasm` is tried.
         wasm_url: Option<String>,
     },
-    /// A remote server over Streamable HTTP (`type: "http"`; `"sse"` for the legacy transport). Accepted in
-    /// configuration and kept, but reported as not yet available: this host has no HTTP transport yet.
+    /// A remote server over Streamable HTTP (`type: "http"`; `"sse"` for the legacy HTTP+SSE transport, which is
+    /// kept in configuration but not available yet).
     Http {
         /// The endpoint.
         url: String,
@@ -74,7 +74,10 @@ impl TransportConfig {
     pub fn unavailable_reason(&self) -> Option<&'static str> {
         match self {
             Self::Wasm { .. } => None,
-            Self::Http { .. } => Some("the http transport is not available yet in this host"),
+            Self::Http { legacy_sse: false, .. } => None,
+            Self::Http { legacy_sse: true, .. } => {
+                Some("the legacy HTTP+SSE transport is not available yet in this host; use type \"http\" for servers of Streamable HTTP")
+            }
             Self::Stdio { .. } => Some("stdio servers are local processes, which a browser cannot start"),
         }
     }
@@ -221,6 +224,15 @@ impl ServerConfig {
     pub fn auto_start(mut self, auto_start: bool) -> Self {
         self.auto_start = auto_start;
         self
+    }
+
+    /// Where the server runs, as health and status events say it: `sandbox` or `page` for a worker, `remote` for a
+    /// server over HTTP (whatever its `isolation`, which only workers use).
+    pub fn isolation_label(&self) -> &'static str {
+        match self.transport {
+            TransportConfig::Http { .. } => "remote",
+            _ => self.isolation.label(),
+        }
     }
 
     /// Where the server's worker runs (see [`ServerConfig::isolation`]).

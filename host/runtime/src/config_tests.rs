@@ -41,7 +41,7 @@ fn a_claude_desktop_file_imports_every_entry() {
     assert!(
         matches!(&remote.transport, TransportConfig::Http { url, legacy_sse: false, .. } if url == "https://example.com/mcp")
     );
-    assert!(remote.transport.unavailable_reason().unwrap().contains("not available yet"));
+    assert_eq!(remote.transport.unavailable_reason(), None, "Streamable HTTP runs");
 
     let echo = find(&import, "echo");
     assert_eq!(
@@ -56,6 +56,7 @@ fn a_claude_desktop_file_imports_every_entry() {
     let old = find(&import, "old");
     assert!(!old.enabled, "`disabled: true` as Cline and Cursor write it");
     assert!(matches!(old.transport, TransportConfig::Http { legacy_sse: true, .. }));
+    assert!(old.transport.unavailable_reason().unwrap().contains("HTTP+SSE transport is not available yet"));
 }
 
 #[test]

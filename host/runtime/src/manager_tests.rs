@@ -240,13 +240,11 @@ fn concurrent_first_uses_share_one_start() {
 }
 
 #[test]
-fn stdio_and_http_servers_are_kept_and_reported_never_started() {
+fn stdio_and_legacy_sse_servers_are_kept_and_reported_never_started() {
     let mut w = world();
     let stdio = ServerConfig::new("files", TransportConfig::Stdio { command: "npx".into(), args: vec!["x".into()] });
-    let http = crate::config::import_mcp_servers(r#"{"mcpServers": {"remote": {"url": "https://example.com/mcp"}}}"#)
-        .unwrap()
-        .servers
-        .remove(0);
+    let document = r#"{"mcpServers": {"remote": {"type": "sse", "url": "https://example.com/sse"}}}"#;
+    let http = crate::config::import_mcp_servers(document).unwrap().servers.remove(0);
     w.manager.add(stdio.clone().auto_start(true)).unwrap();
     w.manager.add(http).unwrap();
     w.settle();

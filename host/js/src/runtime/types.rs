@@ -199,8 +199,8 @@ export interface ServerHealth {
   lastConnectedMs: number | null;
   consecutiveFailures: number;
   nextRetryMs: number | null;
-  /** `sandbox` (its own origin) or `page` (the page's origin). */
-  isolation: "sandbox" | "page";
+  /** `sandbox` (its own origin), `page` (the page's origin), or `remote` (a server elsewhere, over HTTP). */
+  isolation: "sandbox" | "page" | "remote";
   /** The origins a sandboxed server may reach: its config's, and its manifest's once it has started. */
   network: string[];
   /** Requests the browser blocked because the network policy does not allow them. */
@@ -351,7 +351,7 @@ export interface RuntimeCallOptions {
 /** The codes of `RuntimeError`. */
 export type RuntimeErrorCode =
   | "WORKER_LOAD" | "HANDSHAKE_TIMEOUT" | "WORKER_CRASHED" | "CLOSED" | "TIMEOUT" | "RPC_ERROR" | "PROTOCOL"
-  | "TERMINATED" | "UNKNOWN_SERVER" | "UNAVAILABLE" | "NEEDS_CREDENTIALS" | "INVALID_INPUT" | "INVALID_CONFIG"
+  | "TERMINATED" | "HTTP" | "UNAUTHORIZED" | "UNKNOWN_SERVER" | "UNAVAILABLE" | "NEEDS_CREDENTIALS" | "INVALID_INPUT" | "INVALID_CONFIG"
   | "DUPLICATE_TOOL" | "INVALID_TOOL_NAME" | "ABORTED" | "UNKNOWN_REQUEST" | "RUNTIME_CLOSED"
   | "LOCKED" | "NOT_SET_UP" | "ALREADY_SET_UP" | "MODE_MISMATCH" | "WRONG_KEY" | "TAMPERED" | "KEY_CHANGED"
   | "ORPHANED_CREDENTIALS" | "IDENTITY_CHANGED" | "CORRUPT" | "MISSING_CREDENTIALS" | "CRYPTO" | "STORAGE"
@@ -416,7 +416,7 @@ export interface ServerStatusEvent extends EventBase {
   lastConnectedMs: number | null;
   consecutiveFailures: number;
   nextRetryMs: number | null;
-  isolation: "sandbox" | "page";
+  isolation: "sandbox" | "page" | "remote";
   network: string[];
   blockedRequests: number;
   lastBlockedOrigin: string | null;

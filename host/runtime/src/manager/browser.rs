@@ -11,6 +11,8 @@ use futures_util::FutureExt;
 use futures_util::future::{LocalBoxFuture, Shared};
 use js_sys::WebAssembly;
 use mcp_worker_client::Error as ClientError;
+use mcp_worker_client::http;
+use mcp_worker_client::http::transport::HttpSpec;
 use mcp_worker_client::sandbox::Isolation;
 use mcp_worker_client::server_requests::Spawner;
 use mcp_worker_client::session::McpClient;
@@ -122,12 +124,26 @@ impl Launcher for SharedWorkerLauncher {
     fn launch(&self, request: LaunchRequest) -> LocalBoxFuture<'static, Result<McpClient>> {
         let launcher = self.0.clone();
         Box::pin(async move {
-            // `headers` are a remote server's, and this launcher starts wasm workers only.
-            let LaunchRequest { server, transport, env, client, on_connection, isolation, limits, on_blocked, .. } =
-                request;
-            let TransportConfig::Wasm { worker_url, wasm_url } = transport else {
-                let reason = transport.unavailable_reason().unwrap_or("unsupported transport").to_owned();
-                return Err(Error::Unavailable { server, status: super::ServerStatus::Error, reason });
+            let LaunchRequest {
+                server, transport, env, headers, client, on_connection, isolation, limits, on_blocked, ..
+            } = request;
+            let (worker_url, wasm_url) = match transport {
+                TransportConfig::Wasm { worker_url, wasm_url } => (worker_url, wasm_url),
+                TransportConfig::Http { url, legacy_sse: false, .. } => {
+                    let mut spec = HttpSpec::new(server, url)
+                        .client_options(client)
+                        .on_connection(on_connection)
+                        .max_frame_chars(limits.max_frame_chars);
+                    for (name, value) in &headers {
+                        spec = spec.header(name.as_str(), value.expose());
+                    }
+                    drop(headers);
+                    return Ok(http::transport::connect(spec).await?);
+                }
+                other => {
+                    let reason = other.unavailable_reason().unwrap_or("unsupported transport").to_owned();
+                    return Err(Error::Unavailable { server, status: super::ServerStatus::Error, reason });
+                }
             };
             // A compiled module crosses only to workers on the page's origin; a sandboxed worker compiles its own
             // (the browser caches compiled code by URL).

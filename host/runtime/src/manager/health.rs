@@ -27,7 +27,7 @@ pub struct ServerHealth {
     pub consecutive_failures: u32,
     /// When the next automatic restart is due, while one is.
     pub next_retry_ms: Option<f64>,
-    /// Where its worker runs: `sandbox` (its own origin) or `page` (the page's origin).
+    /// Where it runs: `sandbox` (its own origin), `page` (the page's origin) or `remote` (over HTTP).
     pub isolation: &'static str,
     /// The network origins a sandboxed server may reach (its config's, and its manifest's once started).
     pub network: Vec<String>,
@@ -75,7 +75,7 @@ impl ServerHealth {
             last_connected_ms: None,
             consecutive_failures: 0,
             next_retry_ms: None,
-            isolation: config.isolation.label(),
+            isolation: config.isolation_label(),
             network: Vec::new(),
             blocked_requests: 0,
             last_blocked_origin: None,
@@ -87,7 +87,7 @@ impl ServerHealth {
     /// Back to the resting state the config implies: disabled, unsupported (error), or disconnected.
     pub(crate) fn reset(&mut self, config: &ServerConfig) {
         self.next_retry_ms = None;
-        self.isolation = config.isolation.label();
+        self.isolation = config.isolation_label();
         self.network = match &config.isolation {
             Isolation::Sandboxed(network) => network.origins().to_vec(),
             _ => Vec::new(),

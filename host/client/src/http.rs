@@ -1,0 +1,11 @@
+//! Remote servers over Streamable HTTP (MCP 2025-11-25, "Transports"): each message the host sends is POSTed to the
+//! server's endpoint; the server answers with JSON or with a stream of server-sent events that carries the answer
+//! and whatever the server sends meanwhile (progress, logs, its own requests); a GET opens the server's own stream.
+//!
+//! [`exchange`] and [`sse`] are the protocol without I/O (headers, what each answer means, the event stream);
+//! `transport` (in the browser) does it with `fetch` and streams.
+
+pub mod exchange;
+pub mod sse;
+#[cfg(target_arch = "wasm32")]
+pub mod transport;
