@@ -119,13 +119,15 @@ export interface CredentialDeclaration {
 /** A server configuration, in this host's JSON form (also what `mcpServers` entries may carry). */
 export interface ServerConfigInput {
   name: string;
-  /** `wasm` (a worker bundle); `http`/`sse` and `stdio` are kept but cannot run in a browser yet. Inferred from the fields when absent. */
+  /** `wasm` (a worker bundle) or `http` (a remote server over Streamable HTTP); `sse` (the legacy HTTP+SSE transport) is kept but cannot run yet, `stdio` cannot run in a browser. Inferred from the fields when absent (`url` means `http`). */
   type?: "wasm" | "http" | "sse" | "stdio";
   /** The bundle's worker script (`…/bootstrap.js`). */
   workerUrl?: string;
   /** The bundle's wasm, compiled once and shared by every worker of the bundle (default: `server_bg.wasm` beside `bootstrap.js`). */
   wasmUrl?: string;
+  /** A remote server's endpoint. The server must answer CORS for the page's origin and expose `Mcp-Session-Id`. */
   url?: string;
+  /** Headers sent to a remote server with every request. `${NAME}` in a value is the server's credential `NAME`, from the vault. While a server has headers, redirects are not followed (they could carry the headers elsewhere). */
   headers?: Record<string, string>;
   command?: string;
   args?: string[];

@@ -1,0 +1,161 @@
+// End-to-end tests of remote servers over Streamable HTTP: real MCP servers built with the official TypeScript SDK
+// on 127.0.0.1 (tests/fixtures/remote/servers.mjs, each on its own port: another origin than the page's), reached by
+// the runtime in headless Chromium through the public JavaScript API.
+// Run by `cargo xtask test`; by hand: MCP_WORKER_SITE_URL=http://127.0.0.1:8080/ node --test tests/e2e/remote.test.mjs
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { startRemoteServers } from "../fixtures/remote/servers.mjs";
+import { openRuntimePage } from "./runtime-page.mjs";
+
+describe("remote servers over Streamable HTTP", () => {
+  let browser;
+  let page;
+  let remote;
+
+  before(async () => {
+    remote = await startRemoteServers();
+    ({ browser, page } = await openRuntimePage());
+  });
+
+  after(async () => {
+    await browser?.close();
+    await remote?.close();
+  });
+
+  it("lists and calls tools, with progress and logs from the answer's stream, and shows the server as remote", async () => {
+    const out = await page.evaluate(async ({ url }) => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("remote") });
+      const logs = [];
+      rt.subscribe((e) => logs.push(e.data ?? e.message?.data), { kinds: ["serverLog"] });
+      rt.addServer({ name: "remote", type: "http", url });
+      await rt.connectServer("remote");
+      const tools = rt.listTools(undefined, { server: "remote", includeHidden: true }).tools.map((t) => t.name);
+      const echo = await rt.callTool("remote", "echo", { text: "over http" });
+      const progress = [];
+      const slow = await rt.callTool("remote", "slow", { steps: 3, delayMs: 20 }, { onProgress: (p) => progress.push(p.progress) });
+      const status = rt.server("remote");
+      rt.close();
+      return { tools, echo: echo.content[0].text, slow: slow.content[0].text, progress, logs, status };
+    }, { url: remote.urls.stateful });
+    assert.ok(out.tools.includes("mcp__remote__echo") && out.tools.includes("mcp__remote__slow"), JSON.stringify(out.tools));
+    assert.equal(out.echo, "over http");
+    assert.equal(out.slow, "done after 3 steps");
+    assert.deepEqual(out.progress, [1, 2, 3]);
+    assert.equal(out.logs.length, 3, JSON.stringify(out.logs));
+    assert.equal(out.status.transport, "http");
+    assert.equal(out.status.isolation, "remote");
+    assert.equal(out.status.status, "connected");
+  });
+
+  it("works with servers that answer in JSON, and with stateless servers that have no stream of their own", async () => {
+    const out = await page.evaluate(async ({ json, stateless }) => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("modes") });
+      rt.addServer({ name: "json", type: "http", url: json });
+      rt.addServer({ name: "stateless", type: "http", url: stateless });
+      const a = await rt.callTool("json", "echo", { text: "json" });
+      const b = await rt.callTool("stateless", "echo", { text: "stateless" });
+      const c = await rt.callTool("stateless", "echo", { text: "again" });
+      rt.close();
+      return [a, b, c].map((r) => r.content[0].text);
+    }, remote.urls);
+    assert.deepEqual(out, ["json", "stateless", "again"]);
+  });
+
+  it("hears the server's own stream: a tool added mid-session reaches the registry", async () => {
+    const out = await page.evaluate(async ({ url }) => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("listen") });
+      rt.addServer({ name: "grows", type: "http", url });
+      await rt.connectServer("grows");
+      await rt.callTool("grows", "add_tool", { name: "late_tool" });
+      const names = () => rt.listTools(undefined, { server: "grows", includeHidden: true }).tools.map((t) => t.name);
+      await waitFor("the new tool", () => names().includes("mcp__grows__late_tool"));
+      const late = await rt.callTool("grows", "late_tool", {});
+      rt.close();
+      return late.content[0].text;
+    }, { url: remote.urls.stateful });
+    assert.equal(out, "i am late_tool");
+  });
+
+  it("answers the server's requests mid-call (elicitation) through the same events as worker servers", async () => {
+    const out = await page.evaluate(async ({ url }) => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("ask"), elicitation: true });
+      rt.addServer({ name: "asker", type: "http", url });
+      const call = rt.callTool("asker", "ask", {});
+      await waitFor("the elicitation", () => rt.pendingRequests().length === 1);
+      const pending = rt.pendingRequests()[0];
+      rt.answerRequest(pending.requestId, { action: "accept", content: { approve: true } });
+      const result = await call;
+      rt.close();
+      return { server: pending.server, text: result.content[0].text };
+    }, { url: remote.urls.stateful });
+    assert.deepEqual(out, { server: "asker", text: "approved: true" });
+  });
+
+  it("sends headers with credentials from the vault, and says who refused when they are missing", async () => {
+    const out = await page.evaluate(async ({ url }) => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("bearer") });
+      await rt.credentials.setup({ passphrase: "correct horse battery" });
+      rt.addServer({ name: "guarded", type: "http", url, headers: { Authorization: "Bearer ${TOKEN}" } });
+      await rt.credentials.set("guarded", "TOKEN", "s3cret-token");
+      const who = await rt.callTool("guarded", "whoami", {});
+      rt.addServer({ name: "stranger", type: "http", url });
+      const refused = await failure(rt.connectServer("stranger"));
+      const health = rt.server("stranger");
+      rt.close();
+      return { who: JSON.parse(who.content[0].text), refused, lastError: health.lastError };
+    }, { url: remote.urls.bearer });
+    assert.equal(out.who.authorization, "Bearer s3cret-token");
+    assert.equal(out.refused.code, "UNAUTHORIZED", JSON.stringify(out.refused));
+    assert.match(out.refused.message, /stranger/);
+    assert.match(out.refused.message, /401/);
+    assert.doesNotMatch(JSON.stringify(out), /s3cret-token.*s3cret-token/, "the token appears only where the server echoed it");
+  });
+
+  it("starts a new session when the server ends one, failing only what was in flight", async () => {
+    const out = await page.evaluate(async ({ url }) => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("expiry"), backoff: { initialMs: 50 } });
+      rt.addServer({ name: "expiring", type: "http", url });
+      await rt.callTool("expiring", "expire", {});
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const expired = await failure(rt.callTool("expiring", "echo", { text: "lost" }));
+      await waitFor("a new session", () => rt.server("expiring").status === "connected");
+      const again = await rt.callTool("expiring", "echo", { text: "back" });
+      rt.close();
+      return { expired, again: again.content[0].text };
+    }, { url: remote.urls.expiring });
+    assert.equal(out.expired.code, "CLOSED", JSON.stringify(out.expired));
+    assert.match(out.expired.message, /expiring/);
+    assert.match(out.expired.message, /ended the session/);
+    assert.equal(out.again, "back");
+    const stats = await (await fetch(new URL("/stats", remote.urls.expiring))).json();
+    assert.equal(stats.sessions, 2, "one session, then one more after the server ended the first");
+  });
+
+  it("resumes a stream that dropped mid-call from the last event it received", async () => {
+    const out = await page.evaluate(async ({ url }) => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("resume") });
+      rt.addServer({ name: "dropper", type: "http", url });
+      const progress = [];
+      const result = await rt.callTool("dropper", "slow", { steps: 4, delayMs: 50, drop: true }, {
+        onProgress: (p) => progress.push(p.progress),
+      });
+      rt.close();
+      return { text: result.content[0].text, progress };
+    }, { url: remote.urls.dropper });
+    assert.equal(out.text, "done after 4 steps");
+    assert.deepEqual(out.progress, [1, 2, 3, 4], "nothing lost across the drop");
+  });
+
+  it("reports a server the browser cannot reach for CORS with the server's name", async () => {
+    const out = await page.evaluate(async ({ url }) => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("cors") });
+      rt.addServer({ name: "closed", type: "http", url });
+      const refused = await failure(rt.connectServer("closed"));
+      rt.close();
+      return refused;
+    }, { url: remote.urls.nocors });
+    assert.equal(out.code, "HTTP", JSON.stringify(out));
+    assert.match(out.message, /closed/);
+    assert.match(out.message, /CORS/);
+  });
+});
