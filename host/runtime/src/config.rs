@@ -75,9 +75,9 @@ impl TransportConfig {
         match self {
             Self::Wasm { .. } => None,
             Self::Http { legacy_sse: false, .. } => None,
-            Self::Http { legacy_sse: true, .. } => {
-                Some("the legacy HTTP+SSE transport is not available yet in this host; use type \"http\" for servers of Streamable HTTP")
-            }
+            Self::Http { legacy_sse: true, .. } => Some(
+                "the legacy HTTP+SSE transport is not available yet in this host; use type \"http\" for servers of Streamable HTTP",
+            ),
             Self::Stdio { .. } => Some("stdio servers are local processes, which a browser cannot start"),
         }
     }

@@ -203,7 +203,9 @@ impl HttpTransport {
         let headers = self.session.borrow().headers(RequestKind::Post, None);
         let response = match self.fetch("POST", &headers, Some(&frame)).await {
             Ok(response) => response,
-            Err(reason) => return self.failed(&peek, Error::Http { server: self.server.clone(), status: None, reason }),
+            Err(reason) => {
+                return self.failed(&peek, Error::Http { server: self.server.clone(), status: None, reason });
+            }
         };
         let accepted = self.session.borrow_mut().accept_session_id(header(&response, SESSION_HEADER).as_deref());
         if let Err(message) = accepted {
@@ -211,7 +213,8 @@ impl HttpTransport {
         }
         let status = response.status();
         let challenge = header(&response, "WWW-Authenticate");
-        match classify_post(status, header(&response, "Content-Type").as_deref(), with_session, initializing, challenge) {
+        match classify_post(status, header(&response, "Content-Type").as_deref(), with_session, initializing, challenge)
+        {
             PostReply::Accepted if peek.is_request() => {
                 let reason = format!("the server answered the request {} with 202 and no answer", peek_name(&peek));
                 self.failed(&peek, Error::Http { server: self.server.clone(), status: Some(status), reason });
@@ -262,12 +265,13 @@ impl HttpTransport {
             if answered || self.closed.get() || !peek.is_request() {
                 return;
             }
-            if let Err(reason) = ended {
-                return self.failed(peek, Error::Http { server: self.server.clone(), status: None, reason });
-            }
+            // Ended or broken, the stream resumes from its last event, if it had one.
             let Some(last) = decoder.last_event_id().filter(|id| !id.is_empty()).map(str::to_owned) else {
-                let reason = "the server closed the stream before answering, without an event ID to resume from";
-                return self.failed(peek, Error::Http { server: self.server.clone(), status: None, reason: reason.into() });
+                let reason = match ended {
+                    Err(reason) => format!("{reason}, and there is no event ID to resume from"),
+                    Ok(()) => "the server closed the stream before answering, with no event ID to resume from".into(),
+                };
+                return self.failed(peek, Error::Http { server: self.server.clone(), status: None, reason });
             };
             if attempt == MAX_RESUMPTIONS {
                 break;
@@ -286,10 +290,11 @@ impl HttpTransport {
     /// A GET that resumes a stream after `last_event_id`: the response, or `None` when the session ended.
     async fn resume(&self, last_event_id: &str) -> Result<Option<Response>> {
         let headers = self.session.borrow().headers(RequestKind::Get, Some(last_event_id));
-        let response = self
-            .fetch("GET", &headers, None)
-            .await
-            .map_err(|reason| Error::Http { server: self.server.clone(), status: None, reason })?;
+        let response = self.fetch("GET", &headers, None).await.map_err(|reason| Error::Http {
+            server: self.server.clone(),
+            status: None,
+            reason,
+        })?;
         let with_session = self.session.borrow().id.is_some();
         match classify_get(response.status(), header(&response, "Content-Type").as_deref(), with_session) {
             GetReply::Stream => Ok(Some(response)),
@@ -477,7 +482,9 @@ impl HttpTransport {
         };
         self.in_flight.borrow_mut().remove(&key);
         let response: Response = outcome
-            .map_err(|e| format!("{method} {} failed: {} (the network, or CORS)", self.url, crate::worker::describe_js(&e)))?
+            .map_err(|e| {
+                format!("{method} {} failed: {} (the network, or CORS)", self.url, crate::worker::describe_js(&e))
+            })?
             .unchecked_into();
         if response.type_() == ResponseType::Opaqueredirect {
             return Err(format!(
@@ -511,13 +518,14 @@ async fn read_chunks(
     let options = TextDecodeOptions::new();
     options.set_stream(true);
     loop {
-        let step = JsFuture::from(reader.read()).await.map_err(|e| format!("reading the answer failed: {}", {
-            crate::worker::describe_js(&e)
-        }))?;
+        let step = JsFuture::from(reader.read())
+            .await
+            .map_err(|e| format!("reading the answer failed: {}", { crate::worker::describe_js(&e) }))?;
         if Reflect::get(&step, &"done".into()).ok().and_then(|d| d.as_bool()).unwrap_or(true) {
             return Ok(());
         }
-        let value: Uint8Array = Reflect::get(&step, &"value".into()).map_err(|e| crate::worker::describe_js(&e))?.unchecked_into();
+        let value: Uint8Array =
+            Reflect::get(&step, &"value".into()).map_err(|e| crate::worker::describe_js(&e))?.unchecked_into();
         let text = decoder
             .decode_with_js_u8_array_and_options(&value, &options)
             .map_err(|e| format!("the answer is not UTF-8: {}", crate::worker::describe_js(&e)))?;

@@ -125,7 +125,16 @@ impl Launcher for SharedWorkerLauncher {
         let launcher = self.0.clone();
         Box::pin(async move {
             let LaunchRequest {
-                server, transport, env, headers, client, on_connection, isolation, limits, on_blocked, ..
+                server,
+                transport,
+                env,
+                headers,
+                client,
+                on_connection,
+                isolation,
+                limits,
+                on_blocked,
+                ..
             } = request;
             let (worker_url, wasm_url) = match transport {
                 TransportConfig::Wasm { worker_url, wasm_url } => (worker_url, wasm_url),
