@@ -1,6 +1,6 @@
 //! Streamable HTTP (MCP 2025-11-25, "Transports") without I/O: the headers of each request, what a response means,
-//! and what the session keeps (its id and the negotiated protocol version). The browser glue in
-//! `transport` (in the browser) does what these functions decide.
+//! and what the session keeps (its id and the negotiated protocol version). The browser glue,
+//! `transport` (on wasm32 only), does what these functions decide.
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
