@@ -146,16 +146,38 @@ describe("remote servers over Streamable HTTP", () => {
     assert.deepEqual(out.progress, [1, 2, 3, 4], "nothing lost across the drop");
   });
 
-  it("reports a server the browser cannot reach for CORS with the server's name", async () => {
+  it("reports a server that refuses CORS, or cannot be reached, naming it, both origins and what to check", async () => {
     const out = await page.evaluate(async ({ url }) => {
       const rt = await host.McpRuntime.create({ databaseName: unique("cors") });
       rt.addServer({ name: "closed", type: "http", url });
+      rt.addServer({ name: "gone", type: "http", url: "http://127.0.0.1:9/mcp" });
       const refused = await failure(rt.connectServer("closed"));
+      const unreachable = await failure(rt.connectServer("gone"));
       rt.close();
-      return refused;
+      return { refused, unreachable, page: location.origin };
     }, { url: remote.urls.nocors });
-    assert.equal(out.code, "HTTP", JSON.stringify(out));
-    assert.match(out.message, /closed/);
-    assert.match(out.message, /CORS/);
+    // The browser does not tell the page which of the two it was: both say what to check for each.
+    for (const [error, name, url] of [[out.refused, "closed", remote.urls.nocors], [out.unreachable, "gone", "http://127.0.0.1:9/mcp"]]) {
+      assert.equal(error.code, "UNREACHABLE", JSON.stringify(error));
+      assert.ok(error.message.startsWith(`server ${name}: no answer from ${new URL(url).origin}`), error.message);
+      assert.ok(error.message.includes(`a page of ${out.page}`), error.message);
+      assert.match(error.message, /check the URL and that it runs/);
+      assert.match(error.message, /CORS: its operator can send Access-Control-Allow-Origin/);
+    }
+  });
+
+  it("speaks the older HTTP+SSE transport when configured, and falls back to it when Streamable HTTP is refused", async () => {
+    const out = await page.evaluate(async ({ url }) => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("legacy") });
+      rt.addServer({ name: "old", type: "sse", url });
+      rt.addServer({ name: "guessed", type: "http", url });
+      const progress = [];
+      const slow = await rt.callTool("old", "slow", { steps: 2, delayMs: 10 }, { onProgress: (p) => progress.push(p.progress) });
+      const echo = await rt.callTool("guessed", "echo", { text: "fell back" });
+      const status = rt.server("old");
+      rt.close();
+      return { slow: slow.content[0].text, progress, echo: echo.content[0].text, transport: status.transport };
+    }, { url: remote.urls.legacy });
+    assert.deepEqual(out, { slow: "done after 2 steps", progress: [1, 2], echo: "fell back", transport: "http" });
   });
 });

@@ -89,6 +89,26 @@ pub enum Error {
         /// What happened, and what to do about it.
         reason: String,
     },
+    /// A request to a remote server got no answer the page may read: the server cannot be reached, or it does not
+    /// allow pages of this origin to read its answers (CORS). The browser does not tell the page which (a CORS
+    /// refusal and a refused connection are the same `TypeError`, and a request without CORS to find out is blocked
+    /// too, by Opaque Response Blocking), so the message says what to check for each.
+    #[error(
+        "server {server}: no answer from {server_origin} that a page of {page_origin} may read ({detail}). Either \
+         the server cannot be reached (check the URL and that it runs), or it does not allow pages of {page_origin} \
+         to read its answers (CORS: its operator can send Access-Control-Allow-Origin and \
+         Access-Control-Expose-Headers: Mcp-Session-Id, or its traffic can go through a proxy that adds them)"
+    )]
+    Unreachable {
+        /// The server.
+        server: String,
+        /// The origin of the server's URL.
+        server_origin: String,
+        /// The origin of the page.
+        page_origin: String,
+        /// The request and what the browser said.
+        detail: String,
+    },
     /// A remote server refused the request for want of (other) credentials: HTTP 401 or 403.
     #[error("server {server}: unauthorized (HTTP {status}){}", challenge_note(.challenge.as_deref()))]
     Unauthorized {
@@ -121,6 +141,7 @@ impl Error {
             Self::Protocol { .. } => "PROTOCOL",
             Self::Terminated { .. } => "TERMINATED",
             Self::Http { .. } => "HTTP",
+            Self::Unreachable { .. } => "UNREACHABLE",
             Self::Unauthorized { .. } => "UNAUTHORIZED",
             Self::InvalidInput(_) => "INVALID_INPUT",
         }

@@ -30,8 +30,7 @@ pub enum TransportConfig {
         /// When absent and `worker_url` ends in `bootstrap.js`, the sibling `server_bg.wasm` is tried.
         wasm_url: Option<String>,
     },
-    /// A remote server over Streamable HTTP (`type: "http"`; `"sse"` for the legacy HTTP+SSE transport, which is
-    /// kept in configuration but not available yet).
+    /// A remote server over Streamable HTTP (`type: "http"`), or the older HTTP+SSE transport (`"sse"`).
     Http {
         /// The endpoint.
         url: String,
@@ -74,10 +73,7 @@ impl TransportConfig {
     pub fn unavailable_reason(&self) -> Option<&'static str> {
         match self {
             Self::Wasm { .. } => None,
-            Self::Http { legacy_sse: false, .. } => None,
-            Self::Http { legacy_sse: true, .. } => Some(
-                "the legacy HTTP+SSE transport is not available yet in this host; use type \"http\" for servers of Streamable HTTP",
-            ),
+            Self::Http { .. } => None,
             Self::Stdio { .. } => Some("stdio servers are local processes, which a browser cannot start"),
         }
     }

@@ -56,7 +56,7 @@ fn a_claude_desktop_file_imports_every_entry() {
     let old = find(&import, "old");
     assert!(!old.enabled, "`disabled: true` as Cline and Cursor write it");
     assert!(matches!(old.transport, TransportConfig::Http { legacy_sse: true, .. }));
-    assert!(old.transport.unavailable_reason().unwrap().contains("HTTP+SSE transport is not available yet"));
+    assert_eq!(old.transport.unavailable_reason(), None, "HTTP+SSE runs too");
 }
 
 #[test]

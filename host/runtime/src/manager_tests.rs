@@ -240,18 +240,14 @@ fn concurrent_first_uses_share_one_start() {
 }
 
 #[test]
-fn stdio_and_legacy_sse_servers_are_kept_and_reported_never_started() {
+fn stdio_servers_are_kept_and_reported_never_started() {
     let mut w = world();
     let stdio = ServerConfig::new("files", TransportConfig::Stdio { command: "npx".into(), args: vec!["x".into()] });
-    let document = r#"{"mcpServers": {"remote": {"type": "sse", "url": "https://example.com/sse"}}}"#;
-    let http = crate::config::import_mcp_servers(document).unwrap().servers.remove(0);
     w.manager.add(stdio.clone().auto_start(true)).unwrap();
-    w.manager.add(http).unwrap();
     w.settle();
     let files = w.manager.health("files").unwrap();
     assert_eq!((files.status, files.transport), (ServerStatus::Error, "stdio"));
     assert!(files.last_error.unwrap().contains("a browser cannot start"));
-    assert!(w.manager.health("remote").unwrap().last_error.unwrap().contains("not available yet"));
     let err = w.call("files", "x", json!({})).unwrap_err();
     assert!(matches!(err, Error::Unavailable { status: ServerStatus::Error, .. }), "{err}");
     assert!(w.pool.run_until(w.manager.start_all()).is_empty(), "nothing to start");

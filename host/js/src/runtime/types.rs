@@ -119,7 +119,7 @@ export interface CredentialDeclaration {
 /** A server configuration, in this host's JSON form (also what `mcpServers` entries may carry). */
 export interface ServerConfigInput {
   name: string;
-  /** `wasm` (a worker bundle) or `http` (a remote server over Streamable HTTP); `sse` (the legacy HTTP+SSE transport) is kept but cannot run yet, `stdio` cannot run in a browser. Inferred from the fields when absent (`url` means `http`). */
+  /** `wasm` (a worker bundle), `http` (a remote server over Streamable HTTP, or HTTP+SSE if it refuses Streamable HTTP) or `sse` (the older HTTP+SSE transport); `stdio` is kept but cannot run in a browser. Inferred from the fields when absent (`url` means `http`). */
   type?: "wasm" | "http" | "sse" | "stdio";
   /** The bundle's worker script (`…/bootstrap.js`). */
   workerUrl?: string;
@@ -353,7 +353,7 @@ export interface RuntimeCallOptions {
 /** The codes of `RuntimeError`. */
 export type RuntimeErrorCode =
   | "WORKER_LOAD" | "HANDSHAKE_TIMEOUT" | "WORKER_CRASHED" | "CLOSED" | "TIMEOUT" | "RPC_ERROR" | "PROTOCOL"
-  | "TERMINATED" | "HTTP" | "UNAUTHORIZED" | "UNKNOWN_SERVER" | "UNAVAILABLE" | "NEEDS_CREDENTIALS" | "INVALID_INPUT" | "INVALID_CONFIG"
+  | "TERMINATED" | "HTTP" | "UNREACHABLE" | "UNAUTHORIZED" | "UNKNOWN_SERVER" | "UNAVAILABLE" | "NEEDS_CREDENTIALS" | "INVALID_INPUT" | "INVALID_CONFIG"
   | "DUPLICATE_TOOL" | "INVALID_TOOL_NAME" | "ABORTED" | "UNKNOWN_REQUEST" | "RUNTIME_CLOSED"
   | "LOCKED" | "NOT_SET_UP" | "ALREADY_SET_UP" | "MODE_MISMATCH" | "WRONG_KEY" | "TAMPERED" | "KEY_CHANGED"
   | "ORPHANED_CREDENTIALS" | "IDENTITY_CHANGED" | "CORRUPT" | "MISSING_CREDENTIALS" | "CRYPTO" | "STORAGE"

@@ -138,8 +138,9 @@ impl Launcher for SharedWorkerLauncher {
             } = request;
             let (worker_url, wasm_url) = match transport {
                 TransportConfig::Wasm { worker_url, wasm_url } => (worker_url, wasm_url),
-                TransportConfig::Http { url, legacy_sse: false, .. } => {
+                TransportConfig::Http { url, legacy_sse, .. } => {
                     let mut spec = HttpSpec::new(server, url)
+                        .legacy_sse(legacy_sse)
                         .client_options(client)
                         .on_connection(on_connection)
                         .max_frame_chars(limits.max_frame_chars);

@@ -1,0 +1,160 @@
+//! Requests and bodies: `fetch` with the transport's headers and abort signal, what a failed request means (the
+//! browser says only "Failed to fetch", whether the server could not be reached or refused CORS), and bodies read
+//! as text, chunk by chunk.
+
+use super::HttpTransport;
+use crate::Error;
+use crate::worker::describe_js;
+use js_sys::{Promise, Reflect, Uint8Array};
+use std::ops::ControlFlow;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{
+    Headers, ReadableStreamDefaultReader, RequestInit, RequestRedirect, Response, ResponseType, TextDecodeOptions,
+    TextDecoder,
+};
+
+#[wasm_bindgen]
+extern "C" {
+    /// The global `fetch` (of a window or a worker).
+    #[wasm_bindgen(js_name = fetch)]
+    fn global_fetch(url: &str, init: &RequestInit) -> Promise;
+}
+
+impl HttpTransport {
+    /// Starts a request to `url`: the protocol headers, then the configured ones; `abortable` by close.
+    pub(super) fn request(
+        &self,
+        url: &str,
+        method: &str,
+        protocol: &[(&'static str, String)],
+        body: Option<&str>,
+        abortable: bool,
+    ) -> Result<Promise, String> {
+        let headers = Headers::new().map_err(|e| describe_js(&e))?;
+        for (name, value) in protocol {
+            headers.append(name, value).map_err(|e| describe_js(&e))?;
+        }
+        for (name, value) in &self.headers {
+            headers.append(name, value).map_err(|_| format!("the header {name:?} is not a valid HTTP header"))?;
+        }
+        let init = RequestInit::new();
+        init.set_method(method);
+        init.set_headers(&headers);
+        if let Some(body) = body {
+            init.set_body(&JsValue::from_str(body));
+        }
+        if abortable {
+            init.set_signal(Some(&self.aborter.signal()));
+        }
+        if !self.headers.is_empty() {
+            init.set_redirect(RequestRedirect::Manual);
+        }
+        Ok(global_fetch(url, &init))
+    }
+
+    /// Fetches `url`, abortable by close. A failure is an error naming the server that says why, as far as the
+    /// browser lets the page know.
+    pub(super) async fn fetch(
+        &self,
+        url: &str,
+        method: &str,
+        protocol: &[(&'static str, String)],
+        body: Option<&str>,
+    ) -> Result<Response, Error> {
+        if self.closed.get() {
+            return Err(self.closed_error());
+        }
+        let promise =
+            self.request(url, method, protocol, body, true).map_err(|reason| self.http_error(None, reason))?;
+        let response: Response = match JsFuture::from(promise).await {
+            Ok(response) => response.unchecked_into(),
+            Err(_) if self.closed.get() => return Err(self.closed_error()),
+            Err(failure) => {
+                return Err(Error::Unreachable {
+                    server: self.server.clone(),
+                    server_origin: origin_of(url),
+                    page_origin: page_origin(),
+                    detail: format!("{method} {url}: {}", describe_js(&failure)),
+                });
+            }
+        };
+        if response.type_() == ResponseType::Opaqueredirect {
+            return Err(self.http_error(
+                None,
+                format!(
+                    "{method} {url} was redirected; requests that carry configured headers do not follow redirects \
+                     (the headers could reach another address): configure the final URL"
+                ),
+            ));
+        }
+        Ok(response)
+    }
+
+    fn closed_error(&self) -> Error {
+        Error::Closed { server: self.server.clone(), reason: "the transport is closed".into() }
+    }
+}
+
+/// `scheme://host:port` of a URL (the URL itself when it cannot be parsed).
+fn origin_of(url: &str) -> String {
+    web_sys::Url::new(url).map(|u| u.origin()).unwrap_or_else(|_| url.to_owned())
+}
+
+/// The page's (or worker's) own origin.
+fn page_origin() -> String {
+    Reflect::get(&js_sys::global(), &"location".into())
+        .and_then(|location| Reflect::get(&location, &"origin".into()))
+        .ok()
+        .and_then(|origin| origin.as_string())
+        .unwrap_or_else(|| "(unknown)".into())
+}
+
+/// A response header, when the browser lets it be read (CORS exposes only what the server lists).
+pub(super) fn header(response: &Response, name: &str) -> Option<String> {
+    response.headers().get(name).ok().flatten()
+}
+
+/// Reads a body as text, chunk by chunk, until it ends or `on_chunk` breaks (the rest is cancelled).
+pub(super) async fn read_chunks(
+    response: &Response,
+    mut on_chunk: impl FnMut(&str) -> ControlFlow<()>,
+) -> Result<(), String> {
+    let Some(body) = response.body() else { return Ok(()) };
+    let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    let decoder = TextDecoder::new().map_err(|e| describe_js(&e))?;
+    let options = TextDecodeOptions::new();
+    options.set_stream(true);
+    loop {
+        let step = JsFuture::from(reader.read())
+            .await
+            .map_err(|e| format!("reading the answer failed: {}", describe_js(&e)))?;
+        if Reflect::get(&step, &"done".into()).ok().and_then(|d| d.as_bool()).unwrap_or(true) {
+            return Ok(());
+        }
+        let value: Uint8Array = Reflect::get(&step, &"value".into()).map_err(|e| describe_js(&e))?.unchecked_into();
+        let text = decoder
+            .decode_with_js_u8_array_and_options(&value, &options)
+            .map_err(|e| format!("the answer is not UTF-8: {}", describe_js(&e)))?;
+        if on_chunk(&text).is_break() {
+            let _ = reader.cancel();
+            return Ok(());
+        }
+    }
+}
+
+/// A whole body as text, up to `max` characters.
+pub(super) async fn read_text(response: &Response, max: usize) -> Result<String, String> {
+    let mut text = String::new();
+    let mut over = false;
+    read_chunks(response, |chunk| {
+        text.push_str(chunk);
+        over = text.len() > max;
+        if over { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    })
+    .await?;
+    if over {
+        return Err(format!("the server sent an answer larger than {max} characters"));
+    }
+    Ok(text)
+}
