@@ -4,8 +4,9 @@
 // Run by `cargo xtask test`; by hand: MCP_WORKER_SITE_URL=http://127.0.0.1:8080/ node --test tests/e2e/remote.test.mjs
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { startDevProxy } from "../../xtask/dev-proxy.mjs";
 import { startRemoteServers } from "../fixtures/remote/servers.mjs";
-import { openRuntimePage } from "./runtime-page.mjs";
+import { SITE_URL, openRuntimePage } from "./runtime-page.mjs";
 
 describe("remote servers over Streamable HTTP", () => {
   let browser;
@@ -163,6 +164,31 @@ describe("remote servers over Streamable HTTP", () => {
       assert.ok(error.message.includes(`a page of ${out.page}`), error.message);
       assert.match(error.message, /check the URL and that it runs/);
       assert.match(error.message, /CORS: its operator can send Access-Control-Allow-Origin/);
+    }
+  });
+
+  it("reaches a server without CORS through the development proxy, for allowlisted origins only", async () => {
+    const proxy = await startDevProxy({ port: 0, origin: new URL(SITE_URL).origin, allow: [new URL(remote.urls.nocors).origin] });
+    const template = `http://127.0.0.1:${proxy.address().port}/proxy?url={url}`;
+    try {
+      const out = await page.evaluate(async ({ nocors, stateful, template }) => {
+        const rt = await host.McpRuntime.create({ databaseName: unique("proxy") });
+        rt.addServer({ name: "proxied", url: nocors, proxy: template, headers: { "X-Api-Key": "k-123" } });
+        rt.addServer({ name: "elsewhere", url: stateful, proxy: template });
+        const progress = [];
+        const slow = await rt.callTool("proxied", "slow", { steps: 2, delayMs: 10 }, { onProgress: (p) => progress.push(p.progress) });
+        const who = await rt.callTool("proxied", "whoami", {});
+        const refused = await failure(rt.connectServer("elsewhere"));
+        rt.close();
+        return { slow: slow.content[0].text, progress, who: JSON.parse(who.content[0].text), refused };
+      }, { nocors: remote.urls.nocors, stateful: remote.urls.stateful, template });
+      assert.equal(out.slow, "done after 2 steps");
+      assert.deepEqual(out.progress, [1, 2], "the event stream passes through the proxy as it comes");
+      assert.equal(out.who.xApiKey, "k-123", "headers pass through");
+      assert.equal(out.refused.code, "UNAUTHORIZED", JSON.stringify(out.refused));
+      assert.match(out.refused.message, /^server elsewhere: .*403.*not on the development proxy's allowlist: run cargo xtask demo --proxy-allow/);
+    } finally {
+      proxy.close();
     }
   });
 

@@ -23,7 +23,9 @@ usage: cargo xtask <command> [options]
 commands:
   setup                      install what is missing: wasm32 target, wasm-bindgen-cli, chromium, npm packages
   build [--release]          build the sample-server bundles (target/bundles) and the host (target/pkg/host)
-  demo [--port 8080]         release build, assemble target/site, serve it on http://127.0.0.1:<port>/
+  demo [--port 8080] [--proxy-allow ORIGIN]...
+                             release build, assemble target/site, serve it on http://127.0.0.1:<port>/, and a
+                             development proxy for remote servers without CORS on <port + 1> (allowlist: ORIGIN...)
   test [--native-only | --browser-only]
                              the full CI run: fmt, clippy, native tests, browser tests, end-to-end tests
   bench [-- <run.mjs args>]  release build, serve the site, run tests/bench/run.mjs against it
@@ -60,7 +62,10 @@ fn dispatch(args: &[String]) -> Result {
             setup::setup()?;
             build::build(profile).map(drop)
         }
-        "demo" => site::demo(parse_port(rest)?),
+        "demo" => {
+            let (port, proxy_allow) = parse_demo_args(rest)?;
+            site::demo(port, &proxy_allow)
+        }
         "test" => test::run(test::Selection::from_args(rest)?),
         "bench" => {
             let passthrough = match rest.split_first() {
@@ -85,21 +90,36 @@ fn no_options(command: &str, rest: &[String]) -> Result {
     }
 }
 
-/// `--port N` or `--port=N`; default 8080.
-fn parse_port(args: &[String]) -> Result<u16> {
+/// `--port N` (default 8080) and any number of `--proxy-allow ORIGIN`, each also as `--flag=value`.
+fn parse_demo_args(args: &[String]) -> Result<(u16, Vec<String>)> {
     let mut port = 8080;
+    let mut allow = Vec::new();
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
-        let value = if arg == "--port" {
-            iter.next().ok_or("demo: `--port` needs a value")?.as_str()
-        } else if let Some(value) = arg.strip_prefix("--port=") {
-            value
-        } else {
-            return Err(format!("demo: unexpected argument `{arg}` (expected `--port N`)"));
+        let (flag, inline) = match arg.split_once('=') {
+            Some((flag, value)) => (flag, Some(value.to_owned())),
+            None => (arg.as_str(), None),
         };
-        port = value.parse().map_err(|_| format!("demo: `{value}` is not a port number"))?;
+        let mut value =
+            || inline.clone().or_else(|| iter.next().cloned()).ok_or(format!("demo: `{flag}` needs a value"));
+        match flag {
+            "--port" => {
+                let value = value()?;
+                port = value.parse().map_err(|_| format!("demo: `{value}` is not a port number"))?;
+            }
+            "--proxy-allow" => {
+                let origin = value()?;
+                if !(origin.starts_with("https://") || origin.starts_with("http://")) {
+                    return Err(format!("demo: `--proxy-allow {origin}`: an origin is http(s)://host[:port]"));
+                }
+                allow.push(origin);
+            }
+            _ => {
+                return Err(format!("demo: unexpected argument `{arg}` (expected `--port N`, `--proxy-allow ORIGIN`)"));
+            }
+        }
     }
-    Ok(port)
+    Ok((port, allow))
 }
 
 /// The workspace root (the parent of this crate's directory).

@@ -13,7 +13,7 @@ use std::time::Duration;
 mod headers;
 
 use crate::build::{self, Profile, copy_dir, remove_dir};
-use crate::{Result, display, root, setup, target_dir};
+use crate::{Result, cmd, display, root, setup, target_dir};
 
 /// How long an idle keep-alive connection is kept.
 const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -22,15 +22,45 @@ const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
 const MAX_HEAD_BYTES: usize = 64 * 1024;
 
 /// `cargo xtask demo`: setup, release build, assemble, serve until interrupted.
-pub(crate) fn demo(port: u16) -> Result {
+pub(crate) fn demo(port: u16, proxy_allow: &[String]) -> Result {
     setup::setup()?;
     build::build(Profile::Release)?;
     let site = assemble()?;
     let handle = serve(&site, SocketAddr::from(([127, 0, 0, 1], port)))?;
+    let proxy = start_dev_proxy(port, proxy_allow)?;
     println!("mcp-worker console: {}", handle.url());
     println!("serving {} (Ctrl-C to stop)", display(&site));
     handle.wait();
+    drop(proxy);
     Ok(())
+}
+
+/// The development proxy (`xtask/dev-proxy.mjs`) on the next port, for the console's pages only; stopped with
+/// the demo.
+fn start_dev_proxy(port: u16, allow: &[String]) -> Result<ChildGuard> {
+    let proxy_port = port.checked_add(1).ok_or("demo: no port after 65535 for the development proxy")?;
+    let mut command = cmd::new("node");
+    command.arg(root().join("xtask/dev-proxy.mjs")).args([
+        "--port",
+        &proxy_port.to_string(),
+        "--origin",
+        &format!("http://127.0.0.1:{port}"),
+    ]);
+    for origin in allow {
+        command.args(["--allow", origin]);
+    }
+    let child = command.spawn().map_err(|e| format!("cannot start the development proxy (node): {e}"))?;
+    Ok(ChildGuard(child))
+}
+
+/// A child process killed when dropped.
+struct ChildGuard(std::process::Child);
+
+impl Drop for ChildGuard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 /// Builds `target/site/`: a copy of `www/*`, `target/bundles` as `bundles/`, `target/pkg` as `pkg/`.

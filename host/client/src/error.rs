@@ -110,7 +110,11 @@ pub enum Error {
         detail: String,
     },
     /// A remote server refused the request for want of (other) credentials: HTTP 401 or 403.
-    #[error("server {server}: unauthorized (HTTP {status}){}", challenge_note(.challenge.as_deref()))]
+    #[error(
+        "server {server}: unauthorized (HTTP {status}){}{}",
+        note(": ", .detail.as_deref()),
+        note("; the server asks for ", .challenge.as_deref())
+    )]
     Unauthorized {
         /// The server.
         server: String,
@@ -118,14 +122,16 @@ pub enum Error {
         status: u16,
         /// The server's `WWW-Authenticate` header, if the browser let it be read.
         challenge: Option<String>,
+        /// The beginning of the answer's body, which often says why.
+        detail: Option<String>,
     },
     /// The caller's input was not usable (arguments that are not a JSON object, a bad option).
     #[error("{0}")]
     InvalidInput(String),
 }
 
-fn challenge_note(challenge: Option<&str>) -> String {
-    challenge.map(|c| format!(": the server asks for {c}")).unwrap_or_default()
+fn note(prefix: &str, text: Option<&str>) -> String {
+    text.map(|t| format!("{prefix}{t}")).unwrap_or_default()
 }
 
 impl Error {

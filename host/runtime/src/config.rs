@@ -38,6 +38,9 @@ pub enum TransportConfig {
         headers: BTreeMap<String, String>,
         /// Whether the entry asked for the legacy HTTP+SSE transport.
         legacy_sse: bool,
+        /// A proxy the requests go through: a URL with `{url}` where the server's URL goes, percent-encoded
+        /// (`http://127.0.0.1:8080/proxy?url={url}`). The proxy receives the headers too: only one the user runs.
+        proxy: Option<String>,
     },
     /// A local process (`command` and `args`), as desktop clients run servers. Kept in configuration so that an
     /// imported file loses nothing, but a browser cannot start processes: reported as unsupported.
@@ -85,11 +88,12 @@ impl fmt::Debug for TransportConfig {
             Self::Wasm { worker_url, wasm_url } => {
                 f.debug_struct("Wasm").field("worker_url", worker_url).field("wasm_url", wasm_url).finish()
             }
-            Self::Http { url, headers, legacy_sse } => f
+            Self::Http { url, headers, legacy_sse, proxy } => f
                 .debug_struct("Http")
                 .field("url", url)
                 .field("headers", &headers.keys().collect::<Vec<_>>())
                 .field("legacy_sse", legacy_sse)
+                .field("proxy", proxy)
                 .finish(),
             Self::Stdio { command, args } => {
                 f.debug_struct("Stdio").field("command", command).field("args", args).finish()
@@ -270,13 +274,16 @@ impl ServerConfig {
                     out.insert("wasmUrl".into(), json!(url));
                 }
             }
-            TransportConfig::Http { url, headers, legacy_sse } => {
+            TransportConfig::Http { url, headers, legacy_sse, proxy } => {
                 if *legacy_sse {
                     out.insert("type".into(), json!("sse"));
                 }
                 out.insert("url".into(), json!(url));
                 if !headers.is_empty() {
                     out.insert("headers".into(), json!(headers));
+                }
+                if let Some(proxy) = proxy {
+                    out.insert("proxy".into(), json!(proxy));
                 }
             }
             TransportConfig::Stdio { command, args } => {

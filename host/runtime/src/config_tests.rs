@@ -142,6 +142,20 @@ fn the_hosts_own_form_round_trips() {
 }
 
 #[test]
+fn a_remote_server_may_go_through_a_proxy_whose_url_says_where_the_target_goes() {
+    let json =
+        json!({"name": "r", "url": "https://mcp.example.com/mcp", "proxy": "http://127.0.0.1:8080/proxy?url={url}"});
+    let config = ServerConfig::from_json(&json).unwrap();
+    let TransportConfig::Http { proxy, .. } = &config.transport else { panic!("{config:?}") };
+    assert_eq!(proxy.as_deref(), Some("http://127.0.0.1:8080/proxy?url={url}"));
+    assert_eq!(ServerConfig::from_json(&config.to_json()).unwrap(), config);
+    for bad in ["http://127.0.0.1:8080/proxy", "ftp://x/{url}"] {
+        let errors = ServerConfig::from_json(&json!({"name": "r", "url": "https://a/mcp", "proxy": bad})).unwrap_err();
+        assert!(errors.iter().any(|e| e.to_string().contains("proxy")), "{bad}: {errors:?}");
+    }
+}
+
+#[test]
 fn serde_uses_the_hosts_own_form() {
     let config = ServerConfig::wasm("echo", "/e.js").timeout_ms(5);
     let text = serde_json::to_string(&config).unwrap();

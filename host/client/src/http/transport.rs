@@ -37,6 +37,7 @@ pub struct HttpSpec {
     on_connection: Option<Hook>,
     max_frame_chars: u32,
     legacy_sse: bool,
+    proxy: Option<String>,
 }
 
 impl std::fmt::Debug for HttpSpec {
@@ -61,6 +62,7 @@ impl HttpSpec {
             on_connection: None,
             max_frame_chars: DEFAULT_MAX_FRAME_CHARS,
             legacy_sse: false,
+            proxy: None,
         }
     }
 
@@ -98,12 +100,21 @@ impl HttpSpec {
         self.legacy_sse = legacy;
         self
     }
+
+    /// Sends every request through a proxy: `template` is a URL with `{url}` where the target's URL goes,
+    /// percent-encoded (`http://127.0.0.1:8080/proxy?url={url}`). The proxy sees the headers, credentials included:
+    /// only a proxy the user runs.
+    #[must_use]
+    pub fn proxy(mut self, template: Option<String>) -> Self {
+        self.proxy = template;
+        self
+    }
 }
 
 /// Connects to a remote server (over Streamable HTTP, or HTTP+SSE when the spec says so or the server refuses
 /// Streamable HTTP) and runs the MCP lifecycle with it.
 pub async fn connect(spec: HttpSpec) -> Result<McpClient> {
-    let HttpSpec { server, url, headers, client, on_connection, max_frame_chars, legacy_sse } = spec;
+    let HttpSpec { server, url, headers, client, on_connection, max_frame_chars, legacy_sse, proxy } = spec;
     let transport = Rc::new(HttpTransport {
         server: server.clone(),
         url,
@@ -118,6 +129,7 @@ pub async fn connect(spec: HttpSpec) -> Result<McpClient> {
         })?,
         closed: Cell::new(false),
         max_frame_chars: max_frame_chars as usize,
+        proxy,
     });
     let weak = Rc::downgrade(&transport);
     let connection = Connection::new(
@@ -169,6 +181,8 @@ struct HttpTransport {
     aborter: AbortController,
     closed: Cell<bool>,
     max_frame_chars: usize,
+    /// The proxy's URL template, if requests go through one.
+    proxy: Option<String>,
 }
 
 impl Transport for HttpTransport {

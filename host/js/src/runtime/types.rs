@@ -129,6 +129,8 @@ export interface ServerConfigInput {
   url?: string;
   /** Headers sent to a remote server with every request. `${NAME}` in a value is the server's credential `NAME`, from the vault. While a server has headers, redirects are not followed (they could carry the headers elsewhere). */
   headers?: Record<string, string>;
+  /** A proxy a remote server's requests go through: a URL with `{url}` where the server's URL goes, percent-encoded (`http://127.0.0.1:8080/proxy?url={url}`, the development proxy of `cargo xtask demo`). It sees the headers, credentials included: only a proxy the user runs. */
+  proxy?: string;
   command?: string;
   args?: string[];
   enabled?: boolean;
@@ -154,6 +156,7 @@ export interface ServerConfig {
   wasmUrl?: string;
   url?: string;
   headers?: Record<string, string>;
+  proxy?: string;
   command?: string;
   args?: string[];
   enabled: boolean;

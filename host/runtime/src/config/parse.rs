@@ -325,7 +325,17 @@ impl Fields<'_> {
                 };
                 let headers = self.string_map("headers");
                 self.check_references("headers", &headers);
-                Some(TransportConfig::Http { url: url?, headers, legacy_sse: kind == "sse" })
+                let proxy = self.string("proxy");
+                if let Some(proxy) = &proxy {
+                    let http = proxy.starts_with("https://") || proxy.starts_with("http://");
+                    if !http || !proxy.contains("{url}") {
+                        self.error(
+                            "proxy",
+                            format!("{proxy:?} is not an http(s) URL with {{url}} where the server's URL goes"),
+                        );
+                    }
+                }
+                Some(TransportConfig::Http { url: url?, headers, legacy_sse: kind == "sse", proxy })
             }
             "stdio" => {
                 let command = self.required_string("command", "for a stdio server");

@@ -138,9 +138,10 @@ impl Launcher for SharedWorkerLauncher {
             } = request;
             let (worker_url, wasm_url) = match transport {
                 TransportConfig::Wasm { worker_url, wasm_url } => (worker_url, wasm_url),
-                TransportConfig::Http { url, legacy_sse, .. } => {
+                TransportConfig::Http { url, legacy_sse, proxy, .. } => {
                     let mut spec = HttpSpec::new(server, url)
                         .legacy_sse(legacy_sse)
+                        .proxy(proxy)
                         .client_options(client)
                         .on_connection(on_connection)
                         .max_frame_chars(limits.max_frame_chars);

@@ -50,7 +50,15 @@ impl HttpTransport {
         if !self.headers.is_empty() {
             init.set_redirect(RequestRedirect::Manual);
         }
-        Ok(global_fetch(url, &init))
+        Ok(global_fetch(&self.through_proxy(url), &init))
+    }
+
+    /// Where a request for `url` goes: the URL itself, or the proxy's template with it in place of `{url}`.
+    fn through_proxy(&self, url: &str) -> String {
+        match &self.proxy {
+            Some(template) => template.replace("{url}", &String::from(js_sys::encode_uri_component(url))),
+            None => url.to_owned(),
+        }
     }
 
     /// Fetches `url`, abortable by close. A failure is an error naming the server that says why, as far as the
@@ -71,9 +79,10 @@ impl HttpTransport {
             Ok(response) => response.unchecked_into(),
             Err(_) if self.closed.get() => return Err(self.closed_error()),
             Err(failure) => {
+                // Through a proxy, the proxy is what did not answer.
                 return Err(Error::Unreachable {
                     server: self.server.clone(),
-                    server_origin: origin_of(url),
+                    server_origin: origin_of(&self.through_proxy(url)),
                     page_origin: page_origin(),
                     detail: format!("{method} {url}: {}", describe_js(&failure)),
                 });
@@ -141,6 +150,19 @@ pub(super) async fn read_chunks(
             return Ok(());
         }
     }
+}
+
+/// The beginning of a body (an error's explanation), on one line; `None` when empty or unreadable.
+pub(super) async fn excerpt(response: &Response) -> Option<String> {
+    const MAX: usize = 300;
+    let mut text = String::new();
+    let _ = read_chunks(response, |chunk| {
+        text.push_str(chunk);
+        if text.len() >= MAX { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    })
+    .await;
+    let line: String = text.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(MAX).collect();
+    (!line.is_empty()).then_some(line)
 }
 
 /// A whole body as text, up to `max` characters.

@@ -3,7 +3,7 @@
 //! where to POST messages (on the same origin); every message from the server arrives on that stream. The stream
 //! cannot be resumed: when it ends, the connection closes and whoever owns the client starts again.
 
-use super::fetching::{header, read_chunks};
+use super::fetching::{excerpt, header, read_chunks};
 use super::{HttpTransport, Mode};
 use crate::Error;
 use crate::http::exchange::{ACCEPT_GET, FramePeek};
@@ -25,7 +25,8 @@ impl HttpTransport {
         let status = response.status();
         if status == 401 || status == 403 {
             let challenge = header(&response, "WWW-Authenticate");
-            return Err(Error::Unauthorized { server: self.server.clone(), status, challenge });
+            let detail = excerpt(&response).await;
+            return Err(Error::Unauthorized { server: self.server.clone(), status, challenge, detail });
         }
         let content_type = header(&response, "Content-Type").unwrap_or_default();
         if status != 200 || !content_type.to_ascii_lowercase().starts_with("text/event-stream") {
@@ -56,12 +57,12 @@ impl HttpTransport {
         let status = response.status();
         if status == 401 || status == 403 {
             let challenge = header(&response, "WWW-Authenticate");
-            self.failed(&peek, Error::Unauthorized { server: self.server.clone(), status, challenge });
+            let detail = excerpt(&response).await;
+            self.failed(&peek, Error::Unauthorized { server: self.server.clone(), status, challenge, detail });
         } else if !(200..300).contains(&status) {
-            self.failed(
-                &peek,
-                self.http_error(Some(status), format!("the server answered HTTP {status} to a message")),
-            );
+            let detail = excerpt(&response).await.map(|d| format!(": {d}")).unwrap_or_default();
+            let reason = format!("the server answered HTTP {status} to a message{detail}");
+            self.failed(&peek, self.http_error(Some(status), reason));
         }
     }
 

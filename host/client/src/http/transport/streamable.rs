@@ -8,7 +8,7 @@
 //! the older HTTP+SSE transport, as the spec's backwards compatibility asks.
 
 use super::HttpTransport;
-use super::fetching::{header, read_chunks, read_text};
+use super::fetching::{excerpt, header, read_chunks, read_text};
 use crate::Error;
 use crate::http::exchange::{
     FramePeek, GetReply, PostReply, RequestKind, SESSION_HEADER, classify_get, classify_post, json_body_frames,
@@ -67,9 +67,16 @@ impl HttpTransport {
             PostReply::SessionExpired => self.session_expired(),
             PostReply::NotStreamableHttp { status } => self.fall_back_to_legacy(frame, &peek, status).await,
             PostReply::Unauthorized { status, challenge } => {
-                self.failed(&peek, Error::Unauthorized { server: self.server.clone(), status, challenge });
+                let detail = excerpt(&response).await;
+                self.failed(&peek, Error::Unauthorized { server: self.server.clone(), status, challenge, detail });
             }
-            PostReply::Failed { reason } => self.failed(&peek, self.http_error(Some(status), reason)),
+            PostReply::Failed { reason } => {
+                let reason = match excerpt(&response).await {
+                    Some(detail) => format!("{reason}: {detail}"),
+                    None => reason,
+                };
+                self.failed(&peek, self.http_error(Some(status), reason));
+            }
         }
     }
 
