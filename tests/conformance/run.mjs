@@ -7,8 +7,9 @@
 // Environment (defaults in brackets):
 //   MCP_WORKER_SITE_URL    an already served site; or
 //   MCP_WORKER_SITE_DIR    the site directory to serve on 127.0.0.1 [<repo>/target/site; better a copy of it]
-//   MCP_CONFORMANCE_NODE   a Node >= 22 binary for the suite [/tmp/conformance-tools/node_modules/node/bin/node]
-//   MCP_CONFORMANCE_SUITE  the suite's CLI [/tmp/conformance-tools/node_modules/@modelcontextprotocol/conformance/dist/index.js]
+//   MCP_CONFORMANCE_NODE   a Node >= 22 binary for the suite [tests/conformance/node_modules/node/bin/node]
+//   MCP_CONFORMANCE_SUITE  the suite's CLI [tests/conformance/node_modules/@modelcontextprotocol/conformance/dist/index.js]
+// (both installed by `cargo xtask setup` from tests/conformance/package.json)
 //   MCP_CONFORMANCE_SPEC   the spec version whose client scenarios run [2025-11-25]
 //   MCP_CONFORMANCE_OUT    where results go [/tmp/mcp-conformance-results/<time>]
 //   MCP_CONFORMANCE_TIMEOUT_MS  the suite's per-scenario client timeout [30000]
@@ -25,7 +26,7 @@ import { startStaticServer } from "./static-server.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, "../..");
-const TOOLS = "/tmp/conformance-tools";
+const TOOLS = HERE;
 const NODE22 = process.env.MCP_CONFORMANCE_NODE || path.join(TOOLS, "node_modules/node/bin/node");
 const SUITE =
   process.env.MCP_CONFORMANCE_SUITE || path.join(TOOLS, "node_modules/@modelcontextprotocol/conformance/dist/index.js");

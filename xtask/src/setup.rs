@@ -5,7 +5,7 @@ use std::fs;
 use std::path::Path;
 use std::time::SystemTime;
 
-use crate::{Result, cmd, root};
+use crate::{Result, cmd, display, root};
 
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -184,27 +184,35 @@ fn npm_packages() -> Result {
         return Err(format!("node {node} is too old: install Node.js {MIN_NODE_MAJOR} or later"));
     }
     println!("ok: node {node}, npm {npm}");
+    npm_install(root(), "npm packages")?;
+    // The conformance suite and the Node >= 22 it runs on (a package of the registry), apart from the project's.
+    npm_install(&root().join("tests/conformance"), "the MCP conformance suite and Node 22")
+}
 
-    let lock = root().join("package-lock.json");
-    let installed = root().join("node_modules/.package-lock.json");
-    let inputs = [root().join("package.json"), lock.clone()];
+/// `npm ci` in `dir` when its `node_modules` is older than its `package.json` or lock.
+fn npm_install(dir: &Path, what: &str) -> Result {
+    let lock = dir.join("package-lock.json");
+    let installed = dir.join("node_modules/.package-lock.json");
+    let inputs = [dir.join("package.json"), lock.clone()];
     let stale = match modified(&installed) {
         None => true,
         Some(installed_at) => inputs.iter().filter_map(|p| modified(p)).any(|input_at| input_at > installed_at),
     };
+    let shown = display(&dir.join("node_modules"));
     if !stale {
-        println!("ok: node_modules up to date with package-lock.json");
+        println!("ok: {shown} up to date with package-lock.json ({what})");
         return Ok(());
     }
     let mut npm_cmd = cmd::new("npm");
+    npm_cmd.current_dir(dir);
     if lock.is_file() {
-        println!("installing: npm packages (npm ci)");
+        println!("installing: {what} (npm ci in {})", display(dir));
         npm_cmd.args(["ci", "--no-audit", "--no-fund"]);
         cmd::run(&mut npm_cmd).map_err(|e| {
             format!("{e}\n  if package.json changed, run `npm install` to update package-lock.json and commit it")
         })
     } else {
-        println!("installing: npm packages (npm install; no package-lock.json yet)");
+        println!("installing: {what} (npm install in {}; no package-lock.json yet)", display(dir));
         npm_cmd.args(["install", "--no-audit", "--no-fund"]);
         cmd::run(&mut npm_cmd).map_err(|e| format!("{e}\n  check access to the npm registry"))
     }

@@ -48,6 +48,7 @@ const BROWSER: &[Step] = &[
     ("types (tsc)", type_check),
     ("browser tests", browser_tests),
     ("end-to-end tests", end_to_end),
+    ("conformance (client scenarios)", conformance),
 ];
 
 pub(crate) fn run(selection: Selection) -> Result {
@@ -196,19 +197,37 @@ fn end_to_end() -> Result {
         println!("note: no tests/e2e/*.test.mjs yet: skipping the end-to-end tests");
         return Ok(());
     }
-    let site_dir = site::assemble()?;
-    // The page the runtime's end-to-end tests load the host into: a real file of the site, so the browser
-    // knows its address (a page made up by the test driver has none, and loopback requests from its sandboxed
-    // servers would be refused by Local Network Access).
-    let blank = site_dir.join("e2e-blank.html");
-    fs::write(&blank, "<!doctype html><meta charset=utf-8><title>e2e</title>\n")
-        .map_err(|e| format!("cannot write {}: {e}", display(&blank)))?;
+    let site_dir = assemble_test_site()?;
     // The hand-written servers, served by the site so that sandboxed workers can load them.
     copy_dir(&root().join("tests/fixtures"), &site_dir.join("e2e-fixtures"))?;
     let server = site::serve(&site_dir, SocketAddr::from(([127, 0, 0, 1], 0)))?;
     println!("serving {} at {}", display(&site_dir), server.url());
     // Files are passed one by one: `node --test <dir>` means different things in node 20 and 22.
     cmd::run(cmd::new("node").arg("--test").args(files).env("MCP_WORKER_SITE_URL", server.url()))
+}
+
+/// The site with what the tests add: the page the runtime's end-to-end tests load the host into, a real file of the
+/// site so that the browser knows its address (a page made up by the test driver has none, and loopback requests
+/// from its sandboxed servers would be refused by Local Network Access).
+fn assemble_test_site() -> Result<std::path::PathBuf> {
+    let site_dir = site::assemble()?;
+    let blank = site_dir.join("e2e-blank.html");
+    fs::write(&blank, "<!doctype html><meta charset=utf-8><title>e2e</title>\n")
+        .map_err(|e| format!("cannot write {}: {e}", display(&blank)))?;
+    Ok(site_dir)
+}
+
+/// The official MCP conformance suite's client scenarios (2025-11-25), with the host in headless Chromium as the
+/// client (`tests/conformance/`): fails when a scenario fails that is not known to need OAuth.
+fn conformance() -> Result {
+    let site_dir = assemble_test_site()?;
+    let server = site::serve(&site_dir, SocketAddr::from(([127, 0, 0, 1], 0)))?;
+    cmd::run(
+        cmd::new("node")
+            .arg(root().join("tests/conformance/run.mjs"))
+            .env("MCP_WORKER_SITE_URL", server.url())
+            .env("MCP_CONFORMANCE_OUT", crate::target_dir().join("conformance")),
+    )
 }
 
 /// Files in `dir` whose names end with `suffix`, sorted, as paths relative to the workspace root.

@@ -2,6 +2,7 @@
 #![warn(missing_docs)]
 
 pub mod connection;
+pub mod elicitation_defaults;
 pub mod error;
 pub mod http;
 pub mod limits;

@@ -66,6 +66,9 @@ impl Connection {
         }
         let (abort, registration) = AbortHandle::new_pair();
         let deadline = (limits.timeout_ms > 0).then(|| (self.inner.clock)() + f64::from(limits.timeout_ms));
+        // An accepted elicitation goes back with the schema's defaults for what the user left out.
+        let requested_schema =
+            (request.method == methods::ELICITATION_CREATE).then(|| params.get("requestedSchema").cloned()).flatten();
         let server_request = ServerRequest::new(self.inner.server.clone(), request.method.clone(), params);
         let timed_out = server_request.timed_out.clone();
         let incoming = Incoming { abort, method: request.method, deadline, timed_out };
@@ -83,6 +86,10 @@ impl Connection {
             let Ok(outcome) = outcome else { return };
             let Some(connection) = weak.upgrade() else { return };
             connection.inner.incoming.borrow_mut().remove(&id);
+            let outcome = match requested_schema {
+                Some(schema) => outcome.map(|result| crate::elicitation_defaults::fill(&schema, result)),
+                None => outcome,
+            };
             let frame = match outcome {
                 Ok(result) => encode_result(&id, &result).unwrap_or_else(|e| {
                     encode_error(Some(&id), &ErrorObject::internal_error(format!("unserializable result: {e}")))

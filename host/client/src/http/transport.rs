@@ -1,11 +1,11 @@
 //! Remote servers in the browser, on `fetch` and its body streams (decisions in [`super::exchange`], events in
-//! [`super::sse`]): Streamable HTTP ([`streamable`]), and the older HTTP+SSE transport ([`legacy`]) for servers
-//! configured with it or that refuse Streamable HTTP.
+//! [`super::sse`]): Streamable HTTP (`streamable`), and the older HTTP+SSE transport (`legacy`) for servers
+//! configured with it or that refuse Streamable HTTP; requests and bodies in `fetching`.
 //!
 //! Configured headers are sent with every request; while there are any, redirects are not followed (a redirect
-//! could carry them to another address), and one is reported as such. A request the browser blocks for CORS is
-//! told apart from an unreachable server ([`fetching`]). Closing aborts every request in flight (streams included)
-//! and ends a Streamable HTTP session with DELETE.
+//! could carry them to another address), and one is reported as such. A request with no answer the page may read
+//! names the server, its origin and the page's (the browser does not say whether CORS or the network stopped it).
+//! Closing aborts every request in flight (streams included) and ends a Streamable HTTP session with DELETE.
 
 mod fetching;
 mod legacy;
