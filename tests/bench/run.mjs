@@ -17,6 +17,8 @@
 //          --set key=value (repeatable: override a numeric setting of www/bench/bench.js, e.g. --set seqRounds=1).
 
 import { chromium } from "playwright-core";
+import * as esbuild from "esbuild";
+import { startRemoteServers } from "../fixtures/remote/servers.mjs";
 import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
@@ -79,9 +81,9 @@ function parseArgs(argv) {
  * time: upstream's `Cache-Control: no-store` is kept), so the dev server's own latency (see `probeKeepAlive`) stays
  * out of the cold-start figures.
  */
-function isolationProxy(upstream) {
+function isolationProxy(upstream, extra = {}) {
   const prefix = upstream.pathname.replace(/\/$/, "");
-  const cache = new Map();
+  const cache = new Map(Object.entries(extra));
   const isolation = {
     "cross-origin-opener-policy": "same-origin",
     "cross-origin-embedder-policy": "require-corp",
@@ -400,6 +402,21 @@ function profileReport(profiles) {
   return out.join("\n");
 }
 
+/** The TS SDK's Client and Streamable HTTP transport as one ES module for the page (esbuild, in memory). */
+async function tsSdkClientBundle() {
+  const built = await esbuild.build({
+    entryPoints: [path.join(ROOT, "www/bench/ts-sdk-entry.js")],
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    minify: true,
+    write: false,
+    logLevel: "silent",
+  });
+  const body = Buffer.from(built.outputFiles[0].contents);
+  return { status: 200, headers: { "content-type": "text/javascript" }, body };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 
 async function main() {
@@ -412,13 +429,19 @@ async function main() {
 
   const keepAlive = await probeKeepAlive(site);
   const loadBefore = loadavg();
-  const proxy = opts.direct ? null : await isolationProxy(site);
+  // The Streamable HTTP row: a server built with the official TS SDK on 127.0.0.1, and the SDK's Client bundled for
+  // the page (served by the proxy; with --direct the row is skipped).
+  const remote = opts.direct ? null : await startRemoteServers();
+  const tsSdk = opts.direct ? null : await tsSdkClientBundle();
+  const extra = tsSdk ? { "/bench/ts-sdk-client.js": tsSdk } : {};
+  const proxy = opts.direct ? null : await isolationProxy(site, extra);
   // Idle entries per measured window, keyed by the page's label (summed over rounds).
   const idle = {};
   const open = new Map();
   const profiles = {}; // label -> {calls, threads: [{thread, profile}]}
   const base = proxy ? proxy.url : site.href;
-  const pageUrl = `${base}bench.html?auto=1${opts.quick ? "&quick=1" : ""}${opts.profile ? "&profile=1" : ""}${opts.set.map((kv) => `&${kv}`).join("")}`;
+  const remoteParam = remote ? `&remoteUrl=${encodeURIComponent(remote.urls.stateful)}` : "";
+  const pageUrl = `${base}bench.html?auto=1${opts.quick ? "&quick=1" : ""}${opts.profile ? "&profile=1" : ""}${remoteParam}${opts.set.map((kv) => `&${kv}`).join("")}`;
   let browser;
   let failure = null;
   let result = null;
@@ -470,6 +493,7 @@ async function main() {
   } finally {
     await browser?.close().catch(() => {});
     proxy?.close();
+    await remote?.close();
   }
 
   const loadAfter = loadavg();

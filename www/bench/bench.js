@@ -15,7 +15,7 @@
 //                    raw JS client -> JS      both ends plain JS JSON-RPC: the floor for "JSON over a port"
 //                  plus an instrumented breakdown of one host -> Rust echo call into segments.
 
-import init, { McpClient, compileModule } from "/pkg/host/mcp_worker_host.js";
+import init, { McpClient, McpRuntime, compileModule } from "/pkg/host/mcp_worker_host.js";
 
 const ECHO_BUNDLE = "/bundles/echo/";
 const ECHO_WORKER = ECHO_BUNDLE + "bootstrap.js";
@@ -40,7 +40,10 @@ export const DEFAULT_CONFIG = {
   listExtra: 497, // ECHO_EXTRA_TOOLS: 3 + 497 = 500 tools
   listN: 20, // measured listings (after one warm-up)
   breakdownN: 5_000, // instrumented calls
+  httpN: 500, // sequential tools/call over Streamable HTTP, per client (after httpWarm)
+  httpWarm: 50,
   profile: false, // extra windows for the runner's CPU profiler (`?profile=1`)
+  remoteUrl: null, // a Streamable HTTP MCP server with an `echo` tool (run.mjs starts one); no row without it
 };
 
 /** A scaled-down configuration for a quick check (`?quick=1`). */
@@ -56,6 +59,8 @@ export const QUICK_CONFIG = {
   blobN: 2,
   listN: 3,
   breakdownN: 500,
+  httpN: 100,
+  httpWarm: 10,
 };
 
 const now = () => performance.now();
@@ -790,6 +795,50 @@ async function listTools(cfg, module, samples) {
 }
 
 /**
+ * tools/call over Streamable HTTP to a server built with the official TS SDK (stateful, answers as event streams),
+ * sequentially: ours (the runtime) against the SDK's own Client, bundled into this page, on the same server.
+ */
+async function streamableHttp(cfg, samples) {
+  if (!cfg.remoteUrl) return;
+  log("tools/call over Streamable HTTP");
+  const rt = await McpRuntime.create({ databaseName: `bench-${Date.now()}` });
+  rt.addServer({ name: "remote", url: cfg.remoteUrl });
+  await rt.connectServer("remote");
+  const { Client, StreamableHTTPClientTransport } = await import(new URL("ts-sdk-client.js", HERE).href);
+  const sdk = new Client({ name: "bench", version: "1.0.0" });
+  await sdk.connect(new StreamableHTTPClientTransport(new URL(cfg.remoteUrl)));
+  const args = { text: "ping" };
+  const ours = () => rt.callTool("remote", "echo", args);
+  const theirs = () => sdk.callTool({ name: "echo", arguments: args });
+  checkEcho(await ours());
+  checkEcho(await theirs());
+  const timeIt = async (call, n) => {
+    for (let i = 0; i < cfg.httpWarm; i++) await call();
+    const times = new Float64Array(n);
+    await settle();
+    for (let i = 0; i < n; i++) {
+      const t = now();
+      await call();
+      times[i] = now() - t;
+    }
+    return [...times];
+  };
+  // Interleaved halves, so that a slow stretch of the machine lands on both.
+  const half = Math.ceil(cfg.httpN / 2);
+  const t = { ours: [], sdk: [] };
+  for (let round = 0; round < 2; round++) {
+    t.ours.push(...(await timeIt(ours, half)));
+    t.sdk.push(...(await timeIt(theirs, half)));
+  }
+  samples.http = t;
+  const ms = (times) => summarize(times).p50;
+  figure("streamable http", "http_call_p50", `tools/call echo over Streamable HTTP, sequential p50 (${t.ours.length} calls)`, "ms", ms(t.ours), ms(t.sdk),
+    "baseline column: the official TS SDK Client in the same page, same server (a TS SDK StreamableHTTPServerTransport on 127.0.0.1)");
+  await sdk.close();
+  rt.close();
+}
+
+/**
  * Only with `?profile=1` (run.mjs --profile): extra windows, after every figure is taken, that the runner wraps in
  * the DevTools CPU profiler (labels starting with "profile"). Profiling slows what it watches, so no figure comes
  * from these windows.
@@ -856,6 +905,7 @@ export async function runBench(config = DEFAULT_CONFIG) {
   await breakdown(cfg, module, samples);
   await largeResults(cfg, module, samples);
   await listTools(cfg, module, samples);
+  await streamableHttp(cfg, samples);
   if (cfg.profile) await profileWindows(cfg, module);
 
   const result = {

@@ -7,6 +7,8 @@ const config = { ...(params.get("quick") === "1" ? QUICK_CONFIG : DEFAULT_CONFIG
 for (const [key, value] of params) {
   if (typeof config[key] === "number" && Number.isFinite(Number(value))) config[key] = Number(value);
 }
+// A remote MCP server for the Streamable HTTP row (tests/bench/run.mjs starts one).
+config.remoteUrl = params.get("remoteUrl");
 const button = document.getElementById("run");
 const results = document.getElementById("results");
 

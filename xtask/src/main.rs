@@ -150,13 +150,18 @@ mod tests {
     }
 
     #[test]
-    fn port_parsing() {
-        assert_eq!(parse_port(&[]), Ok(8080));
-        assert_eq!(parse_port(&strings(&["--port", "9000"])), Ok(9000));
-        assert_eq!(parse_port(&strings(&["--port=1234"])), Ok(1234));
-        assert!(parse_port(&strings(&["--port"])).is_err());
-        assert!(parse_port(&strings(&["--port", "x"])).is_err());
-        assert!(parse_port(&strings(&["--verbose"])).is_err());
+    fn demo_arguments() {
+        let port = |args: &[&str]| parse_demo_args(&strings(args)).map(|(port, _)| port);
+        assert_eq!(port(&[]), Ok(8080));
+        assert_eq!(port(&["--port", "9000"]), Ok(9000));
+        assert_eq!(port(&["--port=1234"]), Ok(1234));
+        assert!(port(&["--port"]).is_err());
+        assert!(port(&["--port", "x"]).is_err());
+        assert!(port(&["--verbose"]).is_err());
+        let allowed =
+            parse_demo_args(&strings(&["--proxy-allow", "https://a.example", "--proxy-allow=http://127.0.0.1:9"]));
+        assert_eq!(allowed, Ok((8080, strings(&["https://a.example", "http://127.0.0.1:9"]))));
+        assert!(parse_demo_args(&strings(&["--proxy-allow", "a.example"])).is_err(), "an origin has a scheme");
     }
 
     #[test]
