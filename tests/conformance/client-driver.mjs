@@ -33,7 +33,6 @@ const REPO = path.resolve(HERE, "../..");
 //   calls:        tools to call, by the server's own tool name, with their arguments (each must be listed)
 //   expectText:   a substring the call's text result must contain
 //   elicitation:  how to answer `elicitation/create` (omitted: the capability is not declared)
-//   needsOAuth:   the scenario needs an OAuth client; the host has none (the run is still made, to show where)
 const PLANS = [
   { match: "initialize", calls: [] },
   { match: "tools_call", calls: [{ tool: "add_numbers", args: { a: 5, b: 3 }, expectText: "8" }] },
@@ -46,7 +45,7 @@ const PLANS = [
   // SEP-1699: the server closes the call's SSE stream after a priming event (id + retry: 500); the result comes on
   // the GET that resumes it.
   { match: "sse-retry", calls: [{ tool: "test_reconnection", args: {}, expectText: "Reconnection test completed" }] },
-  { match: /^auth\//, needsOAuth: true, calls: [{ tool: "test-tool", args: {} }] },
+  { match: /^auth\//, calls: [{ tool: "test-tool", args: {} }] },
   // Anything else: connect and list tools.
   { match: /.*/, calls: [] },
 ];
@@ -149,6 +148,18 @@ async function inPage({ serverUrl, plan }) {
       };
     }
     if (plan.roots) options.roots = plan.roots;
+    // OAuth: the suite's authorization server approves at once and redirects; the user's part (a popup) is played
+    // by the driver, which follows that redirect outside the page and hands back where it leads.
+    const context = plan.context ?? {};
+    options.oauth = {
+      redirectUri: new URL("oauth-callback.html", location.href).href,
+      authorize: (url) => window.__authorize(url),
+      clientName: "mcp-worker conformance driver",
+      // The app's client ID metadata document: the URL the suite's basic-cimd scenario expects (it fetches nothing).
+      clientMetadataUrl: "https://conformance-test.local/client-metadata.json",
+      ...(context.client_id ? { clientId: context.client_id } : {}),
+      ...(context.client_secret ? { clientSecret: context.client_secret } : {}),
+    };
     rt = await host.McpRuntime.create(options);
     rt.subscribe((e) => {
       const { id, seq, timestamp, ...rest } = e;
@@ -211,7 +222,6 @@ async function main() {
   out(`scenario ${JSON.stringify(scenario)} server ${serverUrl}`);
   out(`plan ${JSON.stringify(plan)}`);
   if (process.env.MCP_CONFORMANCE_CONTEXT) out(`context ${process.env.MCP_CONFORMANCE_CONTEXT}`);
-  if (plan.needsOAuth) out("note: this scenario needs OAuth, which the host does not implement");
 
   let siteUrl = process.env.MCP_WORKER_SITE_URL;
   let site;
@@ -258,6 +268,22 @@ async function main() {
         if (!mine(r.url())) return;
         err(`[net] xx ${r.method()} ${r.url()} ended: ${r.failure()?.errorText}`);
       });
+    }
+    // The user at the authorization server: follow its redirect, outside the page, and report where it goes.
+    await page.exposeFunction("__authorize", async (url) => {
+      err(`[oauth] authorize ${url}`);
+      const answer = await fetch(url, { redirect: "manual" });
+      const location = answer.headers.get("location");
+      if (!location) throw new Error(`the authorization endpoint answered ${answer.status} without a redirect`);
+      err(`[oauth] redirected to ${location}`);
+      return location;
+    });
+    if (process.env.MCP_CONFORMANCE_CONTEXT) {
+      try {
+        plan.context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT);
+      } catch {
+        err("[oauth] MCP_CONFORMANCE_CONTEXT is not JSON");
+      }
     }
     const blank = new URL("e2e-blank.html", siteUrl).href;
     const resp = await page.goto(blank);

@@ -16,7 +16,7 @@
 // The driver itself runs under the node running this script (it only needs playwright-core), and reads its own
 // variables (see client-driver.mjs).
 //
-// Exit code: 0 when every scenario passed except those that need OAuth (the host has no OAuth client yet), else 1.
+// Exit code: 0 when every scenario passed, else 1.
 
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -37,7 +37,6 @@ const OUT =
   path.join("/tmp/mcp-conformance-results", new Date().toISOString().replace(/[:.]/g, "-"));
 const DRIVER = path.join(HERE, "client-driver.mjs");
 
-const needsOAuth = (scenario) => scenario.startsWith("auth/");
 
 function fatal(msg) {
   console.error(`run.mjs: ${msg}`);
@@ -128,7 +127,7 @@ function summarize(scenario, dir, code, log, ms) {
     else reason = `suite exited ${code}`;
     if (driverLine && driverLine !== "PASS" && !reason.startsWith("driver:")) reason += ` | driver: ${driverLine.replace(/^FAIL /, "")}`;
   }
-  const category = pass ? "pass" : needsOAuth(scenario) ? "needs OAuth" : timedOut ? "timeout" : "fail";
+  const category = pass ? "pass" : timedOut ? "timeout" : "fail";
   return {
     scenario,
     pass,
@@ -189,10 +188,9 @@ async function main() {
 
   console.log("\n" + table(rows));
   const passed = rows.filter((r) => r.pass).length;
-  const unexpected = rows.filter((r) => !r.pass && r.category !== "needs OAuth");
+  const unexpected = rows.filter((r) => !r.pass);
   console.log(`\nTotal time ${(total / 1000).toFixed(1)}s. Per-scenario logs: <dir>/suite.log, <dir>/*/stdout.txt (driver), stderr.txt (page + HTTP log), checks.json.`);
   console.log(`conformance: ${passed} passed, ${rows.length - passed} failed`);
-  console.log(`(${rows.length - passed - unexpected.length} of the failures need OAuth, which the host does not implement)`);
   fs.writeFileSync(path.join(OUT, "summary.json"), JSON.stringify({ spec: SPEC, totalMs: total, rows }, null, 2));
   fs.writeFileSync(path.join(OUT, "summary.md"), table(rows) + "\n");
   process.exit(unexpected.length ? 1 : 0);

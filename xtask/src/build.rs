@@ -141,10 +141,12 @@ pub(crate) fn build(profile: Profile) -> Result<Outputs> {
         if profile == Profile::Release {
             wasm_opt(&out_dir.join(format!("{}_bg.wasm", host.lib)))?;
         }
-        // The host's JavaScript companions (the ART adapter and its types) ship beside the package they import.
+        // The host's JavaScript companions (the ART adapter, the OAuth popup and its redirect page, their types) ship
+        // beside the package they import.
         for companion in files_in(&root().join(HOST_CRATE))? {
             let name = companion.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            if name.ends_with(".mjs") || name.ends_with(".d.mts") {
+            let redirect_page = name.starts_with("oauth-callback.");
+            if name.ends_with(".mjs") || name.ends_with(".d.mts") || redirect_page {
                 copy_file(&companion, &out_dir.join(&name))?;
             }
         }

@@ -218,7 +218,7 @@ fn assemble_test_site() -> Result<std::path::PathBuf> {
 }
 
 /// The official MCP conformance suite's client scenarios (2025-11-25), with the host in headless Chromium as the
-/// client (`tests/conformance/`): fails when a scenario fails that is not known to need OAuth.
+/// client (`tests/conformance/`): fails when any scenario fails.
 fn conformance() -> Result {
     let site_dir = assemble_test_site()?;
     let server = site::serve(&site_dir, SocketAddr::from(([127, 0, 0, 1], 0)))?;

@@ -44,6 +44,7 @@ use crate::{Error, Result};
 use futures_util::future::{LocalBoxFuture, Shared};
 use mcp_worker_client::Error as ClientError;
 use mcp_worker_client::connection::FloodReport;
+use mcp_worker_client::http::oauth::setup::OAuthSetup;
 use mcp_worker_client::limits::WorkerLimits;
 use mcp_worker_client::sandbox::BlockedRequest;
 use mcp_worker_client::server_requests::ServerRequestHandlers;
@@ -79,6 +80,8 @@ pub struct ManagerOptions {
     pub report_progress: bool,
     /// The bounds of each worker connection: largest frame, heartbeat (see [`WorkerLimits`]).
     pub worker_limits: WorkerLimits,
+    /// How remote servers that ask for OAuth authorization get it; without it they fail with `UNAUTHORIZED`.
+    pub oauth: Option<OAuthSetup>,
 }
 
 impl Default for ManagerOptions {
@@ -91,6 +94,7 @@ impl Default for ManagerOptions {
             server_requests: None,
             report_progress: false,
             worker_limits: WorkerLimits::default(),
+            oauth: None,
         }
     }
 }

@@ -38,6 +38,7 @@ pub mod pkce;
 pub mod registration;
 pub mod request;
 pub mod scope;
+pub mod setup;
 pub mod tokens;
 mod url;
 

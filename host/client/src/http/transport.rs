@@ -7,11 +7,13 @@
 //! names the server, its origin and the page's (the browser does not say whether CORS or the network stopped it).
 //! Closing aborts every request in flight (streams included) and ends a Streamable HTTP session with DELETE.
 
+mod authorize;
 mod fetching;
 mod legacy;
 mod streamable;
 
 use super::exchange::{FramePeek, HttpSession, RequestKind};
+use super::oauth::setup::OAuthSetup;
 use crate::connection::{Connection, SendError, WeakConnection};
 use crate::limits::DEFAULT_MAX_FRAME_CHARS;
 use crate::session::{ClientOptions, McpClient};
@@ -38,6 +40,7 @@ pub struct HttpSpec {
     max_frame_chars: u32,
     legacy_sse: bool,
     proxy: Option<String>,
+    oauth: Option<OAuthSetup>,
 }
 
 impl std::fmt::Debug for HttpSpec {
@@ -63,6 +66,7 @@ impl HttpSpec {
             max_frame_chars: DEFAULT_MAX_FRAME_CHARS,
             legacy_sse: false,
             proxy: None,
+            oauth: None,
         }
     }
 
@@ -109,12 +113,20 @@ impl HttpSpec {
         self.proxy = template;
         self
     }
+
+    /// Authorizes with OAuth 2.1 when the server asks (a 401 with a Bearer challenge); without it, such a server
+    /// fails with `UNAUTHORIZED`.
+    #[must_use]
+    pub fn oauth(mut self, setup: Option<OAuthSetup>) -> Self {
+        self.oauth = setup;
+        self
+    }
 }
 
 /// Connects to a remote server (over Streamable HTTP, or HTTP+SSE when the spec says so or the server refuses
 /// Streamable HTTP) and runs the MCP lifecycle with it.
 pub async fn connect(spec: HttpSpec) -> Result<McpClient> {
-    let HttpSpec { server, url, headers, client, on_connection, max_frame_chars, legacy_sse, proxy } = spec;
+    let HttpSpec { server, url, headers, client, on_connection, max_frame_chars, legacy_sse, proxy, oauth } = spec;
     let transport = Rc::new(HttpTransport {
         server: server.clone(),
         url,
@@ -130,6 +142,8 @@ pub async fn connect(spec: HttpSpec) -> Result<McpClient> {
         closed: Cell::new(false),
         max_frame_chars: max_frame_chars as usize,
         proxy,
+        oauth,
+        authorized: RefCell::new(None),
     });
     let weak = Rc::downgrade(&transport);
     let connection = Connection::new(
@@ -183,6 +197,10 @@ struct HttpTransport {
     max_frame_chars: usize,
     /// The proxy's URL template, if requests go through one.
     proxy: Option<String>,
+    /// How to authorize when the server asks.
+    oauth: Option<OAuthSetup>,
+    /// The tokens of the last authorization, for this session.
+    authorized: RefCell<Option<authorize::Authorized>>,
 }
 
 impl Transport for HttpTransport {

@@ -2,14 +2,17 @@
 
 use super::convert::{JsFailure, from_js, property};
 use js_sys::Function;
+use mcp_worker_client::http::oauth::setup::{Authorize, OAuthSetup};
 use mcp_worker_client::limits::{NotificationLimits, ServerRequestLimits};
 use mcp_worker_runtime::manager::{Backoff, DEFAULT_CALL_TIMEOUT_MS, FailurePolicy, ManagerOptions};
 use mcp_worker_runtime::observation::DEFAULT_HISTORY;
 use mcp_worker_runtime::registry::ToolLimits;
 use serde::Deserialize;
 use serde_json::Value;
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
 
 /// The database that holds the credentials unless the options name another.
 pub(crate) const DEFAULT_DATABASE: &str = "mcp-worker";
@@ -36,6 +39,10 @@ struct OptionsJson {
     elicitation: Value,
     #[serde(default)]
     sampling: Value,
+    /// Read from the object itself (it holds a function).
+    #[serde(default)]
+    #[expect(dead_code, reason = "read with `oauth` below")]
+    oauth: Value,
 }
 
 /// A field that is there, even as `null`: `Some(null)`, where a missing field is `None` (serde's `default`).
@@ -163,6 +170,7 @@ pub(crate) fn read(options: &JsValue) -> Result<RuntimeOptions, JsFailure> {
         );
     }
     manager.failure_policy = policy;
+    manager.oauth = oauth(options)?;
     if let Some(limits) = json.notification_limits {
         let default = NotificationLimits::default();
         manager.client.notification_limits = NotificationLimits::new(
@@ -207,6 +215,46 @@ pub(crate) fn read(options: &JsValue) -> Result<RuntimeOptions, JsFailure> {
 /// `true`, `false`, a handler, or `{ handler, autoApprove }`. A bare elicitation handler answers every request (it
 /// asks the user itself); a sampling handler runs only for the requests the application approves, unless
 /// `autoApprove` says otherwise, so that no server spends the user's model quota unasked.
+/// `oauth: { redirectUri, authorize, clientId?, clientSecret?, clientMetadataUrl?, clientName? }`.
+fn oauth(options: &JsValue) -> Result<Option<OAuthSetup>, JsFailure> {
+    let Some(oauth) = property(options, "oauth").filter(|v| !v.is_undefined() && !v.is_null()) else {
+        return Ok(None);
+    };
+    let text = |key: &str| property(&oauth, key).and_then(|v| v.as_string());
+    let redirect_uri = text("redirectUri")
+        .ok_or_else(|| JsFailure::invalid("oauth.redirectUri must be the URL of the redirect page"))?;
+    let function = property(&oauth, "authorize").and_then(|v| v.dyn_into::<Function>().ok()).ok_or_else(|| {
+        JsFailure::invalid("oauth.authorize must be a function: (url) => Promise<the redirect page's URL>")
+    })?;
+    let authorize: Authorize = Rc::new(move |url: String| {
+        let called = function.call1(&JsValue::NULL, &JsValue::from_str(&url));
+        Box::pin(async move {
+            let value = called.map_err(|e| format!("oauth.authorize threw: {}", describe(&e)))?;
+            let resolved = JsFuture::from(js_sys::Promise::resolve(&value))
+                .await
+                .map_err(|e| format!("the authorization did not complete: {}", describe(&e)))?;
+            resolved.as_string().ok_or_else(|| "oauth.authorize must resolve to the redirect page's URL".to_owned())
+        })
+    });
+    Ok(Some(OAuthSetup {
+        redirect_uri,
+        client_id: text("clientId"),
+        client_secret: text("clientSecret"),
+        client_metadata_url: text("clientMetadataUrl"),
+        client_name: text("clientName").unwrap_or_else(|| "mcp-worker".to_owned()),
+        authorize,
+    }))
+}
+
+/// A thrown value, in words.
+fn describe(value: &JsValue) -> String {
+    value
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| value.as_string())
+        .unwrap_or_else(|| "an unknown error".to_owned())
+}
+
 fn answering(options: &JsValue, key: &str, json: &Value) -> Result<Answering, JsFailure> {
     let given = property(options, key);
     let auto_by_default = key != "sampling";

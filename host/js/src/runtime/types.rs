@@ -42,6 +42,15 @@ export interface RuntimeOptions {
   notificationLimits?: { perSecond?: number; burst?: number; maxDroppedPerSecond?: number };
   /** How many requests (elicitation, sampling, roots) each server may have waiting, and for how long in ms (default 8 and 60000; `timeoutMs: 0`: for ever). One over the cap is refused at once (JSON-RPC error -32000) without reaching the application and counted in `serverThrottled`; one that waits too long is answered with an error (-32001) and settled as `timedOut`. */
   serverRequestLimits?: { maxPending?: number; timeoutMs?: number };
+  /** OAuth 2.1 for remote servers that ask for it (a 401 with a Bearer challenge): the runtime finds the server's authorization server, registers (`clientId`/`clientSecret` given beforehand, the app's client ID metadata document at `clientMetadataUrl`, or dynamic registration), and calls `authorize(url)` for the user's part; it resolves with the URL the user was sent back to (`redirectUri`). `popupAuthorize` and `callbackUrl` from `oauth-popup.mjs` (beside this package) do that in a popup. Tokens are kept for the server's session and refreshed before they expire. Without this option such servers fail with `UNAUTHORIZED`. */
+  oauth?: {
+    redirectUri: string;
+    authorize: (url: string) => Promise<string>;
+    clientId?: string;
+    clientSecret?: string;
+    clientMetadataUrl?: string;
+    clientName?: string;
+  };
   /** Roots answered to `roots/list`. Omitted: the capability is not declared. */
   roots?: { uri: string; name?: string }[];
 }

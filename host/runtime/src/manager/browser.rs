@@ -134,6 +134,7 @@ impl Launcher for SharedWorkerLauncher {
                 isolation,
                 limits,
                 on_blocked,
+                oauth,
                 ..
             } = request;
             let (worker_url, wasm_url) = match transport {
@@ -142,6 +143,7 @@ impl Launcher for SharedWorkerLauncher {
                     let mut spec = HttpSpec::new(server, url)
                         .legacy_sse(legacy_sse)
                         .proxy(proxy)
+                        .oauth(oauth)
                         .client_options(client)
                         .on_connection(on_connection)
                         .max_frame_chars(limits.max_frame_chars);

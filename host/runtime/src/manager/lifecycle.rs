@@ -131,6 +131,7 @@ impl Inner {
             isolation,
             limits: self.options.worker_limits,
             on_blocked: self.blocked_hook(name),
+            oauth: self.options.oauth.clone(),
         };
         let client = match self.launcher.launch(request).await {
             Ok(client) => Rc::new(client),

@@ -48,6 +48,8 @@ pub struct LaunchRequest {
     pub limits: WorkerLimits,
     /// Runs for each request the browser blocked.
     pub on_blocked: Rc<dyn Fn(BlockedRequest)>,
+    /// How a remote server that asks for OAuth authorization gets it.
+    pub oauth: Option<mcp_worker_client::http::oauth::setup::OAuthSetup>,
 }
 
 impl fmt::Debug for LaunchRequest {

@@ -73,8 +73,12 @@ impl HttpTransport {
         if self.closed.get() {
             return Err(self.closed_error());
         }
+        let mut protocol = protocol.to_vec();
+        if let Some(bearer) = self.bearer().await {
+            protocol.push(("Authorization", bearer));
+        }
         let promise =
-            self.request(url, method, protocol, body, true).map_err(|reason| self.http_error(None, reason))?;
+            self.request(url, method, &protocol, body, true).map_err(|reason| self.http_error(None, reason))?;
         let response: Response = match JsFuture::from(promise).await {
             Ok(response) => response.unchecked_into(),
             Err(_) if self.closed.get() => return Err(self.closed_error()),
@@ -98,6 +102,37 @@ impl HttpTransport {
             ));
         }
         Ok(response)
+    }
+
+    /// A request to an authorization server: only `headers` (none of the server's), direct, without redirects.
+    pub(super) async fn fetch_plain(
+        &self,
+        url: &str,
+        method: &str,
+        headers: &[(&'static str, String)],
+        body: Option<&str>,
+    ) -> Result<Response, Error> {
+        let init = RequestInit::new();
+        init.set_method(method);
+        let all = Headers::new().map_err(|e| self.http_error(None, describe_js(&e)))?;
+        for (name, value) in headers {
+            all.append(name, value).map_err(|e| self.http_error(None, describe_js(&e)))?;
+        }
+        init.set_headers(&all);
+        if let Some(body) = body {
+            init.set_body(&JsValue::from_str(body));
+        }
+        init.set_signal(Some(&self.aborter.signal()));
+        init.set_redirect(RequestRedirect::Manual);
+        match JsFuture::from(global_fetch(url, &init)).await {
+            Ok(response) => Ok(response.unchecked_into()),
+            Err(failure) => Err(Error::Unreachable {
+                server: self.server.clone(),
+                server_origin: origin_of(url),
+                page_origin: page_origin(),
+                detail: format!("{method} {url}: {}", describe_js(&failure)),
+            }),
+        }
     }
 
     fn closed_error(&self) -> Error {

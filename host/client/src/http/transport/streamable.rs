@@ -66,6 +66,13 @@ impl HttpTransport {
             PostReply::Stream => self.read_answer_stream(response, &peek).await,
             PostReply::SessionExpired => self.session_expired(),
             PostReply::NotStreamableHttp { status } => self.fall_back_to_legacy(frame, &peek, status).await,
+            PostReply::Unauthorized { status, challenge } if self.oauth.is_some() => {
+                match self.authorize(status, challenge.as_deref()).await {
+                    // A task of its own: `send` may come back here.
+                    Ok(()) => wasm_bindgen_futures::spawn_local(self.clone().send(frame)),
+                    Err(error) => self.failed(&peek, error),
+                }
+            }
             PostReply::Unauthorized { status, challenge } => {
                 let detail = excerpt(&response).await;
                 self.failed(&peek, Error::Unauthorized { server: self.server.clone(), status, challenge, detail });
