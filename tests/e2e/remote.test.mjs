@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startDevProxy } from "../../xtask/dev-proxy.mjs";
+import { startOAuthServers } from "../fixtures/remote/oauth-server.mjs";
 import { startRemoteServers } from "../fixtures/remote/servers.mjs";
 import { SITE_URL, openRuntimePage } from "./runtime-page.mjs";
 
@@ -189,6 +190,51 @@ describe("remote servers over Streamable HTTP", () => {
       assert.match(out.refused.message, /^server elsewhere: .*403.*not on the development proxy's allowlist: run cargo xtask demo --proxy-allow/);
     } finally {
       proxy.close();
+    }
+  });
+
+  it("signs in with OAuth in a popup that comes back through the redirect page shipped with the package", async () => {
+    const oauth = await startOAuthServers();
+    try {
+      await page.evaluate(async (url) => {
+        const { popupAuthorize, callbackUrl } = await import("/pkg/host/oauth-popup.mjs");
+        const opened = [];
+        window.__oauthRuntime = await host.McpRuntime.create({
+          databaseName: unique("oauth"),
+          oauth: { redirectUri: callbackUrl, clientName: "e2e", authorize: (u) => (opened.push(u), popupAuthorize(u)) },
+        });
+        window.__oauthOpened = opened;
+        window.__oauthRuntime.addServer({ name: "guarded", url });
+        // A sign-in window opens from a click, as the browser wants it.
+        const button = document.createElement("button");
+        button.id = "sign-in";
+        button.onclick = () => {
+          window.__oauthCall = window.__oauthRuntime.callTool("guarded", "whoami", {}).then(
+            (r) => ({ ok: JSON.parse(r.content[0].text) }),
+            (e) => ({ error: e.message, code: e.code }),
+          );
+        };
+        document.body.append(button);
+      }, oauth.url);
+      const popup = page.waitForEvent("popup");
+      await page.click("#sign-in");
+      await popup;
+      const out = await page.evaluate(async () => {
+        const whoami = await window.__oauthCall;
+        const again = await window.__oauthRuntime.callTool("guarded", "echo", { text: "still signed in" });
+        const opened = window.__oauthOpened.map((u) => new URL(u));
+        window.__oauthRuntime.close();
+        return { whoami, again: again.content[0].text, opened: opened.map((u) => Object.fromEntries(u.searchParams)) };
+      });
+      assert.ok(out.whoami.ok, JSON.stringify(out.whoami));
+      assert.ok(out.whoami.ok.clientId, "a client registered dynamically");
+      assert.deepEqual(out.whoami.ok.scopes, ["mcp:tools"], "the scope the resource metadata offers");
+      assert.equal(out.again, "still signed in");
+      assert.equal(out.opened.length, 1, "one sign-in for the session");
+      assert.equal(out.opened[0].code_challenge_method, "S256");
+      assert.equal(out.opened[0].resource, oauth.url);
+    } finally {
+      await oauth.close();
     }
   });
 
