@@ -18,6 +18,8 @@ use crate::connection::{Connection, SendError, WeakConnection};
 use crate::limits::DEFAULT_MAX_FRAME_CHARS;
 use crate::session::{ClientOptions, McpClient};
 use crate::{Error, Result, Transport};
+use futures_channel::oneshot;
+use futures_util::future::select;
 use gloo_timers::future::TimeoutFuture;
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
@@ -26,6 +28,8 @@ use zeroize::Zeroizing;
 
 /// How often deadlines are checked.
 const SWEEP_INTERVAL_MS: u32 = 100;
+/// How long a new session waits for the server's own stream before its first call goes out anyway.
+const STREAM_SETTLE_TIMEOUT_MS: u32 = 2_000;
 
 /// Runs on a new connection before `initialize`.
 type Hook = Rc<dyn Fn(&Connection)>;
@@ -144,6 +148,7 @@ pub async fn connect(spec: HttpSpec) -> Result<McpClient> {
         proxy,
         oauth,
         authorized: RefCell::new(None),
+        stream_settled: RefCell::new(None),
     });
     let weak = Rc::downgrade(&transport);
     let connection = Connection::new(
@@ -164,12 +169,25 @@ pub async fn connect(spec: HttpSpec) -> Result<McpClient> {
         return Err(error);
     }
     spawn_sweeper(Rc::downgrade(&transport));
+    let (settled, stream_settled) = oneshot::channel();
+    if !legacy_sse {
+        *transport.stream_settled.borrow_mut() = Some(settled);
+    }
     let handle: Rc<dyn Transport> = transport.clone();
     let client = McpClient::initialize(connection, &client, Some(handle)).await;
-    if client.is_err() {
-        transport.close();
+    match client {
+        Ok(client) => {
+            // A server may send its own requests on its stream only: the first call waits until it is open.
+            if !legacy_sse {
+                let _ = select(stream_settled, TimeoutFuture::new(STREAM_SETTLE_TIMEOUT_MS)).await;
+            }
+            Ok(client)
+        }
+        Err(error) => {
+            transport.close();
+            Err(error)
+        }
     }
-    client
 }
 
 /// How messages travel.
@@ -201,6 +219,8 @@ struct HttpTransport {
     oauth: Option<OAuthSetup>,
     /// The tokens of the last authorization, for this session.
     authorized: RefCell<Option<authorize::Authorized>>,
+    /// Told when the server's own stream is open (or known not to be): [`connect`] waits for it.
+    stream_settled: RefCell<Option<oneshot::Sender<()>>>,
 }
 
 impl Transport for HttpTransport {

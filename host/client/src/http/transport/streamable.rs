@@ -1,7 +1,7 @@
 //! Streamable HTTP (MCP 2025-11-25): each frame is POSTed. An answer in JSON is delivered at once; an answer as a
 //! stream is read event by event until it ends, and when it ends or breaks before the request's answer, it is
 //! resumed with a GET that carries `Last-Event-ID`, after the server's `retry` time. Once
-//! `notifications/initialized` is accepted, a GET opens the server's own stream (405 means the server has none),
+//! `notifications/initialized` is answered, a GET opens the server's own stream (405 means the server has none),
 //! reopened with `Last-Event-ID` when it drops. HTTP 404 to a request that carried the session id means the server
 //! ended the session: the connection closes (pending calls fail, naming the server) and whoever owns the client
 //! starts a new session. A server that refuses the first `initialize` with 400, 404 or 405 is tried as a server of
@@ -28,6 +28,16 @@ impl HttpTransport {
     /// POSTs one frame and delivers what comes back.
     pub(super) async fn post(self: Rc<Self>, frame: String) {
         let peek = FramePeek::of(&frame);
+        let initialized = peek.method.as_deref() == Some("notifications/initialized");
+        self.clone().post_frame(frame, &peek).await;
+        // Whatever the answer (some servers answer 200 where 202 is due), the session's own stream opens next.
+        if initialized {
+            wasm_bindgen_futures::spawn_local(self.listen());
+        }
+    }
+
+    async fn post_frame(self: Rc<Self>, frame: String, peek: &FramePeek) {
+        let peek = peek.clone();
         self.session.borrow_mut().sending(&peek);
         let with_session = self.session.borrow().id.is_some();
         let initializing = peek.method.as_deref() == Some("initialize");
@@ -51,11 +61,7 @@ impl HttpTransport {
                     self.http_error(Some(status), format!("the server answered {method} with 202 and no answer")),
                 );
             }
-            PostReply::Accepted => {
-                if peek.method.as_deref() == Some("notifications/initialized") {
-                    wasm_bindgen_futures::spawn_local(self.clone().listen());
-                }
-            }
+            PostReply::Accepted => {}
             PostReply::Json => match read_text(&response, self.max_frame_chars).await {
                 Ok(text) => match json_body_frames(&text) {
                     Ok(frames) => frames.iter().for_each(|frame| self.deliver(frame)),
@@ -159,14 +165,23 @@ impl HttpTransport {
         }
     }
 
-    /// The server's own stream, open while the session lasts: reopened (from the last event) when it drops.
+    /// The server's own stream, open while the session lasts: reopened (from the last event) when it drops. The
+    /// first answer to its GET (a stream, or none) releases [`super::connect`], so that no request races ahead of
+    /// the stream a server may answer on.
     async fn listen(self: Rc<Self>) {
         let mut decoder = SseDecoder::new(self.max_frame_chars);
         let mut failures = 0;
+        let stream_settled = || {
+            if let Some(settled) = self.stream_settled.borrow_mut().take() {
+                let _ = settled.send(());
+            }
+        };
         while !self.closed.get() && failures < MAX_RESUMPTIONS {
             let last = decoder.last_event_id().map(str::to_owned);
             let headers = self.session.borrow().headers(RequestKind::Get, last.as_deref());
-            match self.fetch(&self.url, "GET", &headers, None).await {
+            let fetched = self.fetch(&self.url, "GET", &headers, None).await;
+            stream_settled();
+            match fetched {
                 Ok(response) => {
                     let with_session = self.session.borrow().id.is_some();
                     let content_type = header(&response, "Content-Type");
@@ -186,6 +201,7 @@ impl HttpTransport {
                 TimeoutFuture::new(decoder.retry_ms().unwrap_or(DEFAULT_RETRY_MS)).await;
             }
         }
+        stream_settled();
     }
 
     /// Reads a stream of events, delivering each message (and showing it to `seen`) until the stream ends.
