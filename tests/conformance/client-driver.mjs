@@ -24,6 +24,7 @@
 import path from "node:path";
 import fs from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { CHROMIUM_ARGS as TEST_CHROMIUM_ARGS } from "../e2e/runtime-page.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, "../..");
@@ -59,17 +60,7 @@ function planFor(scenario) {
 
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const CORS_MODE = process.env.MCP_DRIVER_CORS || "disable-web-security";
-const CHROMIUM_ARGS = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  ...(CORS_MODE === "disable-web-security" ? ["--disable-web-security"] : []),
-];
+const CHROMIUM_ARGS = [...TEST_CHROMIUM_ARGS, ...(CORS_MODE === "disable-web-security" ? ["--disable-web-security"] : [])];
 const DEADLINE_MS = Number(process.env.MCP_DRIVER_TIMEOUT_MS || 25_000);
 const NETLOG = process.env.MCP_DRIVER_NETLOG !== "0";
 

@@ -6,7 +6,8 @@ import { chromium } from "playwright-core";
 
 export const SITE_URL = process.env.MCP_WORKER_SITE_URL;
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
+/** The flags every headless Chromium of the tests runs with. */
+export const CHROMIUM_ARGS = [
   "--headless=new",
   "--no-sandbox",
   "--disable-gpu",

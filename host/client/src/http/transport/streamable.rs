@@ -37,14 +37,13 @@ impl HttpTransport {
     }
 
     async fn post_frame(self: Rc<Self>, frame: String, peek: &FramePeek) {
-        let peek = peek.clone();
-        self.session.borrow_mut().sending(&peek);
+        self.session.borrow_mut().sending(peek);
         let with_session = self.session.borrow().id.is_some();
         let initializing = peek.method.as_deref() == Some("initialize");
         let headers = self.session.borrow().headers(RequestKind::Post, None);
         let response = match self.fetch(&self.url, "POST", &headers, Some(&frame)).await {
             Ok(response) => response,
-            Err(error) => return self.failed(&peek, error),
+            Err(error) => return self.failed(peek, error),
         };
         let accepted = self.session.borrow_mut().accept_session_id(header(&response, SESSION_HEADER).as_deref());
         if let Err(message) = accepted {
@@ -57,7 +56,7 @@ impl HttpTransport {
             PostReply::Accepted if peek.is_request() => {
                 let method = peek.method.as_deref().unwrap_or_default();
                 self.failed(
-                    &peek,
+                    peek,
                     self.http_error(Some(status), format!("the server answered {method} with 202 and no answer")),
                 );
             }
@@ -67,28 +66,28 @@ impl HttpTransport {
                     Ok(frames) => frames.iter().for_each(|frame| self.deliver(frame)),
                     Err(message) => self.close_connection(Error::Protocol { server: self.server.clone(), message }),
                 },
-                Err(reason) => self.failed(&peek, self.http_error(Some(status), reason)),
+                Err(reason) => self.failed(peek, self.http_error(Some(status), reason)),
             },
-            PostReply::Stream => self.read_answer_stream(response, &peek).await,
+            PostReply::Stream => self.read_answer_stream(response, peek).await,
             PostReply::SessionExpired => self.session_expired(),
-            PostReply::NotStreamableHttp { status } => self.fall_back_to_legacy(frame, &peek, status).await,
+            PostReply::NotStreamableHttp { status } => self.fall_back_to_legacy(frame, peek, status).await,
             PostReply::Unauthorized { status, challenge } if self.oauth.is_some() => {
                 match self.authorize(status, challenge.as_deref()).await {
                     // A task of its own: `send` may come back here.
                     Ok(()) => wasm_bindgen_futures::spawn_local(self.clone().send(frame)),
-                    Err(error) => self.failed(&peek, error),
+                    Err(error) => self.failed(peek, error),
                 }
             }
             PostReply::Unauthorized { status, challenge } => {
                 let detail = excerpt(&response).await;
-                self.failed(&peek, Error::Unauthorized { server: self.server.clone(), status, challenge, detail });
+                self.failed(peek, Error::Unauthorized { server: self.server.clone(), status, challenge, detail });
             }
             PostReply::Failed { reason } => {
                 let reason = match excerpt(&response).await {
                     Some(detail) => format!("{reason}: {detail}"),
                     None => reason,
                 };
-                self.failed(&peek, self.http_error(Some(status), reason));
+                self.failed(peek, self.http_error(Some(status), reason));
             }
         }
     }
