@@ -48,6 +48,7 @@ export const STATUS_KINDS = [
   "serverStatus",
   "serverRemoved",
   "credentialsRequired",
+  "authorizationRequired",
   "toolsChanged",
   "listChanged",
   "serverLog",

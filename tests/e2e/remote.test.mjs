@@ -238,6 +238,133 @@ describe("remote servers over Streamable HTTP", () => {
     }
   });
 
+  it("keeps a sign-in in the vault for its URL: a reload needs no sign-in, a refresh none, and calls refused together one", async () => {
+    const oauth = await startOAuthServers();
+    try {
+      await page.evaluate(async (url) => {
+        const { popupAuthorize, callbackUrl } = await import("/pkg/host/oauth-popup.mjs");
+        const v = { database: unique("oauth-vault"), opened: [], events: [] };
+        v.create = async () => {
+          const rt = await host.McpRuntime.create({
+            database: v.database,
+            oauth: { redirectUri: callbackUrl, clientName: "e2e", authorize: (u) => (v.opened.push(u), popupAuthorize(u)) },
+          });
+          rt.subscribe((e) => v.events.push({ ...e, id: undefined, seq: undefined, timestamp: undefined }), { kinds: ["authorizationRequired"] });
+          return rt;
+        };
+        v.rt = await v.create();
+        await v.rt.credentials.setup({ device: true });
+        v.rt.addServer({ name: "guarded", url });
+        v.three = () => Promise.all([1, 2, 3].map((i) =>
+          v.rt.callTool("guarded", "echo", { text: `call ${i}` }).then((r) => r.content[0].text, (e) => `${e.code}: ${e.message}`)));
+        const button = document.createElement("button");
+        button.id = "vault-sign-in";
+        button.onclick = () => { v.clicked = v.three(); };
+        document.body.append(button);
+        window.__vault = v;
+      }, oauth.url);
+      const signIn = async () => {
+        const popup = page.waitForEvent("popup");
+        await page.click("#vault-sign-in");
+        await popup;
+        return page.evaluate(() => window.__vault.clicked);
+      };
+      const state = () => page.evaluate(() => ({ opened: window.__vault.opened.length, events: window.__vault.events }));
+      const calls = ["call 1", "call 2", "call 3"];
+
+      assert.deepEqual(await signIn(), calls, "the first sign-in");
+      const first = await state();
+      assert.equal(first.opened, 1);
+      assert.deepEqual(first.events.map(({ server, url, reason, canAuthorize }) => ({ server, url, reason, canAuthorize })),
+        [{ server: "guarded", url: oauth.url, reason: "signIn", canAuthorize: true }]);
+      assert.match(first.events[0].authorizationServer, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+      assert.deepEqual(oauth.grants(), { authorization_code: 1, refresh_token: 0 });
+
+      // A reload: the same database, the vault unlocked, and no one at the keyboard.
+      const reloaded = await page.evaluate(async () => {
+        const v = window.__vault;
+        v.rt.close();
+        v.rt = await v.create();
+        await v.rt.credentials.unlock({ device: true });
+        return { answers: await v.three(), status: v.rt.server("guarded").status, names: await v.rt.credentials.names("guarded") };
+      });
+      assert.deepEqual(reloaded.answers, calls, "signed in from the vault");
+      assert.equal(reloaded.status, "connected");
+      assert.deepEqual(reloaded.names, ["oauth:authorization"], "the sign-in is a record of the server's in the vault");
+      assert.deepEqual(oauth.grants(), { authorization_code: 1, refresh_token: 0 });
+      assert.equal((await state()).opened, 1);
+
+      // The access tokens are revoked: three calls refused together make one refresh, and no one is asked.
+      oauth.revoke();
+      assert.deepEqual(await page.evaluate(() => window.__vault.three()), calls);
+      assert.deepEqual(oauth.grants(), { authorization_code: 1, refresh_token: 1 });
+      assert.equal((await state()).opened, 1);
+
+      // Everything is revoked: the user is asked again, once for the three calls.
+      oauth.revoke({ everything: true });
+      assert.deepEqual(await signIn(), calls);
+      const last = await state();
+      assert.equal(last.opened, 2);
+      assert.deepEqual(last.events.map((e) => e.reason), ["signIn", "expired"]);
+      assert.deepEqual(oauth.grants(), { authorization_code: 2, refresh_token: 1 }, "one sign-in, no more refreshes");
+
+      // Without an oauth option the server waits for one, and says so.
+      const unconfigured = await page.evaluate(async (url) => {
+        const rt = await host.McpRuntime.create({ databaseName: unique("no-oauth") });
+        const events = [];
+        rt.subscribe((e) => events.push(e), { kinds: ["authorizationRequired"] });
+        rt.addServer({ name: "guarded", url });
+        const error = await rt.callTool("guarded", "echo", { text: "x" }).then(() => null, (e) => ({ code: e.code, message: e.message }));
+        const status = rt.server("guarded").status;
+        window.__vault.rt.close();
+        rt.close();
+        return { error, status, events: events.map(({ server, reason, canAuthorize }) => ({ server, reason, canAuthorize })) };
+      }, oauth.url);
+      assert.equal(unconfigured.error.code, "UNAUTHORIZED");
+      assert.equal(unconfigured.status, "needs_authorization");
+      assert.deepEqual(unconfigured.events, [{ server: "guarded", reason: "signIn", canAuthorize: false }]);
+    } finally {
+      await oauth.close();
+    }
+  });
+
+  it("refreshes tokens before they expire, so the server never has to refuse one", async () => {
+    // Tokens of 31 s are due for refresh (30 s ahead) a second after they are issued.
+    const oauth = await startOAuthServers({ lifetimeSeconds: 31 });
+    try {
+      await page.evaluate(async (url) => {
+        const { popupAuthorize, callbackUrl } = await import("/pkg/host/oauth-popup.mjs");
+        const rt = await host.McpRuntime.create({
+          databaseName: unique("oauth-refresh"),
+          oauth: { redirectUri: callbackUrl, clientName: "e2e", authorize: popupAuthorize },
+        });
+        rt.addServer({ name: "guarded", url });
+        const button = document.createElement("button");
+        button.id = "refresh-sign-in";
+        button.onclick = () => { window.__refresh = { rt, first: rt.callTool("guarded", "echo", { text: "first" }) }; };
+        document.body.append(button);
+      }, oauth.url);
+      const popup = page.waitForEvent("popup");
+      await page.click("#refresh-sign-in");
+      await popup;
+      const out = await page.evaluate(async () => {
+        const { rt, first } = window.__refresh;
+        await first;
+        await new Promise((resolve) => setTimeout(resolve, 1200));
+        const later = await rt.callTool("guarded", "echo", { text: "later" });
+        rt.close();
+        return { later: later.content[0].text };
+      });
+      assert.equal(out.later, "later");
+      const grants = oauth.grants();
+      assert.equal(grants.authorization_code, 1);
+      assert.ok(grants.refresh_token >= 1, "refreshed ahead of expiry");
+      assert.equal(oauth.refused(), 1, "only the first request, before the sign-in, was refused");
+    } finally {
+      await oauth.close();
+    }
+  });
+
   it("speaks the older HTTP+SSE transport when configured, and falls back to it when Streamable HTTP is refused", async () => {
     const out = await page.evaluate(async ({ url }) => {
       const rt = await host.McpRuntime.create({ databaseName: unique("legacy") });

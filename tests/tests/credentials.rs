@@ -692,3 +692,31 @@ async fn the_manager_waits_for_credentials_then_starts_the_server_with_exactly_t
     manager.remove("weather").unwrap();
     Database::delete(db.name()).await.unwrap();
 }
+
+#[wasm_bindgen_test]
+async fn an_oauth_authorization_is_kept_encrypted_for_the_url_it_was_made_for() {
+    use mcp_worker_runtime::manager::{AUTHORIZATION_RECORD, CredentialSource};
+    let (db, repo) = fresh("oauth").await;
+    let url = ServerIdentity::remote("https://mcp.example.com/mcp".to_owned());
+    let other = ServerIdentity::remote("https://mcp.example.com/elsewhere".to_owned());
+    let record = r#"{"accessToken":"at-oauth-e2e-0123456789"}"#;
+    assert!(repo.save_authorization("remote", &url, Some(Secret::new(record))).await.is_err(), "no key set up yet");
+    repo.setup(KeySource::Device).await.unwrap();
+    repo.save_authorization("remote", &url, Some(Secret::new(record))).await.unwrap();
+
+    let (_db, again) = reopen(&db).await;
+    assert!(again.saved_authorization("remote", &url).await.is_none(), "locked: nothing to use");
+    again.unlock(KeySource::Device).await.unwrap();
+    assert_eq!(again.saved_authorization("remote", &url).await.unwrap().expose(), record);
+    assert!(again.saved_authorization("remote", &other).await.is_none(), "another URL does not get it");
+    assert!(again.saved_authorization("other-server", &url).await.is_none(), "another server does not get it");
+    let dump = raw_dump(db.name()).await.unwrap();
+    assert_eq!(find_secret(&dump, vec!["at-oauth-e2e-0123456789".into()]), None, "stored encrypted");
+    assert_eq!(value(&again, "remote", AUTHORIZATION_RECORD).await.as_deref(), Some(record));
+
+    again.save_authorization("remote", &url, None).await.unwrap();
+    assert!(again.saved_authorization("remote", &url).await.is_none(), "forgotten");
+    again.save_authorization("remote", &url, Some(Secret::new(record))).await.unwrap();
+    CredentialSource::forget_server(&again, "remote").await.unwrap();
+    assert!(again.saved_authorization("remote", &url).await.is_none(), "removing the server forgets its sign-in");
+}

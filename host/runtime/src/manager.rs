@@ -23,6 +23,7 @@
 //! The manager is platform-free: the browser supplies a [`Platform`] and a [`Launcher`] (see `manager::browser`),
 //! native tests supply a manual clock and in-memory servers.
 
+mod authorization;
 mod backoff;
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
@@ -35,7 +36,9 @@ mod platform;
 pub use crate::status::ServerStatus;
 pub use backoff::Backoff;
 pub use health::{FailurePolicy, ServerHealth};
-pub use platform::{CredentialSource, CredentialsNeeded, LaunchRequest, Launcher, Platform, StaticCredentials};
+pub use platform::{
+    AUTHORIZATION_RECORD, CredentialSource, CredentialsNeeded, LaunchRequest, Launcher, Platform, StaticCredentials,
+};
 
 use crate::config::ServerConfig;
 use crate::listeners::{Callback, ListenerId, Listeners};
@@ -164,6 +167,15 @@ pub enum ManagerEvent {
         /// what changed. The application answers with [`McpTransportManager::confirm_credential_identity`] once
         /// its user agrees (or removes the server).
         identity_change: Option<crate::credentials::IdentityChange>,
+    },
+    /// A remote server cannot be used until the user acts: signs in (again) or grants more. Sent before the
+    /// application's OAuth `authorize` is called (a popup opens, usually), and when the server asks for
+    /// authorization that no `oauth` option is configured for.
+    AuthorizationRequired {
+        /// The server.
+        server: String,
+        /// What the user must do, and for which URL and authorization server.
+        required: mcp_worker_client::http::oauth::setup::AuthorizationRequired,
     },
     /// The browser blocked a request of a sandboxed server: its network policy does not allow the origin.
     NetworkBlocked {

@@ -24,10 +24,10 @@ mod stream;
 pub use art::ArtObservation;
 pub use bridge::Watches;
 pub use events::{
-    CredentialsRequiredEvent, EventBody, EventKind, ListChangedEvent, ProgressEvent, ServerEvent, ServerLogEvent,
-    ServerRequestEvent, ServerRequestSettledEvent, ServerRestartingEvent, ServerStatusEvent, Settlement, StatusEvent,
-    ToolExecutionFinishedEvent, ToolExecutionStartedEvent, ToolListLimitedEvent, ToolNamesClashedEvent,
-    ToolsChangedEvent,
+    AuthorizationRequiredEvent, CredentialsRequiredEvent, EventBody, EventKind, ListChangedEvent, ProgressEvent,
+    ServerEvent, ServerLogEvent, ServerRequestEvent, ServerRequestSettledEvent, ServerRestartingEvent,
+    ServerStatusEvent, Settlement, StatusEvent, ToolExecutionFinishedEvent, ToolExecutionStartedEvent,
+    ToolListLimitedEvent, ToolNamesClashedEvent, ToolsChangedEvent,
 };
 pub use filter::EventFilter;
 pub use hub::{DEFAULT_HISTORY, EventCallback, ObservationManager, SubscriptionId};

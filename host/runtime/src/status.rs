@@ -15,6 +15,9 @@ pub enum ServerStatus {
     Connected,
     /// Its declared credentials are missing or locked.
     NeedsCredentials,
+    /// A remote server that needs the user to sign in (OAuth) first: the sign-in did not happen or failed. Its next
+    /// use (a call, a reconnect) tries again.
+    NeedsAuthorization,
     /// Down: too many consecutive failures, or a transport this host cannot run. Stays down until a manual
     /// [`crate::manager::McpTransportManager::connect`].
     Error,
@@ -29,6 +32,7 @@ impl std::fmt::Display for ServerStatus {
             Self::Connecting => "connecting",
             Self::Connected => "connected",
             Self::NeedsCredentials => "needs_credentials",
+            Self::NeedsAuthorization => "needs_authorization",
             Self::Error => "error",
             Self::Disabled => "disabled",
         })

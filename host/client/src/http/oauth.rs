@@ -26,7 +26,10 @@
 //!    [`tokens::Tokens::authorization_header`] is the `Authorization: Bearer …` of every later request.
 //! 7. Before a token expires ([`tokens::Tokens::needs_refresh`]) the same [`request::token_request`] with a refresh
 //!    token gets new ones; a refused refresh ([`OAuthError::requires_sign_in`]) means going through 5 again.
-//! 8. A 403 with `error="insufficient_scope"` asks for more: [`scope::step_up`] gives the wider scope for a new
+//! 8. [`saved::SavedAuthorization`] is what a later session needs to go on without the user (the runtime keeps it
+//!    in the vault, bound to the server's URL); when the user must act again, the glue says so first
+//!    ([`setup::AuthorizationRequired`]).
+//! 9. A 403 with `error="insufficient_scope"` asks for more: [`scope::step_up`] gives the wider scope for a new
 //!    authorization (5 and 6), a bounded number of times, then gives up with an error that says so.
 
 pub mod callback;
@@ -37,6 +40,7 @@ mod error;
 pub mod pkce;
 pub mod registration;
 pub mod request;
+pub mod saved;
 pub mod scope;
 pub mod setup;
 pub mod tokens;

@@ -13,7 +13,7 @@ mod legacy;
 mod streamable;
 
 use super::exchange::{FramePeek, HttpSession, RequestKind};
-use super::oauth::setup::OAuthSetup;
+use super::oauth::setup::{OAuthSetup, OnAuthorizationRequired};
 use crate::connection::{Connection, SendError, WeakConnection};
 use crate::limits::DEFAULT_MAX_FRAME_CHARS;
 use crate::session::{ClientOptions, McpClient};
@@ -45,6 +45,7 @@ pub struct HttpSpec {
     legacy_sse: bool,
     proxy: Option<String>,
     oauth: Option<OAuthSetup>,
+    on_authorization_required: Option<OnAuthorizationRequired>,
 }
 
 impl std::fmt::Debug for HttpSpec {
@@ -71,6 +72,7 @@ impl HttpSpec {
             legacy_sse: false,
             proxy: None,
             oauth: None,
+            on_authorization_required: None,
         }
     }
 
@@ -125,12 +127,31 @@ impl HttpSpec {
         self.oauth = setup;
         self
     }
+
+    /// Runs when the user must act before the server can be used: before the OAuth setup's `authorize` is called,
+    /// and when the server asks for authorization and none is configured.
+    #[must_use]
+    pub fn on_authorization_required(mut self, hook: OnAuthorizationRequired) -> Self {
+        self.on_authorization_required = Some(hook);
+        self
+    }
 }
 
 /// Connects to a remote server (over Streamable HTTP, or HTTP+SSE when the spec says so or the server refuses
 /// Streamable HTTP) and runs the MCP lifecycle with it.
 pub async fn connect(spec: HttpSpec) -> Result<McpClient> {
-    let HttpSpec { server, url, headers, client, on_connection, max_frame_chars, legacy_sse, proxy, oauth } = spec;
+    let HttpSpec {
+        server,
+        url,
+        headers,
+        client,
+        on_connection,
+        max_frame_chars,
+        legacy_sse,
+        proxy,
+        oauth,
+        on_authorization_required,
+    } = spec;
     let transport = Rc::new(HttpTransport {
         server: server.clone(),
         url,
@@ -147,7 +168,7 @@ pub async fn connect(spec: HttpSpec) -> Result<McpClient> {
         max_frame_chars: max_frame_chars as usize,
         proxy,
         oauth,
-        authorized: RefCell::new(None),
+        auth: authorize::AuthState::new(on_authorization_required),
         stream_settled: RefCell::new(None),
     });
     let weak = Rc::downgrade(&transport);
@@ -164,6 +185,7 @@ pub async fn connect(spec: HttpSpec) -> Result<McpClient> {
     if let Some(hook) = on_connection {
         hook(&connection);
     }
+    transport.restore_authorization().await;
     if legacy_sse && let Err(error) = transport.open_legacy().await {
         transport.close();
         return Err(error);
@@ -217,8 +239,8 @@ struct HttpTransport {
     proxy: Option<String>,
     /// How to authorize when the server asks.
     oauth: Option<OAuthSetup>,
-    /// The tokens of the last authorization, for this session.
-    authorized: RefCell<Option<authorize::Authorized>>,
+    /// The tokens in use, and what happened to them.
+    auth: authorize::AuthState,
     /// Told when the server's own stream is open (or known not to be): [`connect`] waits for it.
     stream_settled: RefCell<Option<oneshot::Sender<()>>>,
 }

@@ -243,6 +243,7 @@ fn oauth(options: &JsValue) -> Result<Option<OAuthSetup>, JsFailure> {
         client_metadata_url: text("clientMetadataUrl"),
         client_name: text("clientName").unwrap_or_else(|| "mcp-worker".to_owned()),
         authorize,
+        store: None,
     }))
 }
 

@@ -42,7 +42,7 @@ export interface RuntimeOptions {
   notificationLimits?: { perSecond?: number; burst?: number; maxDroppedPerSecond?: number };
   /** How many requests (elicitation, sampling, roots) each server may have waiting, and for how long in ms (default 8 and 60000; `timeoutMs: 0`: for ever). One over the cap is refused at once (JSON-RPC error -32000) without reaching the application and counted in `serverThrottled`; one that waits too long is answered with an error (-32001) and settled as `timedOut`. */
   serverRequestLimits?: { maxPending?: number; timeoutMs?: number };
-  /** OAuth 2.1 for remote servers that ask for it (a 401 with a Bearer challenge): the runtime finds the server's authorization server, registers (`clientId`/`clientSecret` given beforehand, the app's client ID metadata document at `clientMetadataUrl`, or dynamic registration), and calls `authorize(url)` for the user's part; it resolves with the URL the user was sent back to (`redirectUri`). `popupAuthorize` and `callbackUrl` from `oauth-popup.mjs` (beside this package) do that in a popup. Tokens are kept for the server's session and refreshed before they expire. Without this option such servers fail with `UNAUTHORIZED`. */
+  /** OAuth 2.1 for remote servers that ask for it (a 401 with a Bearer challenge): the runtime finds the server's authorization server, registers (`clientId`/`clientSecret` given beforehand, the app's client ID metadata document at `clientMetadataUrl`, or dynamic registration), and calls `authorize(url)` for the user's part; it resolves with the URL the user was sent back to (`redirectUri`). `popupAuthorize` and `callbackUrl` from `oauth-popup.mjs` (beside this package) do that in a popup. Tokens are kept in the vault (when it is unlocked; else for the session), bound to the server's URL, and refreshed before they expire, so a reload signs in without the user. Before the user is asked, an `authorizationRequired` event says so; requests refused together lead to one sign-in. Without this option such servers fail with `UNAUTHORIZED` (and `authorizationRequired` has `canAuthorize: false`); a server whose sign-in failed waits in `needs_authorization`. */
   oauth?: {
     redirectUri: string;
     authorize: (url: string) => Promise<string>;
@@ -200,7 +200,8 @@ export interface ImportResult {
 }
 
 /** Where a server stands. */
-export type ServerStatus = "disconnected" | "connecting" | "connected" | "needs_credentials" | "error" | "disabled";
+/** `needs_authorization`: a remote server whose sign-in (OAuth) did not happen or failed; its next use or `connectServer` tries again (call it from a click, so the sign-in window may open). */
+export type ServerStatus = "disconnected" | "connecting" | "connected" | "needs_credentials" | "needs_authorization" | "error" | "disabled";
 
 /** A server's health. */
 export interface ServerHealth {
@@ -453,6 +454,21 @@ export interface CredentialsRequiredEvent extends EventBase {
   identityChange: IdentityChange | null;
 }
 
+export interface AuthorizationRequiredEvent extends EventBase {
+  type: "authorizationRequired";
+  server: string;
+  /** The server's URL. */
+  url: string;
+  /** `signIn`: no authorization is kept for it; `expired`: the kept one stopped working (expired and could not be refreshed, or was revoked); `insufficientScope`: the server needs more than was granted. */
+  reason: "signIn" | "expired" | "insufficientScope";
+  /** The authorization server the user signs in with, when known. */
+  authorizationServer: string | null;
+  /** The scope asked for. */
+  scope: string | null;
+  /** True: the runtime is calling `oauth.authorize` now (a sign-in window opens). False: no `oauth` option is configured, and the server stays unusable until one is. */
+  canAuthorize: boolean;
+}
+
 /** Stored credentials held back from a server whose code is not the code they were stored for. */
 export interface IdentityChange {
   server: string;
@@ -610,7 +626,8 @@ export interface ServerThrottledEvent extends EventBase {
 
 /** Everything the status socket delivers. */
 export type StatusEvent =
-  | ServerStatusEvent | ServerRemovedEvent | CredentialsRequiredEvent | ToolsChangedEvent | ToolNamesClashedEvent
+  | ServerStatusEvent | ServerRemovedEvent | CredentialsRequiredEvent | AuthorizationRequiredEvent | ToolsChangedEvent
+  | ToolNamesClashedEvent
   | ToolListLimitedEvent | ListChangedEvent
   | ToolExecutionStartedEvent | ToolExecutionFinishedEvent | ServerLogEvent | ProgressEvent | ServerRestartingEvent
   | NetworkBlockedEvent | ElicitationRequestedEvent | SamplingRequestedEvent | ServerRequestSettledEvent

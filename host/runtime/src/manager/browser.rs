@@ -135,6 +135,7 @@ impl Launcher for SharedWorkerLauncher {
                 limits,
                 on_blocked,
                 oauth,
+                on_authorization_required,
                 ..
             } = request;
             let (worker_url, wasm_url) = match transport {
@@ -144,6 +145,7 @@ impl Launcher for SharedWorkerLauncher {
                         .legacy_sse(legacy_sse)
                         .proxy(proxy)
                         .oauth(oauth)
+                        .on_authorization_required(on_authorization_required)
                         .client_options(client)
                         .on_connection(on_connection)
                         .max_frame_chars(limits.max_frame_chars);

@@ -121,6 +121,12 @@ impl ServerHealth {
         self.next_retry_ms = None;
     }
 
+    pub(crate) fn needs_authorization(&mut self, reason: String) {
+        self.status = ServerStatus::NeedsAuthorization;
+        self.last_error = Some(reason);
+        self.next_retry_ms = None;
+    }
+
     /// A start failed or the running server died.
     pub(crate) fn failed(&mut self, error: String, policy: &FailurePolicy, now: f64) -> AfterFailure {
         self.consecutive_failures = self.consecutive_failures.saturating_add(1);

@@ -131,10 +131,15 @@ impl Inner {
             isolation,
             limits: self.options.worker_limits,
             on_blocked: self.blocked_hook(name),
-            oauth: self.options.oauth.clone(),
+            oauth: self.oauth_setup(name, &config),
+            on_authorization_required: self.authorization_hook(name),
         };
         let client = match self.launcher.launch(request).await {
             Ok(client) => Rc::new(client),
+            Err(error) if matches!(error.client(), Some(ClientError::Unauthorized { .. })) => {
+                self.needs_authorization(name, generation, &error);
+                return Err(error);
+            }
             Err(error) => {
                 self.failed(name, generation, &error);
                 return Err(error);

@@ -48,8 +48,11 @@ pub struct LaunchRequest {
     pub limits: WorkerLimits,
     /// Runs for each request the browser blocked.
     pub on_blocked: Rc<dyn Fn(BlockedRequest)>,
-    /// How a remote server that asks for OAuth authorization gets it.
+    /// How a remote server that asks for OAuth authorization gets it (with its tokens kept by the credential
+    /// source, when there is one).
     pub oauth: Option<mcp_worker_client::http::oauth::setup::OAuthSetup>,
+    /// Runs when the user must act before a remote server can be used.
+    pub on_authorization_required: mcp_worker_client::http::oauth::setup::OnAuthorizationRequired,
 }
 
 impl fmt::Debug for LaunchRequest {
@@ -149,6 +152,25 @@ pub trait CredentialSource {
         let _ = server;
         Box::pin(async { Ok(()) })
     }
+
+    /// The OAuth authorization kept for `server` (a remote server's tokens, as the transport saved them), if one is
+    /// kept for `identity` (the URL its config names now) and can be read now. The default keeps none.
+    fn saved_authorization(&self, server: &str, identity: &ServerIdentity) -> LocalBoxFuture<'static, Option<Secret>> {
+        let _ = (server, identity);
+        Box::pin(async { None })
+    }
+
+    /// Keeps `server`'s OAuth authorization bound to `identity`, or forgets it (`None`). `Err` says why it could not
+    /// (a locked vault): the tokens then last as long as the server's session. The default keeps nothing.
+    fn save_authorization(
+        &self,
+        server: &str,
+        identity: &ServerIdentity,
+        record: Option<Secret>,
+    ) -> LocalBoxFuture<'static, Result<(), String>> {
+        let _ = (server, identity, record);
+        Box::pin(async { Err("this credential source keeps no authorizations".to_owned()) })
+    }
 }
 
 /// Credentials held in memory, by server then name. For tests and for applications that keep their own.
@@ -237,4 +259,31 @@ impl CredentialSource for StaticCredentials {
         self.values.borrow_mut().retain(|(owner, _), _| owner != server);
         Box::pin(async { Ok(()) })
     }
+
+    fn saved_authorization(&self, server: &str, identity: &ServerIdentity) -> LocalBoxFuture<'static, Option<Secret>> {
+        let key = (server.to_owned(), AUTHORIZATION_RECORD.to_owned());
+        let found = match self.values.borrow().get(&key) {
+            Some((value, Some(bound))) if bound == identity => Some(value.clone()),
+            _ => None,
+        };
+        Box::pin(async move { found })
+    }
+
+    fn save_authorization(
+        &self,
+        server: &str,
+        identity: &ServerIdentity,
+        record: Option<Secret>,
+    ) -> LocalBoxFuture<'static, Result<(), String>> {
+        let key = (server.to_owned(), AUTHORIZATION_RECORD.to_owned());
+        match record {
+            Some(record) => self.values.borrow_mut().insert(key, (record, Some(identity.clone()))),
+            None => self.values.borrow_mut().remove(&key),
+        };
+        Box::pin(async { Ok(()) })
+    }
 }
+
+/// The name under which a credential source keeps a server's OAuth authorization, beside its credentials (not a
+/// name a server can declare: it is not an environment variable's).
+pub const AUTHORIZATION_RECORD: &str = "oauth:authorization";

@@ -2,8 +2,8 @@
 //! added and removed, clashes of names, tool lists past the limits) and the tool system (finished executions).
 
 use super::events::{
-    CredentialsRequiredEvent, EventBody, ListChangedEvent, ProgressEvent, ServerEvent, ServerLogEvent,
-    ServerRestartingEvent, ServerStatusEvent, ServerThrottledEvent, ToolsChangedEvent,
+    AuthorizationRequiredEvent, CredentialsRequiredEvent, EventBody, ListChangedEvent, ProgressEvent, ServerEvent,
+    ServerLogEvent, ServerRestartingEvent, ServerStatusEvent, ServerThrottledEvent, ToolsChangedEvent,
 };
 use super::hub::{HubInner, ObservationManager};
 use crate::manager::{ListKind, ManagerEvent, McpTransportManager};
@@ -90,6 +90,9 @@ impl ObservationManager {
                         backoff_ms: *backoff_ms,
                         reason: error.clone(),
                     }));
+                }
+                ManagerEvent::AuthorizationRequired { server, required } => {
+                    hub.emit(EventBody::AuthorizationRequired(AuthorizationRequiredEvent::new(server, required)));
                 }
                 ManagerEvent::NetworkBlocked { request } => {
                     hub.emit(EventBody::NetworkBlocked(request.clone()));

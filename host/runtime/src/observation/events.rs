@@ -10,6 +10,7 @@ use crate::manager::{ListKind, ServerHealth, ServerStatus};
 use crate::registry::{LimitReport, NameClash};
 use crate::tool_system::{ExecutionCall, ExecutionFinished};
 use mcp_worker_client::connection::FloodReport;
+use mcp_worker_client::http::oauth::setup::{AuthorizationReason, AuthorizationRequired};
 use mcp_worker_client::sandbox::BlockedRequest;
 use mcp_worker_protocol::LoggingLevel;
 use serde::{Deserialize, Serialize};
@@ -63,6 +64,8 @@ pub enum EventKind {
     ServerRemoved,
     /// [`EventBody::CredentialsRequired`].
     CredentialsRequired,
+    /// [`EventBody::AuthorizationRequired`].
+    AuthorizationRequired,
     /// [`EventBody::ToolsChanged`].
     ToolsChanged,
     /// [`EventBody::ToolNamesClashed`].
@@ -104,6 +107,8 @@ pub enum EventBody {
     ServerRemoved(ServerEvent),
     /// A server cannot start without credentials: which, and what they are for.
     CredentialsRequired(CredentialsRequiredEvent),
+    /// A remote server cannot be used until the user signs in (again) or grants more.
+    AuthorizationRequired(AuthorizationRequiredEvent),
     /// Tools were added to or removed from the registry.
     ToolsChanged(ToolsChangedEvent),
     /// Tools would have had the same registry name: each got a name of its own, and none keeps that one.
@@ -142,6 +147,7 @@ impl EventBody {
             Self::ServerStatus(_) => EventKind::ServerStatus,
             Self::ServerRemoved(_) => EventKind::ServerRemoved,
             Self::CredentialsRequired(_) => EventKind::CredentialsRequired,
+            Self::AuthorizationRequired(_) => EventKind::AuthorizationRequired,
             Self::ToolsChanged(_) => EventKind::ToolsChanged,
             Self::ToolNamesClashed(_) => EventKind::ToolNamesClashed,
             Self::ToolListLimited(_) => EventKind::ToolListLimited,
@@ -165,6 +171,7 @@ impl EventBody {
             Self::ServerStatus(e) => Some(&e.server),
             Self::ServerRemoved(e) => Some(&e.server),
             Self::CredentialsRequired(e) => Some(&e.server),
+            Self::AuthorizationRequired(e) => Some(&e.server),
             Self::ToolsChanged(e) => e.server.as_deref(),
             Self::ToolNamesClashed(_) => None,
             Self::ToolListLimited(e) => Some(&e.server),
@@ -270,6 +277,41 @@ pub struct CredentialsRequiredEvent {
     /// Set when stored credentials are held back because the server's code changed since they were stored: what
     /// changed. The application answers with `confirm_credential_identity` once its user agrees.
     pub identity_change: Option<crate::credentials::IdentityChange>,
+}
+
+/// A remote server cannot be used until the user acts. Sent before the application's OAuth `authorize` is called
+/// (`canAuthorize`), and when the server asks for authorization that no `oauth` option is configured for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct AuthorizationRequiredEvent {
+    /// The server.
+    pub server: String,
+    /// The server's URL.
+    pub url: String,
+    /// Why: a first sign-in, a sign-in again (the kept authorization expired or was revoked), or more scope.
+    pub reason: AuthorizationReason,
+    /// The authorization server the user signs in with, when known.
+    pub authorization_server: Option<String>,
+    /// The scope asked for, when there is one.
+    pub scope: Option<String>,
+    /// Whether the runtime is asking the user now (an `oauth` option is configured); when false, the server stays
+    /// unusable until the application configures one.
+    pub can_authorize: bool,
+}
+
+impl AuthorizationRequiredEvent {
+    /// The event for `server` of what its transport said.
+    pub fn new(server: &str, required: &AuthorizationRequired) -> Self {
+        Self {
+            server: server.to_owned(),
+            url: required.url.clone(),
+            reason: required.reason,
+            authorization_server: required.authorization_server.clone(),
+            scope: required.scope.clone(),
+            can_authorize: required.can_authorize,
+        }
+    }
 }
 
 /// Registry changes, grouped by server.

@@ -235,6 +235,19 @@ impl CredentialSource for RedactingCredentials {
     fn forget_server(&self, server: &str) -> LocalBoxFuture<'static, Result<(), String>> {
         self.source.forget_server(server)
     }
+
+    fn saved_authorization(&self, server: &str, identity: &ServerIdentity) -> LocalBoxFuture<'static, Option<Secret>> {
+        self.source.saved_authorization(server, identity)
+    }
+
+    fn save_authorization(
+        &self,
+        server: &str,
+        identity: &ServerIdentity,
+        record: Option<Secret>,
+    ) -> LocalBoxFuture<'static, Result<(), String>> {
+        self.source.save_authorization(server, identity, record)
+    }
 }
 
 #[cfg(test)]

@@ -5,8 +5,9 @@
 //! until it is scrubbed here (or said to hold no text).
 
 use super::events::{
-    CredentialsRequiredEvent, EventBody, ListChangedEvent, ProgressEvent, ServerEvent, ServerLogEvent,
-    ServerRequestEvent, ServerRequestSettledEvent, ServerRestartingEvent, ServerStatusEvent, ToolsChangedEvent,
+    AuthorizationRequiredEvent, CredentialsRequiredEvent, EventBody, ListChangedEvent, ProgressEvent, ServerEvent,
+    ServerLogEvent, ServerRequestEvent, ServerRequestSettledEvent, ServerRestartingEvent, ServerStatusEvent,
+    ToolsChangedEvent,
 };
 use super::requests::PendingRequest;
 use crate::credentials::{CredentialDecl, IdentityChange, ServerIdentity};
@@ -67,6 +68,7 @@ impl Scrub for EventBody {
             Self::ServerStatus(e) => e.scrub(scrub),
             Self::ServerRemoved(e) => e.scrub(scrub),
             Self::CredentialsRequired(e) => e.scrub(scrub),
+            Self::AuthorizationRequired(e) => e.scrub(scrub),
             Self::ToolsChanged(e) => e.scrub(scrub),
             Self::ListChanged(e) => e.scrub(scrub),
             Self::ToolExecutionStarted(e) => e.scrub(scrub),
@@ -182,6 +184,16 @@ impl Scrub for CredentialsRequiredEvent {
         credentials.scrub(scrub);
         reason.scrub(scrub);
         identity_change.scrub(scrub);
+    }
+}
+
+impl Scrub for AuthorizationRequiredEvent {
+    fn scrub(&mut self, scrub: &dyn Fn(&mut String)) {
+        let Self { server, url, reason: _, authorization_server, scope, can_authorize: _ } = self;
+        server.scrub(scrub);
+        url.scrub(scrub);
+        authorization_server.scrub(scrub);
+        scope.scrub(scrub);
     }
 }
 

@@ -61,4 +61,26 @@ impl CredentialSource for Vault {
             Err(_) => Box::pin(async { Ok(()) }),
         }
     }
+
+    fn saved_authorization(&self, server: &str, identity: &ServerIdentity) -> LocalBoxFuture<'static, Option<Secret>> {
+        match &self.repository {
+            Ok(repository) => CredentialSource::saved_authorization(repository, server, identity),
+            Err(_) => Box::pin(async { None }),
+        }
+    }
+
+    fn save_authorization(
+        &self,
+        server: &str,
+        identity: &ServerIdentity,
+        record: Option<Secret>,
+    ) -> LocalBoxFuture<'static, Result<(), String>> {
+        match &self.repository {
+            Ok(repository) => CredentialSource::save_authorization(repository, server, identity, record),
+            Err(error) => {
+                let reason = CredentialError::Storage(error.clone()).to_string();
+                Box::pin(async move { Err(reason) })
+            }
+        }
+    }
 }

@@ -2,7 +2,7 @@
 //! metadata (RFC 8414, or OpenID Connect Discovery) gives its endpoints and what it supports. This module lists the
 //! URLs to try in the order the spec sets, and parses and checks the two documents; the glue fetches.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::OAuthError;
 use super::challenge::BearerChallenge;
@@ -105,7 +105,7 @@ impl ProtectedResourceMetadata {
 
 /// An authorization server's metadata (RFC 8414 §2; OpenID Connect Discovery uses the same names), with the fields
 /// MCP uses.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct AuthorizationServerMetadata {
     /// Its issuer identifier.

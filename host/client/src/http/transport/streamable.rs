@@ -41,6 +41,7 @@ impl HttpTransport {
         let with_session = self.session.borrow().id.is_some();
         let initializing = peek.method.as_deref() == Some("initialize");
         let headers = self.session.borrow().headers(RequestKind::Post, None);
+        let sent_with = self.auth.generation();
         let response = match self.fetch(&self.url, "POST", &headers, Some(&frame)).await {
             Ok(response) => response,
             Err(error) => return self.failed(peek, error),
@@ -72,13 +73,14 @@ impl HttpTransport {
             PostReply::SessionExpired => self.session_expired(),
             PostReply::NotStreamableHttp { status } => self.fall_back_to_legacy(frame, peek, status).await,
             PostReply::Unauthorized { status, challenge } if self.oauth.is_some() => {
-                match self.authorize(status, challenge.as_deref()).await {
+                match self.authorize(sent_with, status, challenge.as_deref()).await {
                     // A task of its own: `send` may come back here.
                     Ok(()) => wasm_bindgen_futures::spawn_local(self.clone().send(frame)),
                     Err(error) => self.failed(peek, error),
                 }
             }
             PostReply::Unauthorized { status, challenge } => {
+                self.tell_unconfigured();
                 let detail = excerpt(&response).await;
                 self.failed(peek, Error::Unauthorized { server: self.server.clone(), status, challenge, detail });
             }

@@ -4,12 +4,16 @@
 //! the server in `needs_credentials` until
 //! [`mcp_worker_runtime::manager::McpTransportManager::credentials_changed`] (or, for other code,
 //! `confirm_credential_identity`) is called.
+//!
+//! A remote server's OAuth authorization is kept here too, as the credential [`AUTHORIZATION_RECORD`] of the server,
+//! bound to the URL its config named: a server whose URL changed does not get it (its user signs in again), and
+//! removing the server deletes it with its credentials.
 
 use super::CredentialsRepository;
 use crate::credentials::lookup_outcome;
 use futures_util::future::LocalBoxFuture;
 use mcp_worker_runtime::credentials::{CredentialDecl, Secret, ServerIdentity};
-use mcp_worker_runtime::manager::{CredentialSource, CredentialsNeeded};
+use mcp_worker_runtime::manager::{AUTHORIZATION_RECORD, CredentialSource, CredentialsNeeded};
 
 impl CredentialSource for CredentialsRepository {
     fn credentials(
@@ -39,5 +43,35 @@ impl CredentialSource for CredentialsRepository {
         let repository = self.clone();
         let server = server.to_owned();
         Box::pin(async move { repository.delete_server(&server).await.map_err(|e| e.to_string()) })
+    }
+
+    fn saved_authorization(&self, server: &str, identity: &ServerIdentity) -> LocalBoxFuture<'static, Option<Secret>> {
+        let repository = self.clone();
+        let server = server.to_owned();
+        let identity = identity.clone();
+        Box::pin(async move {
+            let declared = [CredentialDecl::optional(AUTHORIZATION_RECORD, "OAuth tokens")];
+            // Locked, unreadable, or kept for another URL: there is none to use.
+            let mut found = repository.release_to(&server, &identity, &declared).await.ok()?;
+            found.pop().map(|(_, record)| record)
+        })
+    }
+
+    fn save_authorization(
+        &self,
+        server: &str,
+        identity: &ServerIdentity,
+        record: Option<Secret>,
+    ) -> LocalBoxFuture<'static, Result<(), String>> {
+        let repository = self.clone();
+        let server = server.to_owned();
+        let identity = identity.clone();
+        Box::pin(async move {
+            let saved = match record {
+                Some(record) => repository.set_for(&server, &identity, AUTHORIZATION_RECORD, &record).await,
+                None => repository.delete(&server, AUTHORIZATION_RECORD).await,
+            };
+            saved.map_err(|e| e.to_string())
+        })
     }
 }
