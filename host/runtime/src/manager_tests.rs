@@ -351,6 +351,42 @@ fn three_consecutive_failures_mark_error_until_a_manual_connect_and_never_block_
 }
 
 #[test]
+fn a_server_waiting_for_a_sign_in_is_not_restarted_on_a_timer_and_its_next_use_tries_again() {
+    let mut w = world();
+    w.launcher.set("remote", Behaviour::Unauthorized);
+    let transport = TransportConfig::Http {
+        url: "https://mcp.example.com/mcp".into(),
+        headers: Default::default(),
+        legacy_sse: false,
+        proxy: None,
+    };
+    w.manager.add(ServerConfig::new("remote", transport)).unwrap();
+
+    let err = w.call("remote", "echo", json!({})).unwrap_err();
+    assert_eq!(err.code(), "UNAUTHORIZED");
+    let health = w.manager.health("remote").unwrap();
+    assert_eq!(health.status, ServerStatus::NeedsAuthorization);
+    assert!(health.last_error.unwrap().contains("sign-in window was closed"));
+    assert_eq!(health.next_retry_ms, None);
+    let asked: Vec<_> = w
+        .events
+        .borrow()
+        .iter()
+        .filter_map(|e| match e {
+            ManagerEvent::AuthorizationRequired { server, required } => Some((server.clone(), required.can_authorize)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(asked, [("remote".to_owned(), false)], "told, and told that no oauth option is configured");
+    assert!(!w.events.borrow().iter().any(|e| matches!(e, ManagerEvent::Restarting { .. })));
+
+    w.advance(600_000.0);
+    assert_eq!(w.launcher.launch_count("remote"), 1, "no sign-in window opens on a timer");
+    assert_eq!(w.call("remote", "echo", json!({})).unwrap_err().code(), "UNAUTHORIZED");
+    assert_eq!(w.launcher.launch_count("remote"), 2, "a use tries again");
+}
+
+#[test]
 fn failures_without_a_limit_keep_restarting() {
     let options = ManagerOptions {
         failure_policy: FailurePolicy { max_consecutive_failures: None, backoff: Backoff::new(10, 2.0, 40) },

@@ -227,6 +227,8 @@ pub(crate) enum Behaviour {
     FailLoad,
     /// Never finishes starting.
     Hang,
+    /// A remote server that asks for a sign-in that does not happen.
+    Unauthorized,
 }
 
 /// A launcher of in-memory servers, recording what it was asked.
@@ -306,6 +308,19 @@ impl Launcher for TestLauncher {
                 Err(ClientError::WorkerLoad { server: name, cause: "HTTP 404 (test)".into() }.into())
             }),
             Some(Behaviour::Hang) => Box::pin(futures_util::future::pending()),
+            Some(Behaviour::Unauthorized) => {
+                let reason = mcp_worker_client::http::oauth::setup::AuthorizationReason::SignIn;
+                let required = mcp_worker_client::http::oauth::setup::AuthorizationRequired::new(
+                    "https://mcp.example.com/mcp",
+                    reason,
+                    request.oauth.is_some(),
+                );
+                (request.on_authorization_required)(required);
+                let detail = Some("authorization failed: the sign-in window was closed".to_owned());
+                Box::pin(async move {
+                    Err(ClientError::Unauthorized { server: name, status: 401, challenge: None, detail }.into())
+                })
+            }
             Some(Behaviour::Serve(build)) => {
                 let env = Env::from_pairs(env);
                 let hook = request.on_connection.clone();

@@ -78,6 +78,13 @@ pub struct AuthorizationRequired {
     pub can_authorize: bool,
 }
 
+impl AuthorizationRequired {
+    /// The user must act for the server at `url`, for `reason`; `can_authorize` when the runtime is asking now.
+    pub fn new(url: impl Into<String>, reason: AuthorizationReason, can_authorize: bool) -> Self {
+        Self { url: url.into(), reason, authorization_server: None, scope: None, can_authorize }
+    }
+}
+
 /// Why the user must act.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
