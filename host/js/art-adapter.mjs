@@ -51,6 +51,7 @@ export const STATUS_KINDS = [
   "authorizationRequired",
   "toolsChanged",
   "listChanged",
+  "resourceUpdated",
   "serverLog",
   "progress",
   "serverRestarting",

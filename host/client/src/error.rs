@@ -125,6 +125,16 @@ pub enum Error {
         /// The beginning of the answer's body, which often says why.
         detail: Option<String>,
     },
+    /// The server does not offer what was asked of it: it declared no capability for it at `initialize`.
+    #[error("server {server} does not offer {feature} (it declared no `{capability}` capability)")]
+    Unsupported {
+        /// The server.
+        server: String,
+        /// What was asked, in words ("resources", "resource subscriptions", "prompts", …).
+        feature: &'static str,
+        /// The capability that would offer it.
+        capability: &'static str,
+    },
     /// The caller's input was not usable (arguments that are not a JSON object, a bad option).
     #[error("{0}")]
     InvalidInput(String),
@@ -149,6 +159,7 @@ impl Error {
             Self::Http { .. } => "HTTP",
             Self::Unreachable { .. } => "UNREACHABLE",
             Self::Unauthorized { .. } => "UNAUTHORIZED",
+            Self::Unsupported { .. } => "UNSUPPORTED",
             Self::InvalidInput(_) => "INVALID_INPUT",
         }
     }

@@ -1,7 +1,9 @@
 //! An MCP client session over a [`Connection`]: the lifecycle, discovery and tool calls.
 
+mod features;
 mod listing;
 
+pub use features::MAX_LISTED;
 pub use listing::ListedTools;
 
 use crate::connection::{Connection, RequestOptions};

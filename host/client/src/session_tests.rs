@@ -10,14 +10,14 @@ use mcp_worker_sdk::{Env, Server, Session};
 use serde_json::json;
 use std::cell::RefCell;
 
-struct Pipe {
-    pool: LocalPool,
+pub(super) struct Pipe {
+    pub(super) pool: LocalPool,
     connection: Connection,
     session: Session,
 }
 
 /// Connects a host `Connection` to an SDK `Session`; each direction is an async queue, as a MessagePort is.
-fn pipe(server: Server) -> Pipe {
+pub(super) fn pipe(server: Server) -> Pipe {
     let pool = LocalPool::new();
     let spawner = pool.spawner();
     let (to_server, mut server_inbox) = mpsc::unbounded::<String>();
@@ -62,7 +62,7 @@ fn echo(extra: usize) -> Server {
 }
 
 impl Pipe {
-    fn client(&mut self) -> McpClient {
+    pub(super) fn client(&mut self) -> McpClient {
         let options = ClientOptions::default();
         let init = McpClient::initialize(self.connection.clone(), &options, None);
         self.pool.run_until(init).expect("initialize")

@@ -18,6 +18,7 @@ mod convert;
 #[cfg(feature = "vault")]
 mod credentials;
 mod events;
+mod features;
 mod native_tool;
 mod options;
 #[cfg(feature = "vault")]

@@ -125,6 +125,8 @@ pub struct ServerConfig {
     pub allow_destructive_tools: bool,
     /// Start when added (true) or at first use (false, the default).
     pub auto_start: bool,
+    /// Gives agents a `read_resource` tool for the server's resources, when it offers any (default false).
+    pub resource_tool: bool,
     /// Where its worker runs: in its own origin with the network origins given here and in its bundle's
     /// manifest (the default, with none), or on the page's origin (JSON `"isolation": "page"`), which only a server
     /// the app trusts like its own code should get.
@@ -142,6 +144,7 @@ impl fmt::Debug for ServerConfig {
             .field("timeout_ms", &self.timeout_ms)
             .field("allow_destructive_tools", &self.allow_destructive_tools)
             .field("auto_start", &self.auto_start)
+            .field("resource_tool", &self.resource_tool)
             .field("isolation", &self.isolation)
             .finish()
     }
@@ -159,6 +162,7 @@ impl ServerConfig {
             timeout_ms: None,
             allow_destructive_tools: false,
             auto_start: false,
+            resource_tool: false,
             isolation: Isolation::default(),
         }
     }
@@ -223,6 +227,13 @@ impl ServerConfig {
     #[must_use]
     pub fn auto_start(mut self, auto_start: bool) -> Self {
         self.auto_start = auto_start;
+        self
+    }
+
+    /// Gives agents (true) or not (false) a `read_resource` tool for the server's resources.
+    #[must_use]
+    pub fn resource_tool(mut self, enabled: bool) -> Self {
+        self.resource_tool = enabled;
         self
     }
 
@@ -309,6 +320,9 @@ impl ServerConfig {
         }
         out.insert("allowDestructiveTools".into(), json!(self.allow_destructive_tools));
         out.insert("autoStart".into(), json!(self.auto_start));
+        if self.resource_tool {
+            out.insert("resourceTool".into(), json!(true));
+        }
         out.insert("isolation".into(), json!(self.isolation.label()));
         if let Isolation::Sandboxed(network) = &self.isolation {
             if !network.is_none() {

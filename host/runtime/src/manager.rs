@@ -29,9 +29,11 @@ mod backoff;
 pub mod browser;
 mod calls;
 mod credentials;
+mod features;
 mod health;
 mod lifecycle;
 mod platform;
+mod resource_tool;
 
 pub use crate::status::ServerStatus;
 pub use backoff::Backoff;
@@ -39,6 +41,7 @@ pub use health::{FailurePolicy, ServerHealth};
 pub use platform::{
     AUTHORIZATION_RECORD, CredentialSource, CredentialsNeeded, LaunchRequest, Launcher, Platform, StaticCredentials,
 };
+pub use resource_tool::RESOURCE_TOOL;
 
 use crate::config::ServerConfig;
 use crate::listeners::{Callback, ListenerId, Listeners};
@@ -182,6 +185,13 @@ pub enum ManagerEvent {
         /// The server, the origin and the directive.
         request: BlockedRequest,
     },
+    /// A resource a server was subscribed to changed (`notifications/resources/updated`): read it again.
+    ResourceUpdated {
+        /// The server.
+        server: String,
+        /// The resource.
+        uri: String,
+    },
     /// A server was removed from the configuration.
     Removed {
         /// The server.
@@ -237,6 +247,10 @@ struct Slot {
     watchdog_armed: bool,
     /// What the last start lacked, while the server is `needs_credentials`.
     needs: Option<CredentialsNeeded>,
+    /// Subscriptions and log level, asked again of each new session.
+    interest: features::Interest,
+    /// Whether the running session's tools include the `read_resource` tool the manager adds.
+    resource_tool: bool,
 }
 
 /// Rediscovery after `list_changed`: one at a time, and once more if another notice came meanwhile.
@@ -347,6 +361,8 @@ impl McpTransportManager {
                 discovery: Discovery::default(),
                 watchdog_armed: false,
                 needs: None,
+                interest: features::Interest::default(),
+                resource_tool: false,
             };
             slots.insert(name.clone(), slot);
         }

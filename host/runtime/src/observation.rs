@@ -25,9 +25,9 @@ pub use art::ArtObservation;
 pub use bridge::Watches;
 pub use events::{
     AuthorizationRequiredEvent, CredentialsRequiredEvent, EventBody, EventKind, ListChangedEvent, ProgressEvent,
-    ServerEvent, ServerLogEvent, ServerRequestEvent, ServerRequestSettledEvent, ServerRestartingEvent,
-    ServerStatusEvent, Settlement, StatusEvent, ToolExecutionFinishedEvent, ToolExecutionStartedEvent,
-    ToolListLimitedEvent, ToolNamesClashedEvent, ToolsChangedEvent,
+    ResourceUpdatedEvent, ServerEvent, ServerLogEvent, ServerRequestEvent, ServerRequestSettledEvent,
+    ServerRestartingEvent, ServerStatusEvent, Settlement, StatusEvent, ToolExecutionFinishedEvent,
+    ToolExecutionStartedEvent, ToolListLimitedEvent, ToolNamesClashedEvent, ToolsChangedEvent,
 };
 pub use filter::EventFilter;
 pub use hub::{DEFAULT_HISTORY, EventCallback, ObservationManager, SubscriptionId};

@@ -151,6 +151,8 @@ export interface ServerConfigInput {
   allowDestructiveTools?: boolean;
   /** Start when added (default: at first use). */
   autoStart?: boolean;
+  /** Gives agents a `read_resource` tool (`mcp__<server>__read_resource`, read-only, argument `uri`) that reads the server's resources, when it offers any and has no tool of that name itself (default false). */
+  resourceTool?: boolean;
   /** Where the server's worker runs. `sandbox` (the default): its own opaque origin, with no access to the page's storage, cookies or DOM, nor to other servers', and network only to `network` and its manifest's `network`. `page`: the page's origin, with everything the page can reach: only for servers trusted like the app's own code. */
   isolation?: "sandbox" | "page";
   /** Origins a sandboxed server may reach (`https://api.example.com`, `https://*.example.com`, `http://127.0.0.1:8080`), besides those its bundle's manifest declares. Everything else is blocked by the browser and reported (`networkBlocked`). */
@@ -175,6 +177,7 @@ export interface ServerConfig {
   timeoutMs?: number;
   allowDestructiveTools: boolean;
   autoStart: boolean;
+  resourceTool?: boolean;
   isolation: "sandbox" | "page";
   network?: string[];
 }
@@ -366,7 +369,7 @@ export interface RuntimeCallOptions {
 /** The codes of `RuntimeError`. */
 export type RuntimeErrorCode =
   | "WORKER_LOAD" | "HANDSHAKE_TIMEOUT" | "WORKER_CRASHED" | "CLOSED" | "TIMEOUT" | "RPC_ERROR" | "PROTOCOL"
-  | "TERMINATED" | "HTTP" | "UNREACHABLE" | "UNAUTHORIZED" | "UNKNOWN_SERVER" | "UNAVAILABLE" | "NEEDS_CREDENTIALS" | "INVALID_INPUT" | "INVALID_CONFIG"
+  | "TERMINATED" | "HTTP" | "UNREACHABLE" | "UNAUTHORIZED" | "UNSUPPORTED" | "UNKNOWN_SERVER" | "UNAVAILABLE" | "NEEDS_CREDENTIALS" | "INVALID_INPUT" | "INVALID_CONFIG"
   | "DUPLICATE_TOOL" | "INVALID_TOOL_NAME" | "ABORTED" | "UNKNOWN_REQUEST" | "RUNTIME_CLOSED"
   | "LOCKED" | "NOT_SET_UP" | "ALREADY_SET_UP" | "MODE_MISMATCH" | "WRONG_KEY" | "TAMPERED" | "KEY_CHANGED"
   | "ORPHANED_CREDENTIALS" | "IDENTITY_CHANGED" | "CORRUPT" | "MISSING_CREDENTIALS" | "CRYPTO" | "STORAGE"
@@ -559,7 +562,7 @@ export interface OutputSummary {
 export interface ServerLogEvent extends EventBase {
   type: "serverLog";
   server: string;
-  level: "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+  level: LoggingLevel;
   logger: string | null;
   data: unknown;
 }
@@ -628,7 +631,7 @@ export interface ServerThrottledEvent extends EventBase {
 export type StatusEvent =
   | ServerStatusEvent | ServerRemovedEvent | CredentialsRequiredEvent | AuthorizationRequiredEvent | ToolsChangedEvent
   | ToolNamesClashedEvent
-  | ToolListLimitedEvent | ListChangedEvent
+  | ToolListLimitedEvent | ListChangedEvent | ResourceUpdatedEvent
   | ToolExecutionStartedEvent | ToolExecutionFinishedEvent | ServerLogEvent | ProgressEvent | ServerRestartingEvent
   | NetworkBlockedEvent | ElicitationRequestedEvent | SamplingRequestedEvent | ServerRequestSettledEvent
   | ServerThrottledEvent;
@@ -683,6 +686,103 @@ export interface ObservationQuery {
   threadId?: string;
   types?: ArtObservation["type"][];
   limit?: number;
+}
+
+/** A resource a server offers (`resources/list`). */
+export interface Resource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: { audience?: ("user" | "assistant")[]; priority?: number; lastModified?: string };
+  _meta?: { [key: string]: unknown };
+}
+
+/** A family of resources named by an RFC 6570 URI template (`resources/templates/list`). */
+export interface ResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  _meta?: { [key: string]: unknown };
+}
+
+export interface ListResourcesResult {
+  resources: Resource[];
+  /** Pass it as `{ cursor }` for the next page; absent on the last. */
+  nextCursor?: string;
+}
+
+export interface ListResourceTemplatesResult {
+  resourceTemplates: ResourceTemplate[];
+  nextCursor?: string;
+}
+
+/** One resource's contents: text, or binary as base64 `blob`. */
+export type ResourceContents =
+  | { uri: string; mimeType?: string; text: string; _meta?: { [key: string]: unknown } }
+  | { uri: string; mimeType?: string; blob: string; _meta?: { [key: string]: unknown } };
+
+export interface ReadResourceResult {
+  contents: ResourceContents[];
+}
+
+/** Resources of several servers, for a picker (`exportResources`). */
+export interface ResourceExport {
+  resources: (Resource & { server: string })[];
+  /** Servers whose resources could not be listed. */
+  errors: { server: string; code: RuntimeErrorCode; message: string }[];
+}
+
+export interface PromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+}
+
+/** A prompt a server offers (`prompts/list`). */
+export interface Prompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: PromptArgument[];
+  _meta?: { [key: string]: unknown };
+}
+
+export interface ListPromptsResult {
+  prompts: Prompt[];
+  nextCursor?: string;
+}
+
+export interface PromptMessage {
+  role: "user" | "assistant";
+  content: ContentBlock;
+}
+
+export interface GetPromptResult {
+  description?: string;
+  messages: PromptMessage[];
+}
+
+/** What `complete` completes an argument of. */
+export type CompletionReference = { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
+
+export interface CompleteResult {
+  completion: { values: string[]; total?: number; hasMore?: boolean };
+}
+
+/** MCP log levels, least severe first. */
+export type LoggingLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+
+export interface ResourceUpdatedEvent extends EventBase {
+  type: "resourceUpdated";
+  server: string;
+  /** The resource subscribed to (`subscribeResource`): read it again. */
+  uri: string;
 }
 
 /** Signatures that need generics or overloads, merged into the class. */

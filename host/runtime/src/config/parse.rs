@@ -17,6 +17,7 @@ pub(crate) fn entry(name: &str, object: &Map<String, Value>) -> Result<ServerCon
     let timeout_ms = fields.timeout_ms();
     let allow_destructive_tools = fields.bool("allowDestructiveTools").unwrap_or(false);
     let auto_start = fields.bool("autoStart").unwrap_or(false);
+    let resource_tool = fields.bool("resourceTool").unwrap_or(false);
     let isolation = fields.isolation();
     match transport {
         Some(transport) if fields.errors.is_empty() => Ok(ServerConfig {
@@ -28,6 +29,7 @@ pub(crate) fn entry(name: &str, object: &Map<String, Value>) -> Result<ServerCon
             timeout_ms,
             allow_destructive_tools,
             auto_start,
+            resource_tool,
             isolation,
         }),
         _ => Err(fields.errors),

@@ -1,11 +1,13 @@
 //! Tool calls through the manager, rediscovery on `list_changed`, and the watch on cancelled calls.
 
 use super::lifecycle::list_tools;
+use super::resource_tool::{self, RESOURCE_TOOL};
 use super::{Inner, ListKind, ManagerEvent, McpTransportManager};
 use crate::tool_system::McpCaller;
 use crate::{Error, Result};
 use futures_util::future::LocalBoxFuture;
 use mcp_worker_client::Error as ClientError;
+use mcp_worker_client::McpClient;
 use mcp_worker_client::connection::{CancelEvent, FloodReport, ProgressHandler, RequestOptions};
 use mcp_worker_client::session::CallOptions;
 use mcp_worker_protocol::notifications::ProgressParams;
@@ -51,6 +53,10 @@ impl Inner {
         mut options: CallOptions,
     ) -> Result<Box<RawValue>> {
         let client = self.ensure_connected(server, false).await?;
+        let resource_tool = self.slots.borrow().get(server).is_some_and(|slot| slot.resource_tool);
+        if resource_tool && tool == RESOURCE_TOOL {
+            return read_resource_as_tool(&client, arguments).await;
+        }
         let configured = self.slots.borrow().get(server).and_then(|slot| slot.config.timeout_ms);
         options.timeout_ms = Some(options.timeout_ms.or(configured).unwrap_or(self.options.default_timeout_ms));
         if self.options.report_progress || options.on_progress.is_some() {
@@ -97,6 +103,10 @@ impl Inner {
             }
             return;
         }
+        if notification.method == methods::RESOURCES_UPDATED {
+            self.resource_updated(name, generation, notification);
+            return;
+        }
         let list = match notification.method.as_str() {
             methods::TOOLS_LIST_CHANGED => ListKind::Tools,
             methods::RESOURCES_LIST_CHANGED => ListKind::Resources,
@@ -129,13 +139,14 @@ impl Inner {
         self.runtime.spawn(Box::pin(async move {
             loop {
                 let Some(inner) = weak.upgrade() else { return };
-                let found = inner
-                    .current(&server, generation, |slot| (slot.client.clone(), slot.config.allow_destructive_tools));
-                let Some((Some(client), allow_destructive)) = found else { return };
-                match list_tools(&client, inner.registry.limits().max_tools_per_server).await {
-                    Ok(tools) => {
+                let found = inner.current(&server, generation, |slot| (slot.client.clone(), slot.config.clone()));
+                let Some((Some(client), config)) = found else { return };
+                match list_tools(&client, inner.registry.limits().max_tools_per_server, &config).await {
+                    Ok((tools, resource_tool)) => {
+                        let allow_destructive = config.allow_destructive_tools;
                         let registered = inner.registry.replace_listed_server_tools(&server, tools, allow_destructive);
                         inner.current(&server, generation, |slot| {
+                            slot.resource_tool = resource_tool;
                             slot.health.tool_count = registered.registered.len();
                             if let Some(problems) = registered.problems(&server) {
                                 slot.health.last_error = Some(problems);
@@ -216,4 +227,18 @@ impl Inner {
             client.close_with(ClientError::Terminated { server: name.to_owned(), reason });
         }
     }
+}
+
+/// A call of the `read_resource` tool the manager added: the read as a tool result (a refused read included, for
+/// the model to read); only a connection failure is an error.
+async fn read_resource_as_tool(client: &McpClient, arguments: Option<&RawValue>) -> Result<Box<RawValue>> {
+    let result = match resource_tool::uri_argument(arguments) {
+        Err(message) => resource_tool::refusal_as_tool_result(&message),
+        Ok(uri) => match client.read_resource(&uri).await {
+            Ok(read) => resource_tool::read_as_tool_result(&read),
+            Err(error) if error.is_fatal() => return Err(error.into()),
+            Err(error) => resource_tool::refusal_as_tool_result(&format!("reading {uri} failed: {error}")),
+        },
+    };
+    serde_json::value::to_raw_value(&result).map_err(|e| Error::invalid(e.to_string()))
 }

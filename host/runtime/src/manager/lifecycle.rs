@@ -149,19 +149,21 @@ impl Inner {
             client.close_with(stopped(name));
             return Err(stopped(name).into());
         }
-        let tools = match list_tools(&client, self.registry.limits().max_tools_per_server).await {
-            Ok(tools) => tools,
-            Err(error) => {
-                client.close_with(error.clone());
-                self.failed(name, generation, &error);
-                return Err(error.into());
-            }
-        };
+        let (tools, resource_tool) =
+            match list_tools(&client, self.registry.limits().max_tools_per_server, &config).await {
+                Ok(listed) => listed,
+                Err(error) => {
+                    client.close_with(error.clone());
+                    self.failed(name, generation, &error);
+                    return Err(error.into());
+                }
+            };
         let registered = self.registry.replace_listed_server_tools(name, tools, config.allow_destructive_tools);
         let now = self.runtime.now_ms();
         let attached = self.current(name, generation, |slot| {
             slot.starting = None;
             slot.client = Some(client.clone());
+            slot.resource_tool = resource_tool;
             slot.health.connected(registered.registered.len(), now);
             if let Some(problems) = registered.problems(name) {
                 slot.health.last_error = Some(problems);
@@ -181,6 +183,7 @@ impl Inner {
         })));
         self.emit_status(name);
         self.events.emit(&ManagerEvent::ToolsChanged { server: name.to_owned(), tools: registered.registered });
+        self.renew_interest(name, generation, client.clone());
         Ok(client)
     }
 
@@ -362,9 +365,17 @@ fn stopped(name: &str) -> ClientError {
 }
 
 /// The tools of a server that offers tools: the first `max` decoded, the rest counted.
-pub(super) async fn list_tools(client: &McpClient, max: usize) -> mcp_worker_client::Result<ListedTools> {
-    if client.server_info().capabilities.tools.is_none() {
-        return Ok(ListedTools::default());
-    }
-    client.list_tools_upto(max).await
+/// The server's tools (at most `max` decoded), with the `read_resource` tool when its config asks for it (and
+/// whether it was added).
+pub(super) async fn list_tools(
+    client: &McpClient,
+    max: usize,
+    config: &ServerConfig,
+) -> mcp_worker_client::Result<(ListedTools, bool)> {
+    let mut listed = match client.server_info().capabilities.tools {
+        Some(_) => client.list_tools_upto(max).await?,
+        None => ListedTools::default(),
+    };
+    let added = config.resource_tool && super::resource_tool::add_resource_tool(&mut listed, client, &config.name);
+    Ok((listed, added))
 }

@@ -2,8 +2,9 @@
 //! added and removed, clashes of names, tool lists past the limits) and the tool system (finished executions).
 
 use super::events::{
-    AuthorizationRequiredEvent, CredentialsRequiredEvent, EventBody, ListChangedEvent, ProgressEvent, ServerEvent,
-    ServerLogEvent, ServerRestartingEvent, ServerStatusEvent, ServerThrottledEvent, ToolsChangedEvent,
+    AuthorizationRequiredEvent, CredentialsRequiredEvent, EventBody, ListChangedEvent, ProgressEvent,
+    ResourceUpdatedEvent, ServerEvent, ServerLogEvent, ServerRestartingEvent, ServerStatusEvent, ServerThrottledEvent,
+    ToolsChangedEvent,
 };
 use super::hub::{HubInner, ObservationManager};
 use crate::manager::{ListKind, ManagerEvent, McpTransportManager};
@@ -89,6 +90,12 @@ impl ObservationManager {
                         attempt: *attempt,
                         backoff_ms: *backoff_ms,
                         reason: error.clone(),
+                    }));
+                }
+                ManagerEvent::ResourceUpdated { server, uri } => {
+                    hub.emit(EventBody::ResourceUpdated(ResourceUpdatedEvent {
+                        server: server.clone(),
+                        uri: uri.clone(),
                     }));
                 }
                 ManagerEvent::AuthorizationRequired { server, required } => {

@@ -74,6 +74,8 @@ pub enum EventKind {
     ToolListLimited,
     /// [`EventBody::ListChanged`].
     ListChanged,
+    /// [`EventBody::ResourceUpdated`].
+    ResourceUpdated,
     /// [`EventBody::ToolExecutionStarted`].
     ToolExecutionStarted,
     /// [`EventBody::ToolExecutionFinished`].
@@ -117,6 +119,8 @@ pub enum EventBody {
     ToolListLimited(ToolListLimitedEvent),
     /// A server said its resources or prompts changed.
     ListChanged(ListChangedEvent),
+    /// A resource the application subscribed to changed: read it again.
+    ResourceUpdated(ResourceUpdatedEvent),
     /// A tool call was accepted and is about to be checked and run.
     ToolExecutionStarted(ToolExecutionStartedEvent),
     /// A tool call ended (successfully or not).
@@ -152,6 +156,7 @@ impl EventBody {
             Self::ToolNamesClashed(_) => EventKind::ToolNamesClashed,
             Self::ToolListLimited(_) => EventKind::ToolListLimited,
             Self::ListChanged(_) => EventKind::ListChanged,
+            Self::ResourceUpdated(_) => EventKind::ResourceUpdated,
             Self::ToolExecutionStarted(_) => EventKind::ToolExecutionStarted,
             Self::ToolExecutionFinished(_) => EventKind::ToolExecutionFinished,
             Self::ServerLog(_) => EventKind::ServerLog,
@@ -176,6 +181,7 @@ impl EventBody {
             Self::ToolNamesClashed(_) => None,
             Self::ToolListLimited(e) => Some(&e.server),
             Self::ListChanged(e) => Some(&e.server),
+            Self::ResourceUpdated(e) => Some(&e.server),
             Self::ToolExecutionStarted(e) => e.server.as_deref(),
             Self::ToolExecutionFinished(e) => e.call.server.as_deref(),
             Self::ServerLog(e) => Some(&e.server),
@@ -312,6 +318,16 @@ impl AuthorizationRequiredEvent {
             can_authorize: required.can_authorize,
         }
     }
+}
+
+/// A subscribed resource changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct ResourceUpdatedEvent {
+    /// The server.
+    pub server: String,
+    /// The resource's URI.
+    pub uri: String,
 }
 
 /// Registry changes, grouped by server.

@@ -5,9 +5,9 @@
 //! until it is scrubbed here (or said to hold no text).
 
 use super::events::{
-    AuthorizationRequiredEvent, CredentialsRequiredEvent, EventBody, ListChangedEvent, ProgressEvent, ServerEvent,
-    ServerLogEvent, ServerRequestEvent, ServerRequestSettledEvent, ServerRestartingEvent, ServerStatusEvent,
-    ToolsChangedEvent,
+    AuthorizationRequiredEvent, CredentialsRequiredEvent, EventBody, ListChangedEvent, ProgressEvent,
+    ResourceUpdatedEvent, ServerEvent, ServerLogEvent, ServerRequestEvent, ServerRequestSettledEvent,
+    ServerRestartingEvent, ServerStatusEvent, ToolsChangedEvent,
 };
 use super::requests::PendingRequest;
 use crate::credentials::{CredentialDecl, IdentityChange, ServerIdentity};
@@ -69,6 +69,7 @@ impl Scrub for EventBody {
             Self::ServerRemoved(e) => e.scrub(scrub),
             Self::CredentialsRequired(e) => e.scrub(scrub),
             Self::AuthorizationRequired(e) => e.scrub(scrub),
+            Self::ResourceUpdated(e) => e.scrub(scrub),
             Self::ToolsChanged(e) => e.scrub(scrub),
             Self::ListChanged(e) => e.scrub(scrub),
             Self::ToolExecutionStarted(e) => e.scrub(scrub),
@@ -184,6 +185,14 @@ impl Scrub for CredentialsRequiredEvent {
         credentials.scrub(scrub);
         reason.scrub(scrub);
         identity_change.scrub(scrub);
+    }
+}
+
+impl Scrub for ResourceUpdatedEvent {
+    fn scrub(&mut self, scrub: &dyn Fn(&mut String)) {
+        let Self { server, uri } = self;
+        server.scrub(scrub);
+        uri.scrub(scrub);
     }
 }
 
