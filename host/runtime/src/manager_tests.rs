@@ -91,12 +91,12 @@ fn kit(spawner: futures_executor::LocalSpawner) -> Server {
         .tool(ToolDef::new("fails", |_: NoArgs| async { CallToolResult::error("nope") }).read_only())
 }
 
-struct World {
-    pool: LocalPool,
+pub(super) struct World {
+    pub(super) pool: LocalPool,
     time: ManualTime,
-    launcher: Rc<TestLauncher>,
-    manager: McpTransportManager,
-    events: Rc<RefCell<Vec<ManagerEvent>>>,
+    pub(super) launcher: Rc<TestLauncher>,
+    pub(super) manager: McpTransportManager,
+    pub(super) events: Rc<RefCell<Vec<ManagerEvent>>>,
 }
 
 fn world_with(options: ManagerOptions) -> World {
@@ -111,7 +111,7 @@ fn world_with(options: ManagerOptions) -> World {
     World { pool, time, launcher, manager, events }
 }
 
-fn world() -> World {
+pub(super) fn world() -> World {
     let options = ManagerOptions {
         failure_policy: FailurePolicy { max_consecutive_failures: Some(3), backoff: Backoff::new(1_000, 2.0, 30_000) },
         cancel_grace_ms: 500,
@@ -136,18 +136,18 @@ impl World {
     }
 
     /// Moves the clock, fires timers, sweeps deadlines, runs what became ready.
-    fn advance(&mut self, ms: f64) {
+    pub(super) fn advance(&mut self, ms: f64) {
         self.settle();
         self.time.advance(ms);
         self.launcher.sweep();
         self.settle();
     }
 
-    fn status(&self, name: &str) -> ServerStatus {
+    pub(super) fn status(&self, name: &str) -> ServerStatus {
         self.manager.health(name).unwrap().status
     }
 
-    fn call(&mut self, server: &str, tool: &str, args: Value) -> Result<Value> {
+    pub(super) fn call(&mut self, server: &str, tool: &str, args: Value) -> Result<Value> {
         let call = self.start_call(server, tool, args, CallOptions::default());
         self.pool.run_until(call)
     }
@@ -168,7 +168,7 @@ impl World {
         })
     }
 
-    fn text(&mut self, server: &str, tool: &str, args: Value) -> String {
+    pub(super) fn text(&mut self, server: &str, tool: &str, args: Value) -> String {
         let result = self.call(server, tool, args).unwrap();
         result["content"][0]["text"].as_str().unwrap().to_owned()
     }

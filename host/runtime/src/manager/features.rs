@@ -168,3 +168,7 @@ impl Inner {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "features_tests.rs"]
+mod tests;
