@@ -3,7 +3,10 @@
 // types are real shapes: each would compile if the type there were `any`.
 import init, {
   type ArtObservation,
+  type AuthorizationRequiredEvent,
   type CallToolResult,
+  type ReadResourceResult,
+  type ResourceUpdatedEvent,
   type CredentialsRequiredEvent,
   type ElicitResult,
   McpRuntime,
@@ -197,8 +200,30 @@ export async function usage(): Promise<void> {
   const size: number = runtime.historySize;
   const pending = runtime.pendingRequests();
   if (pending[0]) runtime.rejectRequest(pending[0].requestId, "declined", -32600);
+  const page = await runtime.listResources("everything", { cursor: undefined });
+  const next: string | undefined = page.nextCursor;
+  const read: ReadResourceResult = await runtime.readResource("everything", page.resources[0]?.uri ?? "test://x");
+  const first = read.contents[0];
+  const body: string = !first ? "" : "text" in first ? first.text : first.blob;
+  await runtime.subscribeResource("everything", "test://watched-resource");
+  const subscribed: string[] = runtime.resourceSubscriptions("everything");
+  const picked = await runtime.exportResources({ servers: ["everything"] });
+  const pickedServer: string | undefined = picked.resources[0]?.server;
+  const prompt = await runtime.getPrompt("everything", "test_prompt_with_arguments", { arg1: "a" });
+  const role: "user" | "assistant" | undefined = prompt.messages[0]?.role;
+  const values: string[] = (await runtime.complete("everything", { type: "ref/prompt", name: "p" }, { name: "a", value: "" }))
+    .completion.values;
+  await runtime.setLogLevel("everything", "warning");
+  // @ts-expect-error not a log level
+  await runtime.setLogLevel("everything", "loud");
+  runtime.subscribe((event) => {
+    if (event.type === "resourceUpdated") real<ResourceUpdatedEvent["uri"]>(event.uri, true);
+    if (event.type === "authorizationRequired") real<AuthorizationRequiredEvent["reason"]>(event.reason, true);
+  });
+  runtime.addServer({ name: "docs", workerUrl: "/bundles/docs/bootstrap.js", resourceTool: true });
   runtime.close();
 
+  real([next, body, subscribed, pickedServer, role, values], true);
   real([firstProblem, failedCode, health, worker, unlocked, names, servers, description], true);
   real([parameters, anthropic, art, mcp, skipped, removed, threadTools, status, code, result], true);
   real([history, observations, size], true);
