@@ -31,6 +31,15 @@ fn server() -> Server {
             .read_only(),
         )
         .tool(ToolDef::new("sum", |_: NoArgs| async { Json(Sum { sum: 3.0 }) }).read_only())
+        .tool(
+            ToolDef::new("numbers", |_: NoArgs| async {
+                let text = format!("the numbers {NUMBERS}");
+                let mut result = CallToolResult::text(text);
+                result.structured_content = serde_json::from_str(NUMBERS).ok();
+                result
+            })
+            .read_only(),
+        )
         // `wait` finishes only after `open` ran: a batch with both completes only if calls run concurrently.
         .tool(
             ToolDef::new("wait", move |_: NoArgs| {
@@ -56,6 +65,10 @@ fn server() -> Server {
             .read_only(),
         )
 }
+
+/// Numbers that a float parser without exact rounding changes (0.9144 became 0.9144000000000001), and one past
+/// what a double holds exactly.
+const NUMBERS: &str = r#"{"yard":0.9144,"tiny":1e-7,"huge":1e300,"big":9007199254740993,"negative":-0.30000000000000004}"#;
 
 #[derive(serde::Serialize, schemars::JsonSchema)]
 struct Sum {
@@ -190,6 +203,17 @@ fn images_audio_and_resources_are_kept_in_the_output() {
     assert_eq!(kinds, ["text", "image", "audio", "resource"]);
     assert_eq!(output["content"][1]["data"], "iVBORw0KGgo=");
     assert_eq!(output["content"][3]["resource"]["text"], "hello");
+}
+
+#[test]
+fn numbers_pass_through_exactly_as_the_server_wrote_them() {
+    let mut rig = rig();
+    let output = rig.one("mcp__kit__numbers", json!({})).output.unwrap();
+    let numbers = &output["structuredContent"];
+    for (key, written) in [("yard", "0.9144"), ("tiny", "1e-7"), ("huge", "1e300"), ("negative", "-0.30000000000000004")] {
+        assert_eq!(numbers[key].as_f64(), written.parse::<f64>().ok(), "{key}");
+    }
+    assert_eq!(numbers["big"].as_u64(), Some(9_007_199_254_740_993));
 }
 
 #[test]
