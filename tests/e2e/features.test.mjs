@@ -166,4 +166,31 @@ describe("McpRuntime: resources, prompts, completion and log levels", () => {
     assert.notEqual(out.wrongArgs, "success");
     assert.ok(!out.plainTools.includes("mcp__plain__read_resource"), "only servers that opt in get the tool");
   });
+
+  it("answers roots from the application and tells running servers when they change", async () => {
+    const out = await page.evaluate(async ({ EVERYTHING }) => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("roots"), roots: [{ uri: "file:///work", name: "work" }] });
+      rt.addServer({ name: "every", workerUrl: EVERYTHING });
+      const roots = async () => (await rt.callTool("every", "list_roots", {})).content[0].text;
+      const first = await roots();
+      rt.setRoots([{ uri: "file:///home", name: "home" }, { uri: "file:///tmp" }]);
+      const second = await roots();
+      const bad = (() => { try { rt.setRoots([{ name: "no uri" }]); } catch (e) { return e.code; } })();
+      const kept = await roots();
+      rt.close();
+      const none = await host.McpRuntime.create({ databaseName: unique("no-roots") });
+      const refused = (() => { try { none.setRoots([]); } catch (e) { return { code: e.code, message: e.message }; } })();
+      none.close();
+      const badOption = await host.McpRuntime.create({ databaseName: unique("bad-roots"), roots: ["file:///x"] })
+        .then(() => null, (e) => e.code);
+      return { first, second, bad, kept, refused, badOption };
+    }, { EVERYTHING });
+    assert.equal(out.first, "file:///work");
+    assert.equal(out.second, "file:///home\nfile:///tmp");
+    assert.equal(out.bad, "INVALID_INPUT");
+    assert.equal(out.kept, out.second, "a refused change changes nothing");
+    assert.equal(out.refused.code, "INVALID_INPUT");
+    assert.match(out.refused.message, /offers no roots/);
+    assert.equal(out.badOption, "INVALID_INPUT");
+  });
 });

@@ -131,7 +131,7 @@ impl ServerRequestHandlers {
         let object = |value: Value| value.as_object().cloned().unwrap_or_else(JsonObject::new);
         capabilities.elicitation = self.elicitation.as_ref().map(|_| object(json!({"form": {}})));
         capabilities.sampling = self.sampling.as_ref().map(|_| JsonObject::new());
-        capabilities.roots = self.roots.as_ref().map(|_| ListChangedCapability { list_changed: None });
+        capabilities.roots = self.roots.as_ref().map(|_| ListChangedCapability { list_changed: Some(true) });
         capabilities
     }
 }

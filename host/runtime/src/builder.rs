@@ -14,6 +14,7 @@ use crate::observation::{
 };
 use crate::registry::{ToolLimits, ToolRegistry};
 use crate::tool_system::{ExecuteOptions, ParsedToolCall, ToolResult, ToolSystem};
+use crate::{Error, Result};
 use mcp_worker_client::server_requests::{ServerRequestHandlers, Spawner};
 use serde_json::{Value, json};
 use std::cell::{Cell, RefCell};
@@ -108,7 +109,8 @@ impl RuntimeBuilder {
         };
         let hub = ObservationManager::new(clock.clone(), id_prefix, history);
         let requests = ServerRequests::new(hub.clone());
-        if features.elicitation || features.sampling || features.roots.is_some() {
+        let roots = features.roots.map(|roots| Rc::new(RefCell::new(roots)));
+        if features.elicitation || features.sampling || roots.is_some() {
             let spawner: Spawner = {
                 let platform = platform.clone();
                 Rc::new(move |task| platform.spawn(task))
@@ -120,10 +122,10 @@ impl RuntimeBuilder {
             if features.sampling {
                 handlers = handlers.on_sampling(requests.handler());
             }
-            if let Some(roots) = features.roots {
-                let answer = json!({ "roots": roots });
+            if let Some(roots) = &roots {
+                let roots = roots.clone();
                 handlers = handlers.on_roots(Rc::new(move |_| {
-                    let answer = answer.clone();
+                    let answer = json!({ "roots": *roots.borrow() });
                     Box::pin(async move { Ok(answer) })
                 }));
             }
@@ -147,6 +149,7 @@ impl RuntimeBuilder {
             requests,
             watches: RefCell::new(Some(watches)),
             closed: Cell::new(false),
+            roots,
         }
     }
 }
@@ -161,6 +164,8 @@ pub struct Runtime {
     requests: Rc<ServerRequests>,
     watches: RefCell<Option<Watches>>,
     closed: Cell<bool>,
+    /// The roots servers are answered, when the application offers roots.
+    roots: Option<Rc<RefCell<Vec<Value>>>>,
 }
 
 impl fmt::Debug for Runtime {
@@ -270,6 +275,25 @@ impl Runtime {
         self.closed.get()
     }
 
+    /// Replaces the roots servers are answered (`roots/list`), and tells every running server they changed
+    /// (`notifications/roots/list_changed`). Each root is an object with a string `uri` (and optionally `name`).
+    /// Fails when the runtime offers no roots: the capability is declared when each server starts, from
+    /// [`ClientFeatures::roots`].
+    pub fn set_roots(&self, roots: Vec<Value>) -> Result<()> {
+        check_roots(&roots)?;
+        let Some(current) = &self.roots else {
+            return Err(Error::invalid("this runtime offers no roots: give it roots (even none) when it is created"));
+        };
+        *current.borrow_mut() = roots;
+        self.manager.notify_running(mcp_worker_protocol::methods::ROOTS_LIST_CHANGED);
+        Ok(())
+    }
+
+    /// The roots servers are answered, when the runtime offers roots.
+    pub fn roots(&self) -> Option<Vec<Value>> {
+        self.roots.as_ref().map(|roots| roots.borrow().clone())
+    }
+
     /// Stops every server and ends the socket's watches of the runtime's parts. The configuration stays (a
     /// persisted runtime keeps it for the next page load).
     pub fn close(&self) {
@@ -281,4 +305,16 @@ impl Runtime {
         }
         self.watches.borrow_mut().take();
     }
+}
+
+/// Checks roots as MCP has them: objects with a string `uri` and, optionally, a string `name`.
+pub fn check_roots(roots: &[Value]) -> Result<()> {
+    for (i, root) in roots.iter().enumerate() {
+        let uri = root.get("uri").and_then(Value::as_str);
+        let name_ok = root.get("name").is_none_or(Value::is_string);
+        if !root.is_object() || uri.is_none() || !name_ok {
+            return Err(Error::invalid(format!("root {i} must be {{ uri: string, name?: string }}")));
+        }
+    }
+    Ok(())
 }

@@ -16,7 +16,7 @@ mod status;
 mod test_support;
 pub mod tool_system;
 
-pub use builder::{ClientFeatures, Runtime, RuntimeBuilder};
+pub use builder::{ClientFeatures, Runtime, RuntimeBuilder, check_roots};
 pub use error::{Error, Result};
 pub use mcp_worker_client as client;
 pub use mcp_worker_protocol as protocol;

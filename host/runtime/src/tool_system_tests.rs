@@ -68,7 +68,8 @@ fn server() -> Server {
 
 /// Numbers that a float parser without exact rounding changes (0.9144 became 0.9144000000000001), and one past
 /// what a double holds exactly.
-const NUMBERS: &str = r#"{"yard":0.9144,"tiny":1e-7,"huge":1e300,"big":9007199254740993,"negative":-0.30000000000000004}"#;
+const NUMBERS: &str =
+    r#"{"yard":0.9144,"tiny":1e-7,"huge":1e300,"big":9007199254740993,"negative":-0.30000000000000004}"#;
 
 #[derive(serde::Serialize, schemars::JsonSchema)]
 struct Sum {
@@ -210,7 +211,9 @@ fn numbers_pass_through_exactly_as_the_server_wrote_them() {
     let mut rig = rig();
     let output = rig.one("mcp__kit__numbers", json!({})).output.unwrap();
     let numbers = &output["structuredContent"];
-    for (key, written) in [("yard", "0.9144"), ("tiny", "1e-7"), ("huge", "1e300"), ("negative", "-0.30000000000000004")] {
+    for (key, written) in
+        [("yard", "0.9144"), ("tiny", "1e-7"), ("huge", "1e300"), ("negative", "-0.30000000000000004")]
+    {
         assert_eq!(numbers[key].as_f64(), written.parse::<f64>().ok(), "{key}");
     }
     assert_eq!(numbers["big"].as_u64(), Some(9_007_199_254_740_993));

@@ -178,6 +178,19 @@ impl JsRuntime {
             Ok(JsValue::UNDEFINED)
         })
     }
+
+    /// Replaces the roots servers are answered (`roots/list`) and tells every running server they changed. Throws
+    /// `INVALID_INPUT` for a root that is not `{ uri, name? }`, or when the runtime was created without `roots`.
+    #[wasm_bindgen(js_name = setRoots)]
+    pub fn set_roots(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "{ uri: string; name?: string }[]")] roots: JsValue,
+    ) -> Result<(), JsValue> {
+        self.inner.open()?;
+        let roots: Vec<Value> = from_js(&roots, "roots")?;
+        self.inner.runtime.set_roots(roots).map_err(JsFailure::from)?;
+        Ok(())
+    }
 }
 
 impl JsRuntime {

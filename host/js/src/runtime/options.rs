@@ -199,6 +199,9 @@ pub(crate) fn read(options: &JsValue) -> Result<RuntimeOptions, JsFailure> {
     if database_name.is_empty() {
         return Err(JsFailure::invalid("the database name must not be empty"));
     }
+    if let Some(roots) = &json.roots {
+        mcp_worker_runtime::check_roots(roots)?;
+    }
     Ok(RuntimeOptions {
         database_name,
         persist,

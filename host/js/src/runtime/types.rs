@@ -51,7 +51,7 @@ export interface RuntimeOptions {
     clientMetadataUrl?: string;
     clientName?: string;
   };
-  /** Roots answered to `roots/list`. Omitted: the capability is not declared. */
+  /** Roots answered to `roots/list` (`setRoots` changes them and tells running servers). Omitted: the capability is not declared; give `[]` to offer roots later. */
   roots?: { uri: string; name?: string }[];
 }
 

@@ -115,6 +115,16 @@ impl McpTransportManager {
         Ok(client.complete(reference, argument, context).await?)
     }
 
+    /// Sends a notification without params (`notifications/roots/list_changed`, say) to every running server; a
+    /// server whose connection just closed is skipped.
+    pub fn notify_running(&self, method: &str) {
+        let clients: Vec<Rc<McpClient>> =
+            self.inner.slots.borrow().values().filter_map(|slot| slot.client.clone()).collect();
+        for client in clients {
+            let _ = client.connection().notify::<()>(method, None);
+        }
+    }
+
     /// Asks `server` for log messages of `level` and more severe, now and in each new session.
     pub async fn set_logging_level(&self, server: &str, level: LoggingLevel) -> Result<()> {
         let client = self.inner.ensure_connected(server, false).await?;
