@@ -41,7 +41,7 @@ fn a_subscription_is_asked_again_of_the_next_session_and_ends_when_asked() {
     assert_eq!(w.text("lib", "touch", json!({})), "touched");
     w.advance(0.0);
     let note = ("lib".to_owned(), "mem://note".to_owned());
-    assert_eq!(updates(&w.events.borrow()), [note.clone()]);
+    assert_eq!(updates(&w.events.borrow()), std::slice::from_ref(&note));
 
     w.launcher.worker("lib").crash("test");
     w.advance(1_000.0);

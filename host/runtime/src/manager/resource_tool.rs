@@ -37,10 +37,8 @@ fn definition(server: &str) -> Tool {
     tool.description = Some(format!(
         "Reads a resource of the MCP server {server} by its URI and returns its contents (text, or binary as base64)."
     ));
-    let mut annotations = ToolAnnotations::default();
-    annotations.read_only_hint = Some(true);
-    annotations.open_world_hint = Some(false);
-    tool.annotations = Some(annotations);
+    tool.annotations =
+        Some(ToolAnnotations { read_only_hint: Some(true), open_world_hint: Some(false), ..Default::default() });
     tool
 }
 
