@@ -276,6 +276,19 @@ describe("serve.mjs --http", () => {
     }
   });
 
+  it("keeps the stream of a client older than 2025-11-25 open, which could not resume it", async () => {
+    const port = everything.port;
+    const old = initialize.replace("2025-11-25", "2025-06-18");
+    const init = await request(port, { headers: jsonHeaders(port), body: old });
+    assert.equal(sseMessages(init.body)[0].result.protocolVersion, "2025-06-18");
+    const headers = jsonHeaders(port, { "mcp-session-id": init.headers["mcp-session-id"], "mcp-protocol-version": "2025-06-18" });
+    await request(port, { headers, body: initialized });
+    const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "test_reconnection", arguments: {} } };
+    const answer = await request(port, { headers, body: JSON.stringify(call) });
+    assert.doesNotMatch(answer.body, /retry:/, "no priming event for an older client");
+    assert.match(text(sseMessages(answer.body)[0].result), /^Reconnection test completed/);
+  });
+
   it("refuses a Host or an Origin that is not loopback (DNS rebinding protection)", async () => {
     const port = echo.port;
     const rebound = await request(port, { headers: jsonHeaders(port, { host: "evil.example.com" }), body: initialize });

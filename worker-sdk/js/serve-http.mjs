@@ -95,9 +95,8 @@ async function post(context, req, res) {
   const body = await readBody(req, context.maxBodyBytes);
   if (body === null) return;
   if (body.tooLarge) {
-    return sendError(res, 413, -32600, `Payload Too Large: a message is at most ${context.maxBodyBytes} bytes`, {
-      connection: "close",
-    });
+    // The rest of the body is read and dropped, so that the client gets to read this answer.
+    return sendError(res, 413, -32600, `Payload Too Large: a message is at most ${context.maxBodyBytes} bytes`);
   }
   let message;
   try {
@@ -223,10 +222,16 @@ class Session {
     } catch {
       return process.stderr.write(`serve.mjs: the server sent a frame that is not JSON: ${frame.slice(0, 200)}\n`);
     }
-    if (message.method === CLOSE_SSE_STREAM) return this.requests.get(key(message.params?.requestId))?.stream?.pause();
+    if (message.method === CLOSE_SSE_STREAM) return this.closeStreamOf(message.params?.requestId);
     if (message.method === undefined && "id" in message) return this.answer(message, frame);
     const progress = message.method === "notifications/progress" && this.progress.get(key(message.params?.progressToken));
     (progress || this.streamForUnrelated()).write(frame);
+  }
+
+  /// The server's hint: the stream of request `id` closes, if its client can resume it (it got a priming event).
+  closeStreamOf(id) {
+    const stream = this.requests.get(key(id))?.stream;
+    if (stream?.resumable) stream.pause();
   }
 
   answer(message, frame) {
@@ -284,11 +289,13 @@ class Stream {
     this.delivered = 0;
     this.res = null;
     this.requests = new Set();
+    this.resumable = false;
     this.done = false;
   }
 
   /// The priming event: an id to resume from, and how long to wait before reconnecting.
   prime(res) {
+    this.resumable = true;
     write(res, `id: ${this.key}_0\nretry: ${RETRY_MS}\ndata: \n\n`);
   }
 
