@@ -23,7 +23,7 @@ import { OUT, REPO, SPEC, SUITE, checkSuite, fatal, oneLine, readChecks, report,
 const BUNDLES = process.env.MCP_WORKER_BUNDLES || path.join(REPO, "target/bundles");
 const SCENARIO_TIMEOUT_MS = Number(process.env.MCP_CONFORMANCE_SCENARIO_TIMEOUT_MS || 60_000);
 
-/// Starts `serve.mjs --http 0` of the everything bundle; resolves to `{ url, exited(), stop() }` once it listens.
+// Starts `serve.mjs --http 0` of the everything bundle; resolves to `{ url, exited(), stop() }` once it listens.
 function startServer(bundle, logFile) {
   const entry = path.join(bundle, "serve.mjs");
   if (!fs.existsSync(entry)) fatal(`no ${entry}: build the bundles first (cargo xtask build)`);
@@ -37,7 +37,7 @@ function startServer(bundle, logFile) {
       log.write(chunk);
       stderr += chunk;
       const url = stderr.match(/(http:\/\/\S+\/mcp)/)?.[1];
-      if (url && timer) {
+      if (url) {
         clearTimeout(timer);
         resolve({ url, exited: () => exit, stop: () => child.kill() });
       }

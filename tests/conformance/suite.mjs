@@ -29,7 +29,7 @@ export function fatal(msg) {
   process.exit(2);
 }
 
-/// Checks that the suite and its Node are installed; returns that Node's version.
+// Checks that the suite and its Node are installed; returns that Node's version.
 export function checkSuite() {
   if (!fs.existsSync(NODE22)) fatal(`no Node >= 22 at ${NODE22} (see README.md; or set MCP_CONFORMANCE_NODE)`);
   if (!fs.existsSync(SUITE)) fatal(`no conformance suite at ${SUITE} (see README.md; or set MCP_CONFORMANCE_SUITE)`);
@@ -38,7 +38,7 @@ export function checkSuite() {
   return v;
 }
 
-/// The scenarios of `SPEC` for `side` ("client" or "server"), narrowed to those named on the command line.
+// The scenarios of `SPEC` for `side` ("client" or "server"), narrowed to those named on the command line.
 export function scenarios(side) {
   const r = spawnSync(NODE22, [SUITE, "list", `--${side}`, "--spec-version", SPEC], { encoding: "utf8" });
   if (r.status !== 0) fatal(`listing scenarios failed: ${r.stderr || r.stdout}`);
@@ -48,15 +48,15 @@ export function scenarios(side) {
   return wanted.length ? all.filter((s) => wanted.includes(s)) : all;
 }
 
-/// A directory of its own under OUT for `scenario`.
+// A directory of its own under OUT for `scenario`.
 export function scenarioDir(scenario) {
   const dir = path.join(OUT, scenario.replace(/[^A-Za-z0-9._-]/g, "_"));
   fs.mkdirSync(dir, { recursive: true });
   return dir;
 }
 
-/// Runs the suite with `args` (killed after `timeoutMs`, if given); resolves to `{ code, log, timedOut }` once it
-/// exits, with its output also written to `<dir>/suite.log`.
+// Runs the suite with `args` (killed after `timeoutMs`, if given); resolves to `{ code, log, timedOut }` once it
+// exits, with its output also written to `<dir>/suite.log`.
 export function runSuite(args, dir, { env = {}, timeoutMs } = {}) {
   return new Promise((resolve) => {
     const child = spawn(NODE22, [SUITE, ...args], {
@@ -88,7 +88,7 @@ export function findFile(dir, name) {
   return null;
 }
 
-/// The checks the suite wrote under `dir`, counted, with the first failure (else warning) as a one-line reason.
+// The checks the suite wrote under `dir`, counted, with the first failure (else warning) as a one-line reason.
 export function readChecks(dir) {
   const file = findFile(dir, "checks.json");
   const checks = file ? JSON.parse(fs.readFileSync(file, "utf8")) : [];
@@ -123,7 +123,7 @@ export function table(rows) {
   return [line(head), "|" + widths.map((w) => "-".repeat(w + 2)).join("|") + "|", ...body.map(line)].join("\n");
 }
 
-/// Prints the table and the totals, writes `summary.json` and `summary.md` under OUT; returns how many failed.
+// Prints the table and the totals, writes `summary.json` and `summary.md` under OUT; returns how many failed.
 export function report(rows, totalMs, { side, logs }) {
   console.log("\n" + table(rows));
   const failed = rows.filter((r) => !r.pass).length;

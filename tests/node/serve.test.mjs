@@ -49,7 +49,7 @@ async function httpClient(url) {
   return { client, transport };
 }
 
-/// Runs serve.mjs to its end: `{ code, stdout, stderr }`.
+// Runs serve.mjs to its end: `{ code, stdout, stderr }`.
 function run(entry, args = [], { env = {}, input = "" } = {}) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [entry, ...args], { env: { PATH: process.env.PATH, ...env } });
@@ -62,7 +62,7 @@ function run(entry, args = [], { env = {}, input = "" } = {}) {
   });
 }
 
-/// Starts `serve.mjs --http 0`; resolves to `{ url, port, child }` once it prints its URL.
+// Starts `serve.mjs --http 0`; resolves to `{ url, port, child }` once it prints its URL.
 function startHttp(bundle, env = {}) {
   const child = spawn(process.execPath, [join(bundle, "serve.mjs"), "--http", "0"], {
     env: { PATH: process.env.PATH, ...env },
@@ -79,7 +79,7 @@ function startHttp(bundle, env = {}) {
   });
 }
 
-/// One HTTP request with exactly the headers given (fetch would not let a test set Host): `{ status, headers, body }`.
+// One HTTP request with exactly the headers given (fetch would not let a test set Host): `{ status, headers, body }`.
 function request(port, { method = "POST", path = "/mcp", headers = {}, body } = {}) {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: "127.0.0.1", port, method, path, headers, setHost: false }, (res) => {
@@ -108,7 +108,7 @@ const jsonHeaders = (port, extra = {}) => ({
   ...extra,
 });
 
-/// The JSON-RPC messages of an SSE body.
+// The JSON-RPC messages of an SSE body.
 const sseMessages = (body) =>
   body
     .split("\n")

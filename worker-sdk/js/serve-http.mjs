@@ -22,15 +22,15 @@ import { createServer } from "node:http";
 
 const PATH = "/mcp";
 const SUPPORTED_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
-/// Priming events (and so resumable POST streams) start with this revision: older clients choke on empty events.
+// Priming events (and so resumable POST streams) start with this revision: older clients choke on empty events.
 const PRIMING_SINCE = "2025-11-25";
-/// What the SDK's `ctx.close_sse_stream()` sends, only to a transport that asked for it (`sseStreams` below).
+// What the SDK's `ctx.close_sse_stream()` sends, only to a transport that asked for it (`sseStreams` below).
 const CLOSE_SSE_STREAM = "mcp-worker/close_sse_stream";
 const RETRY_MS = 1000;
 const KEEPALIVE_MS = 25_000;
-/// How long a finished request's stream can still be resumed.
+// How long a finished request's stream can still be resumed.
 const RESUME_TTL_MS = 60_000;
-/// Events kept per stream for resumption: the session's own stream keeps the latest ones only.
+// Events kept per stream for resumption: the session's own stream keeps the latest ones only.
 const STREAM_EVENTS = 10_000;
 const SESSION_STREAM_EVENTS = 100;
 const MAX_SESSIONS = 256;
@@ -39,7 +39,7 @@ const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 const key = (id) => JSON.stringify(id ?? null);
 
-/// Starts serving; resolves to the endpoint's URL once listening.
+// Starts serving; resolves to the endpoint's URL once listening.
 export function serveHttp({ connect, host, port, maxBodyBytes }) {
   const sessions = new Map();
   const context = { connect, sessions, maxBodyBytes, hosts: new Set() };
@@ -174,7 +174,7 @@ function versionAccepted(req, res) {
 
 // ---- sessions and streams ----
 
-/// One client's session: its server, its streams, and where each of its requests is answered.
+// One client's session: its server, its streams, and where each of its requests is answered.
 class Session {
   constructor(id, connect, onClose) {
     this.id = id;
@@ -189,8 +189,8 @@ class Session {
     this.server = connect((frame) => this.fromServer(frame), { sseStreams: true });
   }
 
-  /// A client request, answered on a stream of its own (or as JSON). `version` decides the priming event: the
-  /// session's, or for `initialize` the one the client asks for.
+  // A client request, answered on a stream of its own (or as JSON). `version` decides the priming event: the
+  // session's, or for `initialize` the one the client asks for.
   request(message, text, res, sse, version = this.version) {
     const entry = { method: message.method, token: message.params?._meta?.progressToken };
     if (sse) {
@@ -228,7 +228,7 @@ class Session {
     (progress || this.streamForUnrelated()).write(frame);
   }
 
-  /// The server's hint: the stream of request `id` closes, if its client can resume it (it got a priming event).
+  // The server's hint: the stream of request `id` closes, if its client can resume it (it got a priming event).
   closeStreamOf(id) {
     const stream = this.requests.get(key(id))?.stream;
     if (stream?.resumable) stream.pause();
@@ -245,7 +245,7 @@ class Session {
     this.settle(message.id);
   }
 
-  /// Forgets a request; its stream ends once it carries no other.
+  // Forgets a request; its stream ends once it carries no other.
   settle(id) {
     const entry = this.requests.get(key(id));
     if (!entry) return;
@@ -260,7 +260,7 @@ class Session {
     setTimeout(() => this.streams.delete(stream.key), RESUME_TTL_MS).unref();
   }
 
-  /// The newest running request's stream, a connected one if possible; else the session's own stream.
+  // The newest running request's stream, a connected one if possible; else the session's own stream.
   streamForUnrelated() {
     const running = [...this.requests.values()].map((e) => e.stream).filter(Boolean).reverse();
     return running.find((s) => s.res) ?? (this.own.res ? this.own : running[0] ?? this.own);
@@ -279,7 +279,7 @@ class Session {
   }
 }
 
-/// A logical SSE stream: its events (kept for resumption) and the connection it is written to, if any.
+// A logical SSE stream: its events (kept for resumption) and the connection it is written to, if any.
 class Stream {
   constructor(key, capacity) {
     this.key = key;
@@ -293,7 +293,7 @@ class Stream {
     this.done = false;
   }
 
-  /// The priming event: an id to resume from, and how long to wait before reconnecting.
+  // The priming event: an id to resume from, and how long to wait before reconnecting.
   prime(res) {
     this.resumable = true;
     write(res, `id: ${this.key}_0\nretry: ${RETRY_MS}\ndata: \n\n`);
@@ -311,7 +311,7 @@ class Stream {
     this.delivered = Math.max(this.delivered, seq);
   }
 
-  /// Connects `res`, first replaying the events after `after`; a finished stream ends once replayed.
+  // Connects `res`, first replaying the events after `after`; a finished stream ends once replayed.
   attach(res, after) {
     if (this.res) this.res.end();
     for (const event of this.events) if (event.seq > after) this.send(res, event.seq, event.data);
@@ -324,7 +324,7 @@ class Stream {
     });
   }
 
-  /// Closes the connection but not the stream: the client resumes it with Last-Event-ID (SEP-1699 polling).
+  // Closes the connection but not the stream: the client resumes it with Last-Event-ID (SEP-1699 polling).
   pause() {
     const res = this.res;
     this.res = null;
@@ -365,7 +365,7 @@ function sendError(res, status, code, message, headers = {}) {
   return null;
 }
 
-/// Whether the request's Accept header allows `type` (a missing header allows anything).
+// Whether the request's Accept header allows `type` (a missing header allows anything).
 function accepts(req, type) {
   const accept = req.headers.accept;
   if (accept === undefined) return true;
@@ -376,7 +376,7 @@ function accepts(req, type) {
     .some((range) => range === type || range === "*/*" || range === `${major}/*`);
 }
 
-/// The body as text, `{ tooLarge: true }` past `limit` bytes (the rest is discarded), or null if the client left.
+// The body as text, `{ tooLarge: true }` past `limit` bytes (the rest is discarded), or null if the client left.
 function readBody(req, limit) {
   return new Promise((resolve) => {
     if (Number(req.headers["content-length"]) > limit) {
@@ -414,8 +414,8 @@ function allowedHosts(host, port) {
   return hosts;
 }
 
-/// Why the request is refused, or undefined: its Host must be this server's loopback address, and its Origin (sent
-/// by browsers) a loopback origin, so that a web page cannot reach the server through a rebound DNS name.
+// Why the request is refused, or undefined: its Host must be this server's loopback address, and its Origin (sent
+// by browsers) a loopback origin, so that a web page cannot reach the server through a rebound DNS name.
 function rebindingRefusal(req, hosts) {
   const host = req.headers.host?.toLowerCase();
   if (!host || !hosts.has(host)) {

@@ -15,9 +15,9 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 
 const PROG = "serve.mjs";
-/// The largest message accepted (a stdin line, an HTTP body).
+// The largest message accepted (a stdin line, an HTTP body).
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
-/// How long the server may keep answering once stdin has ended.
+// How long the server may keep answering once stdin has ended.
 const STDIN_END_GRACE_MS = 5000;
 const LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"];
 
@@ -99,8 +99,8 @@ function isLoopback(host) {
   return LOOPBACK_HOSTS.includes(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-/// The server's environment: the declared credentials that are set. Exits naming the required ones that are not
-/// (never printing a value).
+// The server's environment: the declared credentials that are set. Exits naming the required ones that are not
+// (never printing a value).
 function credentialsEnv(manifest) {
   const env = {};
   const missing = [];
@@ -121,8 +121,8 @@ function credentialsEnv(manifest) {
   return env;
 }
 
-/// Loads the glue and the wasm, and returns `connect(onFrame, options)`: a new server on a new MessageChannel,
-/// as `{ send(frame), close() }`.
+// Loads the glue and the wasm, and returns `connect(onFrame, options)`: a new server on a new MessageChannel,
+// as `{ send(frame), close() }`.
 async function loadServer(env) {
   const glue = await import(bundleFile("server.js").href);
   if (typeof glue.mcp_worker_connect !== "function") {
@@ -137,7 +137,7 @@ async function loadServer(env) {
   };
 }
 
-/// A wasm trap (a panic in the server) leaves the instance unusable: like a crashed worker, the process ends.
+// A wasm trap (a panic in the server) leaves the instance unusable: like a crashed worker, the process ends.
 function exitOnCrash(name) {
   const crash = (error) => fail(`the server "${name}" crashed: ${(error && error.stack) || error}`);
   process.on("uncaughtException", crash);
@@ -146,8 +146,8 @@ function exitOnCrash(name) {
 
 // ---- stdio ----
 
-/// Splits a byte stream into lines of at most `max` bytes: `onLine(text)` for each, `onTooLong()` for each longer one
-/// (whose bytes are skipped up to its newline).
+// Splits a byte stream into lines of at most `max` bytes: `onLine(text)` for each, `onTooLong()` for each longer one
+// (whose bytes are skipped up to its newline).
 function lineSplitter(max, onLine, onTooLong) {
   let parts = [];
   let size = 0;
