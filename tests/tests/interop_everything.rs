@@ -103,7 +103,7 @@ async fn the_ts_sdk_client_sees_everything_right() {
         ok(&report, "/getWithArguments")["messages"][0]["content"]["text"],
         "Prompt with arguments: arg1='one', arg2='two'"
     );
-    assert_eq!(ok(&report, "/getEmbedded")["messages"][1]["content"]["type"], "resource");
+    assert_eq!(ok(&report, "/getEmbedded")["messages"][0]["content"]["resource"]["uri"], "test://example-resource");
     assert_eq!(ok(&report, "/getImage")["messages"][1]["content"]["type"], "image");
     assert_eq!(failed(&report, "/getMissingArgument")["code"], -32602);
     assert_eq!(ok(&report, "/complete")["completion"]["values"], json!(["test", "testing"]));

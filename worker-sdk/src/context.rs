@@ -126,6 +126,15 @@ impl Ctx {
         self.peer().log_enabled(level)
     }
 
+    /// Over Streamable HTTP, closes the SSE stream that carries this request's messages now, before the result, so
+    /// that the client reconnects and polls for the rest with `Last-Event-ID` (SEP-1699): a long request then holds
+    /// no connection while it waits. The request goes on; what it sends later reaches the client when it resumes.
+    /// Served another way (in a browser, over stdio) it does nothing. The SDK's `serve.mjs` honours it for clients
+    /// of protocol 2025-11-25 and later, whose streams can be resumed.
+    pub fn close_sse_stream(&self) {
+        self.peer().close_sse_stream(&self.inner.request_id);
+    }
+
     // ---- cancellation and time ----
 
     /// Whether the client cancelled this request. The handler's future is dropped when that happens, so this is

@@ -43,7 +43,7 @@ pub use mcp_worker_protocol::{
     GetPromptResult, LoggingLevel, PromptMessage, ReadResourceResult, ResourceContents, Role, SamplingMessage,
     ToolAnnotations,
 };
-pub use peer::{Outbound, Sleeper};
+pub use peer::{CLOSE_SSE_STREAM, Outbound, Sleeper};
 pub use prompt::{IntoPromptResult, PromptDef, PromptHandler};
 pub use resource::{IntoReadResult, ResourceDef, ResourceRequest, ResourceTemplateDef};
 pub use result::{IntoCallToolResult, Json};
@@ -55,8 +55,9 @@ pub use tool::{ToolDef, ToolHandler};
 /// Exports a server from a crate built as a `cdylib` for a Web Worker.
 ///
 /// Takes a function `fn(&Env) -> Server`. It generates two functions for the JavaScript side:
-/// - `mcp_worker_connect(port, env)`, which the worker bootstrap that ships with the SDK calls once the host has
-///   sent its MessagePort; the SDK then serves MCP on that port;
+/// - `mcp_worker_connect(port, env, options?)`, which the worker bootstrap that ships with the SDK calls once the
+///   host has sent its MessagePort; the SDK then serves MCP on that port. `options.sseStreams: true` (from the
+///   SDK's `serve.mjs`, which serves the port over Streamable HTTP) enables the hints of [`Ctx::close_sse_stream`];
 /// - `mcp_worker_manifest()`, which returns the server's [`Manifest`] as JSON (built with an empty environment);
 ///   `cargo xtask build` writes it to `manifest.json` next to the bundle.
 ///
@@ -73,8 +74,9 @@ macro_rules! export_server {
         pub fn mcp_worker_connect(
             port: $crate::web::__private::web_sys::MessagePort,
             env: $crate::web::__private::wasm_bindgen::JsValue,
+            options: $crate::web::__private::wasm_bindgen::JsValue,
         ) {
-            $crate::web::connect(port, env, $factory);
+            $crate::web::connect(port, env, options, $factory);
         }
 
         #[cfg(target_arch = "wasm32")]

@@ -19,6 +19,11 @@ use std::rc::Rc;
 /// Where a session writes its frames (one JSON text per message).
 pub type Outbound = Rc<dyn Fn(String)>;
 
+/// The method of the hint [`crate::Ctx::close_sse_stream`] sends to a transport that serves the session over
+/// Streamable HTTP and asked for it ([`crate::Session::enable_sse_stream_hints`]). Not an MCP message: the
+/// transport consumes it, and no client sees it.
+pub const CLOSE_SSE_STREAM: &str = "mcp-worker/close_sse_stream";
+
 /// How a session waits: a future that completes after the given milliseconds (`setTimeout` in a worker). It times
 /// out requests to the client and serves [`crate::Ctx::sleep`].
 pub type Sleeper = Rc<dyn Fn(u32) -> LocalBoxFuture<'static, ()>>;
@@ -30,6 +35,7 @@ pub(crate) struct Peer {
     initialized: Cell<bool>,
     capabilities: RefCell<Option<ClientCapabilities>>,
     log_level: Cell<Option<LoggingLevel>>,
+    sse_stream_hints: Cell<bool>,
     outgoing: Outgoing,
 }
 
@@ -41,6 +47,7 @@ impl Peer {
             initialized: Cell::new(false),
             capabilities: RefCell::new(None),
             log_level: Cell::new(None),
+            sse_stream_hints: Cell::new(false),
             outgoing: Outgoing::default(),
         }
     }
@@ -108,6 +115,17 @@ impl Peer {
         if self.log_enabled(level) {
             let params = LoggingMessageParams { level, logger: logger.map(str::to_owned), data, meta: None };
             self.notify(methods::LOG_MESSAGE, Some(&params));
+        }
+    }
+
+    pub(crate) fn enable_sse_stream_hints(&self) {
+        self.sse_stream_hints.set(true);
+    }
+
+    /// Asks the transport to close the SSE stream of request `id`, when it asked for such hints.
+    pub(crate) fn close_sse_stream(&self, id: &RequestId) {
+        if self.sse_stream_hints.get() {
+            self.notify(CLOSE_SSE_STREAM, Some(&serde_json::json!({ "requestId": id })));
         }
     }
 

@@ -120,7 +120,9 @@ impl std::fmt::Debug for PromptDef {
 impl PromptDef {
     /// A prompt named `name` built by `handler`. Its arguments are the fields of the handler's argument type, in
     /// declaration order, with their doc comments as descriptions; an `Option` field is an optional argument.
-    /// `prompts/get` answers -32602 when a required argument is missing.
+    /// `prompts/get` answers -32602 when a required argument is missing. Values of arguments the prompt does not
+    /// declare are ignored, even by a type that refuses unknown fields ([`crate::NoArgs`]): a client may send more
+    /// than a prompt takes.
     ///
     /// ```
     /// use mcp_worker_sdk::{PromptDef, schemars::JsonSchema};
@@ -141,12 +143,17 @@ impl PromptDef {
     pub fn new<M, H: PromptHandler<M>>(name: impl Into<String>, handler: H) -> Self {
         let name = name.into();
         let arguments = prompt_arguments::<H::Args>();
+        let declared: Option<Vec<String>> =
+            refuses_unknown_fields::<H::Args>().then(|| arguments.iter().map(|a| a.name.clone()).collect());
         let mut definition = Prompt::new(name.clone());
         let required: Vec<String> =
             arguments.iter().filter(|a| a.required == Some(true)).map(|a| a.name.clone()).collect();
         definition.arguments = (!arguments.is_empty()).then_some(arguments);
         let handler = Rc::new(handler);
-        let get: GetFn = Rc::new(move |ctx: Ctx, values: BTreeMap<String, String>| {
+        let get: GetFn = Rc::new(move |ctx: Ctx, mut values: BTreeMap<String, String>| {
+            if let Some(declared) = &declared {
+                values.retain(|k, _| declared.contains(k));
+            }
             if let Some(missing) = required.iter().find(|r| !values.contains_key(*r)) {
                 let error =
                     ErrorObject::invalid_params(format!("Missing required argument `{missing}` for prompt {name}"))
@@ -210,6 +217,11 @@ impl PromptDef {
         self.completers.set(name.into(), completion::from_values(values.into_iter().map(Into::into).collect()));
         self
     }
+}
+
+/// Whether `A`'s schema forbids properties it does not list (`"additionalProperties": false`).
+fn refuses_unknown_fields<A: JsonSchema>() -> bool {
+    crate::schema::input_schema::<A>().get("additionalProperties") == Some(&Value::Bool(false))
 }
 
 /// The arguments of a prompt whose argument type is `A`: names in declaration order, descriptions and

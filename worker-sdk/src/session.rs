@@ -80,6 +80,13 @@ impl Session {
         self.state.peer.set_sleeper(sleeper);
     }
 
+    /// Tells the session that a transport serves it over Streamable HTTP and understands the hints of
+    /// [`crate::Ctx::close_sse_stream`]: from then on, that method sends one (a frame of method
+    /// [`crate::CLOSE_SSE_STREAM`]). The SDK's `serve.mjs` asks for them; a browser host does not.
+    pub fn enable_sse_stream_hints(&self) {
+        self.state.peer.enable_sse_stream_hints();
+    }
+
     /// Whether the client has sent `notifications/initialized`.
     pub fn is_initialized(&self) -> bool {
         self.state.peer.is_initialized()

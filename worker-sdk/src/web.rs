@@ -19,8 +19,10 @@ pub mod __private {
     pub use web_sys;
 }
 
-/// Starts serving on `port`. Called by the code [`crate::export_server!`] generates.
-pub fn connect(port: MessagePort, env: JsValue, factory: impl FnOnce(&Env) -> Server) {
+/// Starts serving on `port`. Called by the code [`crate::export_server!`] generates. `options` is what the caller
+/// passed after the environment (`undefined` from the worker bootstrap): `{sseStreams: true}` from a transport that
+/// understands [`crate::Ctx::close_sse_stream`]'s hints.
+pub fn connect(port: MessagePort, env: JsValue, options: JsValue, factory: impl FnOnce(&Env) -> Server) {
     install_panic_hook();
     let env = env_from_js(&env);
     let server = factory(&env);
@@ -37,6 +39,9 @@ pub fn connect(port: MessagePort, env: JsValue, factory: impl FnOnce(&Env) -> Se
     };
     let sleeper: Sleeper = Rc::new(|ms| gloo_timers::future::TimeoutFuture::new(ms).boxed_local());
     session.set_sleeper(sleeper);
+    if option_is_true(&options, "sseStreams") {
+        session.enable_sse_stream_hints();
+    }
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let data = event.data();
         match data.as_string() {
@@ -57,6 +62,10 @@ pub fn connect(port: MessagePort, env: JsValue, factory: impl FnOnce(&Env) -> Se
 /// [`crate::export_server!`] generates; the build runs it in node to write `manifest.json`.
 pub fn manifest(factory: impl FnOnce(&Env) -> Server) -> String {
     factory(&Env::default()).manifest().to_json()
+}
+
+fn option_is_true(options: &JsValue, name: &str) -> bool {
+    options.is_object() && js_sys::Reflect::get(options, &JsValue::from_str(name)).is_ok_and(|v| v.is_truthy())
 }
 
 fn env_from_js(env: &JsValue) -> Env {

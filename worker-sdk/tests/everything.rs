@@ -26,6 +26,7 @@ const CONFORMANCE_TOOLS: &[&str] = &[
     "test_tool_with_progress",
     "test_sampling",
     "test_elicitation",
+    "test_reconnection",
 ];
 
 fn everything(capabilities: Value) -> Harness {
@@ -142,6 +143,24 @@ fn logging_and_progress_tools_notify_as_they_go() {
 }
 
 #[test]
+fn test_reconnection_asks_an_http_transport_to_close_its_stream_then_answers() {
+    let mut h = everything(json!({}));
+    let mut frames = h.exchange(&call(1, "test_reconnection", json!({})));
+    frames.extend(h.settle());
+    assert_eq!(frames.len(), 1, "no hint unless the transport asked for them: {frames:?}");
+    assert!(text(&frames[0]).starts_with("Reconnection test completed"));
+
+    h.session.enable_sse_stream_hints();
+    let frames = h.exchange(&call(2, "test_reconnection", json!({})));
+    assert_eq!(
+        frames,
+        [json!({"jsonrpc": "2.0", "method": "mcp-worker/close_sse_stream", "params": {"requestId": 2}})]
+    );
+    let frames = h.settle();
+    assert_eq!(frames[0]["id"], 2, "the result comes after the stream was closed: {frames:?}");
+}
+
+#[test]
 fn sampling_and_elicitation_ask_the_client_or_say_why_they_cannot() {
     let mut h = everything(json!({"sampling": {}, "elicitation": {}}));
     let asked = h.exchange(&call(1, "test_sampling", json!({"prompt": "Test prompt for sampling"})));
@@ -250,8 +269,17 @@ fn prompts_and_completion_answer_as_the_suite_expects() {
         r["result"]["messages"][0]["content"]["text"],
         "Prompt with arguments: arg1='testValue1', arg2='testValue2'"
     );
-    let r = h.request(4, "prompts/get", json!({"name": "test_prompt_with_embedded_resource"}));
-    assert_eq!(r["result"]["messages"][1]["content"]["resource"]["uri"], "test://static-text");
+    let r = h.request(
+        4,
+        "prompts/get",
+        json!({"name": "test_prompt_with_embedded_resource", "arguments": {"resourceUri": "test://example-resource"}}),
+    );
+    assert_eq!(r["result"]["messages"][0]["content"]["type"], "resource");
+    assert_eq!(r["result"]["messages"][0]["content"]["resource"]["uri"], "test://example-resource");
+    let r = h.request(9, "prompts/get", json!({"name": "test_prompt_with_embedded_resource"}));
+    assert_eq!(r["error"]["code"], -32602, "resourceUri is required: {r}");
+    let r = h.request(10, "prompts/get", json!({"name": "test_simple_prompt", "arguments": {"resourceUri": "x"}}));
+    assert!(r["result"]["messages"].is_array(), "extra arguments are ignored: {r}");
     let r = h.request(5, "prompts/get", json!({"name": "test_prompt_with_image"}));
     assert_eq!(r["result"]["messages"][1]["content"], json!({"type": "image", "data": PNG, "mimeType": "image/png"}));
     assert_eq!(h.request(6, "prompts/get", json!({"name": "test_prompt_with_arguments"}))["error"]["code"], -32602);

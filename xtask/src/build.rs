@@ -1,6 +1,7 @@
 //! `cargo xtask build [--release]`: the sample-server bundles (`target/bundles/<dir>/`) and the host package
 //! (`target/pkg/host/`), each through wasm-bindgen `--target web`, and wasm-opt -Os in release. Each bundle also
-//! gets the server's `manifest.json` (see `manifest`).
+//! gets the worker entry `bootstrap.js`, the Node entry `serve.mjs` (with `serve-http.mjs` and a `package.json`)
+//! and the server's `manifest.json` (see `manifest`).
 
 mod manifest;
 
@@ -17,6 +18,11 @@ const HOST_CRATE: &str = "host/js";
 /// The package's name under `target/pkg/`.
 const HOST_DIR: &str = "host";
 const BOOTSTRAP: &str = "worker-sdk/js/bootstrap.js";
+/// The Node entry point of every bundle (`node <bundle>/serve.mjs`: stdio, or Streamable HTTP with `--http`) and
+/// the module it loads for HTTP.
+const NODE_ENTRY: &[&str] = &["worker-sdk/js/serve.mjs", "worker-sdk/js/serve-http.mjs"];
+/// Written next to them, so that node loads the glue `server.js` as the ES module it is wherever the bundle lives.
+const NODE_PACKAGE_JSON: &str = "{\n  \"type\": \"module\"\n}\n";
 
 /// Wasm features rustc 1.95 enables by default for wasm32-unknown-unknown; wasm-opt must accept all of them.
 const WASM_OPT_FEATURES: &[&str] = &[
@@ -123,6 +129,7 @@ pub(crate) fn build(profile: Profile) -> Result<Outputs> {
                 "{e}\n  the worker SDK ships the worker bootstrap at {BOOTSTRAP}; bundles need it next to server.js"
             )
         })?;
+        copy_node_entry(&out_dir)?;
         if profile == Profile::Release {
             wasm_opt(&out_dir.join("server_bg.wasm"))?;
         }
@@ -161,6 +168,18 @@ pub(crate) fn build(profile: Profile) -> Result<Outputs> {
         report_sizes(&files)?;
     }
     Ok(outputs)
+}
+
+/// `serve.mjs` and `serve-http.mjs`, and the `package.json` that makes `server.js` an ES module for node.
+fn copy_node_entry(out_dir: &Path) -> Result {
+    for entry in NODE_ENTRY {
+        let name = Path::new(entry).file_name().unwrap_or_default();
+        copy_file(&root().join(entry), &out_dir.join(name)).map_err(|e| {
+            format!("{e}\n  the worker SDK ships the Node entry point at {entry}; bundles need it next to server.js")
+        })?;
+    }
+    let package = out_dir.join("package.json");
+    fs::write(&package, NODE_PACKAGE_JSON).map_err(|e| format!("cannot write {}: {e}", display(&package)))
 }
 
 /// The light host package: the same crate without its `runtime` feature, for pages that only need `McpClient`.

@@ -44,11 +44,13 @@ const NATIVE: &[Step] = &[
 ];
 const BROWSER: &[Step] = &[
     ("build --release", build_bundles),
+    ("node servers", node_servers),
     ("js fixtures", js_fixtures),
     ("types (tsc)", type_check),
     ("browser tests", browser_tests),
     ("end-to-end tests", end_to_end),
     ("conformance (client scenarios)", conformance),
+    ("conformance (server scenarios)", conformance_servers),
 ];
 
 pub(crate) fn run(selection: Selection) -> Result {
@@ -148,6 +150,18 @@ fn build_bundles() -> Result {
     Ok(())
 }
 
+/// The bundles' Node entry point (`serve.mjs`) under the official TypeScript SDK's client, over stdio and
+/// Streamable HTTP (`tests/node/`).
+fn node_servers() -> Result {
+    let dir = root().join("tests/node");
+    let files = if dir.is_dir() { files_with_suffix(&dir, ".test.mjs")? } else { Vec::new() };
+    if files.is_empty() {
+        println!("note: no tests/node/*.test.mjs: no node server tests to run");
+        return Ok(());
+    }
+    cmd::run(cmd::new("node").arg("--test").args(files).env("MCP_WORKER_BUNDLES", target_dir().join("bundles")))
+}
+
 fn js_fixtures() -> Result {
     let src = root().join("tests/fixtures/src");
     let entries = if src.is_dir() { files_with_suffix(&src, ".mjs")? } else { Vec::new() };
@@ -227,6 +241,17 @@ fn conformance() -> Result {
             .arg(root().join("tests/conformance/run.mjs"))
             .env("MCP_WORKER_SITE_URL", server.url())
             .env("MCP_CONFORMANCE_OUT", crate::target_dir().join("conformance")),
+    )
+}
+
+/// The official MCP conformance suite's server scenarios (2025-11-25) against the everything server, served over
+/// Streamable HTTP by its bundle's `serve.mjs` (`tests/conformance/run-server.mjs`): fails when any scenario fails.
+fn conformance_servers() -> Result {
+    cmd::run(
+        cmd::new("node")
+            .arg(root().join("tests/conformance/run-server.mjs"))
+            .env("MCP_WORKER_BUNDLES", target_dir().join("bundles"))
+            .env("MCP_CONFORMANCE_OUT", target_dir().join("conformance-server")),
     )
 }
 

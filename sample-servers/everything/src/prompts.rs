@@ -6,6 +6,13 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 #[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct EmbeddedArgs {
+    /// URI of the resource to embed
+    resource_uri: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
 struct PromptArgs {
     /// First test argument
     arg1: String,
@@ -33,12 +40,15 @@ pub(crate) fn register(server: Server) -> Server {
             .complete_values("arg2", ["formal", "casual", "friendly"]),
         )
         .prompt(
-            PromptDef::new("test_prompt_with_embedded_resource", |_: NoArgs| async {
-                let resource =
-                    ResourceContents::text("test://static-text", Some("text/plain"), "Resource content for prompt");
+            PromptDef::new("test_prompt_with_embedded_resource", |args: EmbeddedArgs| async move {
+                let resource = ResourceContents::text(
+                    args.resource_uri,
+                    Some("text/plain"),
+                    "Embedded resource content for testing.",
+                );
                 GetPromptResult::new(vec![
-                    PromptMessage::user("Here is a resource:"),
                     PromptMessage::new(Role::User, ContentBlock::embedded(resource)),
+                    PromptMessage::user("Please process the embedded resource above."),
                 ])
                 .with_description("A prompt with an embedded resource")
             })

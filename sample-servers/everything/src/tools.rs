@@ -1,6 +1,6 @@
 //! The tools of the conformance suite's `tools-*` scenarios, under the names and with the texts it expects.
 
-use crate::fixtures::{EMBEDDED_TEXT, ERROR_TEXT, LOGGER, PNG, SIMPLE_TEXT, WAV};
+use crate::fixtures::{EMBEDDED_TEXT, ERROR_TEXT, LOGGER, PNG, RECONNECTION_TEXT, SIMPLE_TEXT, WAV};
 use mcp_worker_sdk::protocol::sampling::SamplingMessage;
 use mcp_worker_sdk::{
     CallToolResult, ContentBlock, CreateMessageParams, Ctx, ElicitParams, LoggingLevel, NoArgs, ResourceContents,
@@ -98,6 +98,18 @@ pub(crate) fn register(server: Server) -> Server {
                 "Progress test completed"
             })
             .description("Reports progress notifications")
+            .read_only(),
+        )
+        .tool(
+            ToolDef::new("test_reconnection", |ctx: Ctx, _: NoArgs| async move {
+                ctx.close_sse_stream();
+                ctx.sleep(100).await;
+                RECONNECTION_TEXT
+            })
+            .description(
+                "Over Streamable HTTP, closes its SSE stream mid-call and answers once the client has reconnected \
+                 (SEP-1699); answers at once elsewhere",
+            )
             .read_only(),
         )
         .tool(

@@ -110,3 +110,20 @@ fn sleeping_waits_for_the_timer_without_blocking_others() {
     assert!(h.advance(999).is_empty());
     assert_eq!(text(&h.advance(1)[0]), "rested");
 }
+
+#[test]
+fn close_sse_stream_sends_its_hint_only_to_a_transport_that_asked_for_it() {
+    let server = Server::new("polling", "1").tool(ToolDef::new("poll", |ctx: Ctx, _: NoArgs| async move {
+        ctx.close_sse_stream();
+        "done"
+    }));
+    let mut h = Harness::new(server);
+    assert_eq!(text(&h.one(&call(1, "poll", json!({})))), "done", "a browser host gets no hint");
+    h.session.enable_sse_stream_hints();
+    let frames = h.exchange(&call(2, "poll", json!({})));
+    assert_eq!(
+        frames[0],
+        json!({"jsonrpc": "2.0", "method": mcp_worker_sdk::CLOSE_SSE_STREAM, "params": {"requestId": 2}})
+    );
+    assert_eq!(text(&frames[1]), "done");
+}

@@ -87,6 +87,8 @@ fn notification_def(method: &str) -> &'static str {
         "notifications/resources/list_changed" => "ResourceListChangedNotification",
         "notifications/tools/list_changed" => "ToolListChangedNotification",
         "notifications/prompts/list_changed" => "PromptListChangedNotification",
+        // Not MCP: the SDK's hint to a Streamable HTTP transport that asked for them (Ctx::close_sse_stream).
+        mcp_worker_sdk::CLOSE_SSE_STREAM => "JSONRPCNotification",
         other => panic!("the server sent a notification {other}, which servers do not send"),
     }
 }
