@@ -104,7 +104,8 @@ impl ServerRequestHandlers {
         self
     }
 
-    /// Answers `roots/list`; declares `roots`.
+    /// Answers `roots/list`; declares `roots` (with `listChanged`: the application may send
+    /// `notifications/roots/list_changed` when its roots change).
     #[must_use]
     pub fn on_roots(mut self, handler: RequestHandler) -> Self {
         self.roots = Some(handler);
@@ -154,7 +155,7 @@ mod tests {
         let some =
             none.clone().on_elicitation(answer(json!({"action": "decline"}))).on_roots(answer(json!({"roots": []})));
         let declared = serde_json::to_value(some.declare(ClientCapabilities::default())).unwrap();
-        assert_eq!(declared, json!({"elicitation": {"form": {}}, "roots": {}}));
+        assert_eq!(declared, json!({"elicitation": {"form": {}}, "roots": {"listChanged": true}}));
         assert!(some.handler(methods::ELICITATION_CREATE).is_some());
         assert!(some.handler(methods::SAMPLING_CREATE_MESSAGE).is_none());
         assert!(some.handler("tools/call").is_none());
