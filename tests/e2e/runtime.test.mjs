@@ -189,11 +189,15 @@ describe("McpRuntime (JavaScript API)", () => {
     assert.equal(b.metadata.source, "native");
     assert.equal(c.status, "error");
     assert.equal(c.error, "no time travel");
+    assert.equal(c.metadata.errorCode, "TOOL_FAILED");
     assert.equal(d.status, "error");
     assert.match(d.error, /Invalid arguments for page_clock/);
+    assert.equal(d.metadata.errorCode, "INVALID_ARGUMENTS");
     assert.match(e.error, /Unknown tool mcp__echo__nope/);
+    assert.equal(e.metadata.errorCode, "UNKNOWN_TOOL");
     assert.deepEqual(out.seenContext[0], { threadId: "t1", traceId: "trace_1", callId: "call_b" });
     assert.match(out.afterDisable[0].error, /not enabled/);
+    assert.equal(out.afterDisable[0].metadata.errorCode, "TOOL_NOT_ENABLED");
     assert.deepEqual(out.threadTools, ["mcp__echo__*"]);
     assert.equal(out.unknownThread, null);
     assert.equal(out.removed, true);

@@ -169,7 +169,11 @@ impl ToolSystem {
         let started = (self.clock)();
         let entry = self.registry.get(&call.tool_name);
         let mut result = match self.check(&call, entry.as_ref(), &record.thread_id, options) {
-            Err(refusal) => ToolResult::refused(&call, refusal),
+            Err(refusal) => {
+                let mut result = ToolResult::refused(&call, refusal.message);
+                result.metadata.insert("errorCode".into(), json!(refusal.code));
+                result
+            }
             Ok((entry, arguments)) => {
                 let context = ExecutionContext {
                     thread_id: record.thread_id.clone(),
@@ -193,19 +197,25 @@ impl ToolSystem {
         result
     }
 
-    /// The checks made before any server is called. `Err` is the message for the model.
+    /// The checks made before any server is called. `Err` is the refusal: its code, and the message for the model.
     fn check<'e>(
         &self,
         call: &ParsedToolCall,
         entry: Option<&'e ToolEntry>,
         thread_id: &str,
         options: &ExecuteOptions,
-    ) -> Result<(&'e ToolEntry, Value), String> {
+    ) -> Result<(&'e ToolEntry, Value), Refusal> {
         let name = &call.tool_name;
-        let entry = entry.ok_or_else(|| format!("Unknown tool {name}. Use one of the tools you were given."))?;
+        let entry = entry.ok_or_else(|| {
+            Refusal::new(REFUSED_UNKNOWN_TOOL, format!("Unknown tool {name}. Use one of the tools you were given."))
+        })?;
         if !entry.exposed {
-            return Err(format!(
-                "Tool {name} is not available: it may be destructive and its server does not allow destructive tools."
+            return Err(Refusal::new(
+                REFUSED_HIDDEN,
+                format!(
+                    "Tool {name} is not available: it may be destructive and its server does not allow destructive \
+                     tools."
+                ),
             ));
         }
         let enabled = match &options.enabled_tools {
@@ -213,23 +223,30 @@ impl ToolSystem {
             None => self.registry.is_callable(thread_id, name),
         };
         if !enabled {
-            return Err(format!("Tool {name} is not enabled for this conversation."));
+            return Err(Refusal::new(
+                REFUSED_NOT_ENABLED,
+                format!("Tool {name} is not enabled for this conversation."),
+            ));
         }
-        let arguments =
-            normalize_arguments(&call.arguments).map_err(|e| format!("Invalid arguments for {name}: {e}"))?;
+        let arguments = normalize_arguments(&call.arguments)
+            .map_err(|e| Refusal::new(REFUSED_INVALID_ARGUMENTS, format!("Invalid arguments for {name}: {e}")))?;
         let schema = Value::Object(entry.definition.input_schema.clone());
         match json_schema::validate_with(&schema, &arguments, &options.schema_limits) {
             Ok(()) => Ok((entry, arguments)),
             Err(json_schema::Error::TooCostly(exceeded)) => {
                 let from = entry.server().map(|server| format!(" (from server {server})")).unwrap_or_default();
-                Err(format!(
-                    "Tool {name} cannot be called: its input schema{from} is too costly to check ({exceeded}); the \
-                     call was not sent. Use another tool if one fits."
+                Err(Refusal::new(
+                    REFUSED_SCHEMA_TOO_COSTLY,
+                    format!(
+                        "Tool {name} cannot be called: its input schema{from} is too costly to check ({exceeded}); \
+                         the call was not sent. Use another tool if one fits."
+                    ),
                 ))
             }
-            Err(invalid) => {
-                Err(format!("Invalid arguments for {name}: {invalid}. Fix the arguments and call the tool again."))
-            }
+            Err(invalid) => Err(Refusal::new(
+                REFUSED_INVALID_ARGUMENTS,
+                format!("Invalid arguments for {name}: {invalid}. Fix the arguments and call the tool again."),
+            )),
         }
     }
 
@@ -257,7 +274,10 @@ impl ToolSystem {
                         result.error = problem;
                         result.output = Some(output);
                     }
-                    Err(failure) => result.error = Some(failure.message),
+                    Err(failure) => {
+                        result.metadata.insert("errorCode".into(), json!(NATIVE_TOOL_FAILED));
+                        result.error = Some(failure.message);
+                    }
                 }
             }
             ToolSource::Mcp { server } => {
@@ -309,6 +329,31 @@ impl ToolSystem {
             }
         }
         result
+    }
+}
+
+/// `errorCode` of a call to a tool the registry does not have.
+pub const REFUSED_UNKNOWN_TOOL: &str = "UNKNOWN_TOOL";
+/// `errorCode` of a call to a tool hidden from agents (it may be destructive, and its server does not allow those).
+pub const REFUSED_HIDDEN: &str = "TOOL_HIDDEN";
+/// `errorCode` of a call to a tool not enabled for the thread (or the batch's `enabled_tools`).
+pub const REFUSED_NOT_ENABLED: &str = "TOOL_NOT_ENABLED";
+/// `errorCode` of a call whose arguments are not a JSON object or do not match the tool's input schema.
+pub const REFUSED_INVALID_ARGUMENTS: &str = "INVALID_ARGUMENTS";
+/// `errorCode` of a call whose tool's input schema is too costly to check.
+pub const REFUSED_SCHEMA_TOO_COSTLY: &str = "SCHEMA_TOO_COSTLY";
+/// `errorCode` of a native tool that returned an error.
+pub const NATIVE_TOOL_FAILED: &str = "TOOL_FAILED";
+
+/// A call refused before it ran: a stable code and the message for the model.
+struct Refusal {
+    code: &'static str,
+    message: String,
+}
+
+impl Refusal {
+    fn new(code: &'static str, message: String) -> Self {
+        Self { code, message }
     }
 }
 

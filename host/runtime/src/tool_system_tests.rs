@@ -145,6 +145,12 @@ fn calls_that_fail_a_check_get_an_error_the_model_can_act_on_and_reach_no_server
     let mut rig = rig();
     let unknown = rig.one("mcp__kit__nope", json!({}));
     assert_eq!(unknown.error.as_deref(), Some("Unknown tool mcp__kit__nope. Use one of the tools you were given."));
+    assert_eq!(unknown.metadata["errorCode"], "UNKNOWN_TOOL");
+    let finished = rig.observed.borrow().iter().find_map(|event| match event {
+        ExecutionEvent::Finished(finished) => finished.error_code.clone(),
+        _ => None,
+    });
+    assert_eq!(finished.as_deref(), Some("UNKNOWN_TOOL"), "the toolExecutionFinished event carries the code");
 
     let invalid = rig.one("mcp__kit__echo", json!({"text": 5, "extra": true}));
     assert_eq!(invalid.status, ToolStatus::Error);
@@ -154,8 +160,10 @@ fn calls_that_fail_a_check_get_an_error_the_model_can_act_on_and_reach_no_server
         "{message}"
     );
     assert!(message.ends_with("Fix the arguments and call the tool again."), "{message}");
+    assert_eq!(invalid.metadata["errorCode"], "INVALID_ARGUMENTS");
 
     let not_json = rig.one("mcp__kit__echo", json!("{oops"));
+    assert_eq!(not_json.metadata["errorCode"], "INVALID_ARGUMENTS");
     assert!(not_json.error.unwrap().contains("not valid JSON"));
 
     let other_thread = rig.pool.run_until(rig.system.execute_tools(
@@ -164,6 +172,7 @@ fn calls_that_fail_a_check_get_an_error_the_model_can_act_on_and_reach_no_server
         &ExecuteOptions::default(),
     ));
     assert_eq!(other_thread[0].error.as_deref(), Some("Tool mcp__kit__echo is not enabled for this conversation."));
+    assert_eq!(other_thread[0].metadata["errorCode"], "TOOL_NOT_ENABLED");
     assert_eq!(rig.clients.calls.get(), 0, "no server was called");
 }
 
@@ -176,6 +185,7 @@ fn hidden_destructive_tools_cannot_be_called_even_when_enabled() {
     rig.registry.enable_for_thread("t", ["mcp__other__wipe"]);
     let result = rig.one("mcp__other__wipe", json!({}));
     assert!(result.error.unwrap().contains("may be destructive"));
+    assert_eq!(result.metadata["errorCode"], "TOOL_HIDDEN");
     assert_eq!(rig.clients.calls.get(), 0);
 }
 

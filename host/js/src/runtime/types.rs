@@ -373,7 +373,9 @@ export type RuntimeErrorCode =
   | "DUPLICATE_TOOL" | "INVALID_TOOL_NAME" | "ABORTED" | "UNKNOWN_REQUEST" | "RUNTIME_CLOSED"
   | "LOCKED" | "NOT_SET_UP" | "ALREADY_SET_UP" | "MODE_MISMATCH" | "WRONG_KEY" | "TAMPERED" | "KEY_CHANGED"
   | "ORPHANED_CREDENTIALS" | "IDENTITY_CHANGED" | "CORRUPT" | "MISSING_CREDENTIALS" | "CRYPTO" | "STORAGE"
-  | "INTERNAL" | "INVALID_MANIFEST" | "ENCODE";
+  | "INTERNAL" | "INVALID_MANIFEST" | "ENCODE"
+  // A tool call refused before it ran, or a native tool's failure (`ToolResult.metadata.errorCode`).
+  | "UNKNOWN_TOOL" | "TOOL_HIDDEN" | "TOOL_NOT_ENABLED" | "INVALID_ARGUMENTS" | "SCHEMA_TOO_COSTLY" | "TOOL_FAILED";
 
 /** Every error this API throws or rejects with. */
 export interface RuntimeError extends Error {
