@@ -259,7 +259,7 @@ describe("McpRuntime (JavaScript API)", () => {
       const rt = await host.McpRuntime.create({ databaseName: unique("vault") });
       const vault = rt.credentials;
       const before = { mode: await vault.keyMode(), unlocked: vault.isUnlocked() };
-      const lockedSet = await failure(vault.set("everything", "EVERYTHING_API_KEY", "x"));
+      const notSetUp = await failure(vault.set("everything", "EVERYTHING_API_KEY", "x"));
       await vault.setup({ passphrase: "correct horse battery" });
       const again = await failure(vault.setup({ passphrase: "other" }));
       // Configured first: a credential is bound to the bundle its server's config names when it is stored.
@@ -285,10 +285,11 @@ describe("McpRuntime (JavaScript API)", () => {
       await vault.wipe();
       const wiped = { mode: await vault.keyMode(), unlocked: vault.isUnlocked(), servers: await vault.servers() };
       rt.close();
-      return { before, lockedSet, again, whileLocked, wrong, wrongMode, badKey, noKey, missingNone, status, mode, missing, events, wiped };
+      return { before, notSetUp, again, whileLocked, wrong, wrongMode, badKey, noKey, missingNone, status, mode, missing, events, wiped };
     }, { EVERYTHING });
     assert.deepEqual(out.before, { mode: null, unlocked: false });
-    assert.equal(out.lockedSet.code, "LOCKED");
+    assert.equal(out.notSetUp.code, "NOT_SET_UP");
+    assert.match(out.notSetUp.message, /set one up first/);
     assert.equal(out.again.code, "ALREADY_SET_UP");
     assert.deepEqual(out.whileLocked, { unlocked: false, names: ["EVERYTHING_API_KEY"], servers: ["everything", "other"] });
     assert.equal(out.wrong.code, "WRONG_KEY");

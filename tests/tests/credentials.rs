@@ -91,6 +91,9 @@ async fn every_key_mode_round_trips_and_locks() {
         let (db, repo) = fresh("modes").await;
         assert_eq!(repo.key_mode().await.unwrap(), None);
         assert_eq!(repo.unlock(app_key(1)).await.unwrap_err(), CredentialError::NotSetUp);
+        let before = repo.set("github", "TOKEN", &Secret::new("x")).await.unwrap_err();
+        assert_eq!(before, CredentialError::NotSetUp, "before setup, setting up is what helps");
+        assert_eq!(repo.get("github", "TOKEN").await.unwrap_err(), CredentialError::NotSetUp);
         repo.setup(source).await.unwrap();
         assert_eq!(repo.key_mode().await.unwrap(), Some(mode));
         assert!(repo.is_unlocked());

@@ -13,7 +13,7 @@ pub enum CredentialError {
     #[error("the credentials are locked: unlock them first")]
     Locked,
     /// No key has been set up for this database yet (see `CredentialsRepository::setup`).
-    #[error("no key is set up for the credentials yet")]
+    #[error("no key is set up for the credentials yet: set one up first (passphrase, app key or device key)")]
     NotSetUp,
     /// `setup` on a database that already has a key.
     #[error("a key is already set up ({mode}): unlock it, or rotate to change it")]

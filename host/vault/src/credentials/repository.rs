@@ -161,7 +161,7 @@ impl CredentialsRepository {
     ) -> CredentialResult<()> {
         check_name("server", server)?;
         check_name("credential", name)?;
-        let key = self.unlocked()?;
+        let key = self.key_for().await?;
         let record = record_to_js(&CredentialRecord::seal(&key, server, name, value, identity)?)?;
         let operation = "write a credential";
         let tx = self.db.transaction(&[CREDENTIAL_KEYS, CREDENTIALS], TransactionMode::ReadWrite, operation)?;
@@ -190,7 +190,7 @@ impl CredentialsRepository {
     /// interrupted at any point, the database holds either everything under the old key or everything under the
     /// new one. A credential that does not decrypt stops the rotation before anything is written, and is named.
     pub async fn rotate(&self, source: KeySource) -> CredentialResult<()> {
-        let old = self.unlocked()?;
+        let old = self.key_for().await?;
         let (stored, new) = unlock::new_key(&source).await?;
         let key_value = stored.to_js()?;
 
@@ -238,6 +238,15 @@ impl CredentialsRepository {
 
     fn unlocked(&self) -> CredentialResult<Rc<DataKey>> {
         self.key.borrow().clone().ok_or(CredentialError::Locked)
+    }
+
+    /// The key, for an operation the application asked for: without it, [`CredentialError::NotSetUp`] when no key
+    /// was ever set up (setting one up is what helps), else [`CredentialError::Locked`].
+    async fn key_for(&self) -> CredentialResult<Rc<DataKey>> {
+        match self.unlocked() {
+            Err(CredentialError::Locked) if self.load_key().await?.is_none() => Err(CredentialError::NotSetUp),
+            other => other,
+        }
     }
 
     async fn load_key(&self) -> CredentialResult<Option<StoredKey>> {

@@ -26,7 +26,7 @@ impl CredentialsRepository {
     /// The credential `name` of `server`, or `None` if it is not stored. The application's own read: it does not
     /// look at what the credential is bound to.
     pub async fn get(&self, server: &str, name: &str) -> CredentialResult<Option<Secret>> {
-        let key = self.unlocked()?;
+        let key = self.key_for().await?;
         let mut found = self.fetch(&key, server, &[name]).await?;
         Ok(found.remove(name))
     }
