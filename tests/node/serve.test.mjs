@@ -117,6 +117,22 @@ const sseMessages = (body) =>
 
 const text = (result) => result.content.map((c) => c.text).join("");
 
+/** everything's progress (0, 50, 100) and its three log messages reach `client` (asking for debug logs first when
+ * `setLevel`), whatever the transport. */
+async function assertProgressAndLogs(client, { setLevel = false } = {}) {
+  const progress = [];
+  const result = await client.callTool({ name: "test_tool_with_progress", arguments: {} }, undefined, {
+    onprogress: (p) => progress.push(p.progress),
+  });
+  assert.equal(text(result), "Progress test completed");
+  assert.deepEqual(progress, [0, 50, 100]);
+  const logs = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.push(n.params.data));
+  if (setLevel) await client.setLoggingLevel("debug");
+  await client.callTool({ name: "test_tool_with_logging", arguments: {} });
+  assert.deepEqual(logs, ["Tool execution started", "Tool processing data", "Tool execution completed"]);
+}
+
 // ---- stdio ----
 
 describe("serve.mjs over stdio", () => {
@@ -139,17 +155,7 @@ describe("serve.mjs over stdio", () => {
     try {
       const status = await client.callTool({ name: "credential_status", arguments: {} });
       assert.equal(text(status), "EVERYTHING_API_KEY is set (8 characters)");
-      const progress = [];
-      const result = await client.callTool({ name: "test_tool_with_progress", arguments: {} }, undefined, {
-        onprogress: (p) => progress.push(p.progress),
-      });
-      assert.equal(text(result), "Progress test completed");
-      assert.deepEqual(progress, [0, 50, 100]);
-      const logs = [];
-      client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.push(n.params.data));
-      await client.setLoggingLevel("debug");
-      await client.callTool({ name: "test_tool_with_logging", arguments: {} });
-      assert.deepEqual(logs, ["Tool execution started", "Tool processing data", "Tool execution completed"]);
+      await assertProgressAndLogs(client, { setLevel: true });
     } finally {
       await client.close();
     }
@@ -246,16 +252,7 @@ describe("serve.mjs --http", () => {
   it("streams everything's progress and logs, and tells the client its tools changed", async () => {
     const { client } = await httpClient(everything.url);
     try {
-      const progress = [];
-      const result = await client.callTool({ name: "test_tool_with_progress", arguments: {} }, undefined, {
-        onprogress: (p) => progress.push(p.progress),
-      });
-      assert.equal(text(result), "Progress test completed");
-      assert.deepEqual(progress, [0, 50, 100]);
-      const logs = [];
-      client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.push(n.params.data));
-      await client.callTool({ name: "test_tool_with_logging", arguments: {} });
-      assert.deepEqual(logs, ["Tool execution started", "Tool processing data", "Tool execution completed"]);
+      await assertProgressAndLogs(client);
       let changed = 0;
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => changed++);
       await client.callTool({ name: "add_dynamic_tool", arguments: {} });

@@ -213,7 +213,7 @@ impl McpClient {
     /// (a server that lists 50,000 tools costs the page a scan of them, not 50,000 decoded schemas).
     pub async fn list_tools_upto(&self, max: usize) -> Result<ListedTools> {
         let mut listed = ListedTools::default();
-        self.each_tools_page(|page| {
+        self.each_page(methods::TOOLS_LIST, |page| {
             // One pass over the page: the tools within the bound decoded, the rest skipped, the cursor read.
             let mut reader = serde_json::Deserializer::from_str(page.get());
             serde::de::DeserializeSeed::deserialize(listing::PageUpto { listed: &mut listed, max }, &mut reader)
@@ -234,7 +234,7 @@ impl McpClient {
             next_cursor: Option<String>,
         }
         let mut pages = Vec::new();
-        self.each_tools_page(|page| {
+        self.each_page(methods::TOOLS_LIST, |page| {
             let page: Page = serde_json::from_str(page.get())
                 .map_err(|e| format!("unreadable {} result: {e}", methods::TOOLS_LIST))?;
             if !page.tools.get().starts_with('[') {
@@ -247,10 +247,12 @@ impl McpClient {
         Ok(pages)
     }
 
-    /// Requests `tools/list` pages, following the cursor `read` finds in each, until a page has none. A cursor seen
-    /// before (a loop) or more than [`MAX_LIST_PAGES`] pages is a protocol error, as is what `read` refuses.
-    async fn each_tools_page(
+    /// Requests the pages of the list `method`, following the cursor `read` finds in each, until a page has none. A
+    /// cursor seen before (a loop) or more than [`MAX_LIST_PAGES`] pages is a protocol error, as is what `read`
+    /// refuses.
+    async fn each_page(
         &self,
+        method: &str,
         mut read: impl FnMut(&RawValue) -> std::result::Result<Option<String>, String>,
     ) -> Result<()> {
         let mut seen = HashSet::new();
@@ -258,16 +260,16 @@ impl McpClient {
         for _ in 0..MAX_LIST_PAGES {
             let params = PaginatedParams::new(cursor.take());
             let options = RequestOptions::timeout(self.request_timeout_ms);
-            let page = self.connection.request(methods::TOOLS_LIST, Some(&params), options).await?;
+            let page = self.connection.request(method, Some(&params), options).await?;
             match read(&page).map_err(|message| self.protocol_error(message))? {
                 None => return Ok(()),
                 Some(next) if !seen.insert(next.clone()) => {
-                    return Err(self.protocol_error(format!("tools/list repeated cursor {next:?}")));
+                    return Err(self.protocol_error(format!("{method} repeated cursor {next:?}")));
                 }
                 Some(next) => cursor = Some(next),
             }
         }
-        Err(self.protocol_error(format!("tools/list did not end within {MAX_LIST_PAGES} pages")))
+        Err(self.protocol_error(format!("{method} did not end within {MAX_LIST_PAGES} pages")))
     }
 
     /// Calls a tool. An execution error is a result with `isError: true`, not an `Err`: the model should read it.

@@ -1,10 +1,10 @@
 //! The server features beside tools: resources (their templates, reading, subscriptions), prompts, argument
 //! completion and the log level. Each is asked only of a server that declared its capability at `initialize`;
 //! otherwise the answer is [`Error::Unsupported`], without a request. Listing every page is bounded
-//! ([`MAX_LISTED`] entries, [`super::MAX_LIST_PAGES`] pages, no repeated cursor); one page at a time is not.
+//! ([`MAX_LISTED`] entries, and the pages as for tools: [`super::MAX_LIST_PAGES`], no repeated cursor); one page at a
+//! time is not.
 
-use super::{McpClient, decode};
-use crate::connection::RequestOptions;
+use super::McpClient;
 use crate::error::{Error, Result};
 use mcp_worker_protocol::completion::{CompletionArgument, CompletionContext};
 use mcp_worker_protocol::jsonrpc::EmptyResult;
@@ -15,7 +15,7 @@ use mcp_worker_protocol::{
     SetLevelParams, methods,
 };
 use serde::de::DeserializeOwned;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 /// The most entries the `list_*` methods that follow every page collect; past it they fail with a
 /// [`Error::Protocol`] that says to page (`list_*_page`).
@@ -158,34 +158,24 @@ impl McpClient {
         }
     }
 
-    /// Every entry of a paginated list: `split` gives a page's entries and its next cursor.
+    /// Every entry of a paginated list, at most [`MAX_LISTED`]: `split` gives a page's entries and its next cursor.
     async fn every_page<P: DeserializeOwned, T>(
         &self,
         method: &str,
         split: impl Fn(P) -> (Vec<T>, Option<String>),
     ) -> Result<Vec<T>> {
         let mut all = Vec::new();
-        let mut seen = HashSet::new();
-        let mut cursor = None;
-        for _ in 0..super::MAX_LIST_PAGES {
-            let params = PaginatedParams::new(cursor.take());
-            let options = RequestOptions::timeout(self.request_timeout_ms);
-            let raw = self.connection().request(method, Some(&params), options).await?;
-            let (entries, next) = split(decode(self.connection(), method, &raw)?);
+        self.each_page(method, |raw| {
+            let page = serde_json::from_str(raw.get()).map_err(|e| format!("unreadable {method} result: {e}"))?;
+            let (entries, next) = split(page);
             all.extend(entries);
             if all.len() > MAX_LISTED {
-                let message = format!("{method} listed more than {MAX_LISTED} entries: page through them instead");
-                return Err(self.protocol_error(message));
+                return Err(format!("{method} listed more than {MAX_LISTED} entries: page through them instead"));
             }
-            match next {
-                None => return Ok(all),
-                Some(next) if !seen.insert(next.clone()) => {
-                    return Err(self.protocol_error(format!("{method} repeated cursor {next:?}")));
-                }
-                Some(next) => cursor = Some(next),
-            }
-        }
-        Err(self.protocol_error(format!("{method} did not end within {} pages", super::MAX_LIST_PAGES)))
+            Ok(next)
+        })
+        .await?;
+        Ok(all)
     }
 }
 

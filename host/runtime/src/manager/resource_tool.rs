@@ -31,8 +31,7 @@ fn definition(server: &str) -> Tool {
         "required": ["uri"],
         "additionalProperties": false
     });
-    let Value::Object(schema) = schema else { unreachable!("a literal object") };
-    let mut tool = Tool::new(RESOURCE_TOOL, schema);
+    let mut tool = Tool::new(RESOURCE_TOOL, schema.as_object().cloned().unwrap_or_default());
     tool.title = Some(format!("Read a resource of {server}"));
     tool.description = Some(format!(
         "Reads a resource of the MCP server {server} by its URI and returns its contents (text, or binary as base64)."

@@ -10,7 +10,7 @@ use crate::manager::{ListKind, ServerHealth, ServerStatus};
 use crate::registry::{LimitReport, NameClash};
 use crate::tool_system::{ExecutionCall, ExecutionFinished};
 use mcp_worker_client::connection::FloodReport;
-use mcp_worker_client::http::oauth::setup::{AuthorizationReason, AuthorizationRequired};
+use mcp_worker_client::http::oauth::setup::AuthorizationRequired;
 use mcp_worker_client::sandbox::BlockedRequest;
 use mcp_worker_protocol::LoggingLevel;
 use serde::{Deserialize, Serialize};
@@ -286,37 +286,23 @@ pub struct CredentialsRequiredEvent {
 }
 
 /// A remote server cannot be used until the user acts. Sent before the application's OAuth `authorize` is called
-/// (`canAuthorize`), and when the server asks for authorization that no `oauth` option is configured for.
+/// (`canAuthorize`), and when the server asks for authorization that no `oauth` option is configured for. Its fields
+/// beside `server` are the transport's [`AuthorizationRequired`]: `url`, `reason`, `authorizationServer`, `scope`,
+/// `canAuthorize`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct AuthorizationRequiredEvent {
     /// The server.
     pub server: String,
-    /// The server's URL.
-    pub url: String,
-    /// Why: a first sign-in, a sign-in again (the kept authorization expired or was revoked), or more scope.
-    pub reason: AuthorizationReason,
-    /// The authorization server the user signs in with, when known.
-    pub authorization_server: Option<String>,
-    /// The scope asked for, when there is one.
-    pub scope: Option<String>,
-    /// Whether the runtime is asking the user now (an `oauth` option is configured); when false, the server stays
-    /// unusable until the application configures one.
-    pub can_authorize: bool,
+    /// What the user must do, for which URL and authorization server.
+    #[serde(flatten)]
+    pub required: AuthorizationRequired,
 }
 
 impl AuthorizationRequiredEvent {
     /// The event for `server` of what its transport said.
     pub fn new(server: &str, required: &AuthorizationRequired) -> Self {
-        Self {
-            server: server.to_owned(),
-            url: required.url.clone(),
-            reason: required.reason,
-            authorization_server: required.authorization_server.clone(),
-            scope: required.scope.clone(),
-            can_authorize: required.can_authorize,
-        }
+        Self { server: server.to_owned(), required: required.clone() }
     }
 }
 

@@ -198,11 +198,11 @@ impl Scrub for ResourceUpdatedEvent {
 
 impl Scrub for AuthorizationRequiredEvent {
     fn scrub(&mut self, scrub: &dyn Fn(&mut String)) {
-        let Self { server, url, reason: _, authorization_server, scope, can_authorize: _ } = self;
+        let Self { server, required } = self;
         server.scrub(scrub);
-        url.scrub(scrub);
-        authorization_server.scrub(scrub);
-        scope.scrub(scrub);
+        required.url.scrub(scrub);
+        required.authorization_server.scrub(scrub);
+        required.scope.scrub(scrub);
     }
 }
 
