@@ -14,8 +14,15 @@ pub(crate) fn new(program: impl AsRef<OsStr>) -> Command {
 }
 
 /// `cargo`, the same binary that runs xtask when invoked through `cargo xtask`.
+///
+/// On CI (`CI` set) incremental compilation is off: a build there is never repeated, and its cache would take
+/// gigabytes of a disk that is not ours.
 pub(crate) fn cargo() -> Command {
-    new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+    let mut cargo = new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    if std::env::var_os("CI").is_some() && std::env::var_os("CARGO_INCREMENTAL").is_none() {
+        cargo.env("CARGO_INCREMENTAL", "0");
+    }
+    cargo
 }
 
 /// A tool installed by npm into `node_modules/.bin`.

@@ -14,11 +14,33 @@ const MIN_NODE_MAJOR: u32 = 20;
 
 pub(crate) fn setup() -> Result {
     println!("== setup");
+    disk_space();
     wasm_target()?;
     wasm_bindgen_cli()?;
     chromium()?;
     npm_packages()?;
     Ok(())
+}
+
+/// The full run writes about 5 GB under `target/`; a disk with less free says so first, not as a build error later.
+fn disk_space() {
+    const NEEDED_GB: u64 = 6;
+    let target = crate::target_dir();
+    let probe_dir = if target.exists() { target } else { root().to_path_buf() };
+    let Some(free_kb) = cmd::probe(cmd::new("df").args(["-Pk"]).arg(&probe_dir))
+        .and_then(|out| out.lines().nth(1)?.split_whitespace().nth(3)?.parse::<u64>().ok())
+    else {
+        return;
+    };
+    let free_gb = free_kb / (1024 * 1024);
+    if free_gb < NEEDED_GB {
+        println!(
+            "warning: {free_gb} GB free on the disk of {}; the full run needs about {NEEDED_GB} GB",
+            display(&probe_dir)
+        );
+    } else {
+        println!("ok: {free_gb} GB free on the disk of {}", display(&probe_dir));
+    }
 }
 
 fn wasm_target() -> Result {
