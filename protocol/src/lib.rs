@@ -9,6 +9,7 @@ pub mod jsonrpc;
 pub mod lifecycle;
 pub mod logging;
 pub mod methods;
+pub mod modern;
 pub mod notifications;
 pub mod pending;
 pub mod prompts;

@@ -9,6 +9,7 @@ use crate::cancel::{CancelSignal, Cancelled};
 use crate::env::Env;
 use crate::error::{Error, Result};
 use crate::form::{Elicitation, form_schema};
+use crate::input_rounds::{Asked, Rounds};
 use crate::peer::{self, Peer};
 use mcp_worker_protocol::notifications::{ProgressParams, ProgressToken};
 use mcp_worker_protocol::{
@@ -35,6 +36,15 @@ struct CtxInner {
     progress_token: Option<ProgressToken>,
     last_progress: Cell<Option<f64>>,
     cancel: CancelSignal,
+    modern: Option<Modern>,
+}
+
+/// What a request of the modern era (MCP 2026-07-28) carries for its handler: the client's capabilities and log
+/// level for this request alone, and the rounds of its questions to the client.
+pub(crate) struct Modern {
+    pub(crate) capabilities: ClientCapabilities,
+    pub(crate) log_level: Option<LoggingLevel>,
+    pub(crate) rounds: Option<Rc<Rounds>>,
 }
 
 impl fmt::Debug for Ctx {
@@ -53,8 +63,10 @@ impl Ctx {
         request_id: RequestId,
         progress_token: Option<ProgressToken>,
         cancel: CancelSignal,
+        modern: Option<Modern>,
     ) -> Self {
-        Self { inner: Rc::new(CtxInner { link, request_id, progress_token, last_progress: Cell::new(None), cancel }) }
+        let last_progress = Cell::new(None);
+        Self { inner: Rc::new(CtxInner { link, request_id, progress_token, last_progress, cancel, modern }) }
     }
 
     /// The session this request belongs to.
@@ -83,9 +95,13 @@ impl Ctx {
         if declared { self.env().get(name) } else { None }
     }
 
-    /// What the client declared in `initialize` (`None` before it did).
+    /// What the client declared: in `initialize`, or (MCP 2026-07-28) with this request. `None` before
+    /// `initialize`.
     pub fn client_capabilities(&self) -> Option<ClientCapabilities> {
-        self.peer().capabilities()
+        match &self.inner.modern {
+            Some(modern) => Some(modern.capabilities.clone()),
+            None => self.peer().capabilities(),
+        }
     }
 
     // ---- progress ----
@@ -112,18 +128,22 @@ impl Ctx {
     // ---- logging ----
 
     /// Sends a log message (`notifications/message`) to the client when `level` passes the level it set with
-    /// `logging/setLevel` (before it sets one, every message is sent). `logger` names the source (`""` for none);
-    /// `data` is any JSON value, typically a string. Never put credentials or personal data in a log.
+    /// `logging/setLevel` (before it sets one, every message is sent). In MCP 2026-07-28 the level comes with each
+    /// request, and a request without one gets no logs. `logger` names the source (`""` for none); `data` is any
+    /// JSON value, typically a string. Never put credentials or personal data in a log.
     pub fn log(&self, level: LoggingLevel, logger: &str, data: impl Serialize) {
-        if self.peer().log_enabled(level) {
+        if self.log_enabled(level) {
             let data = serde_json::to_value(data).unwrap_or_else(|e| format!("(unserializable log data: {e})").into());
-            self.peer().log(level, (!logger.is_empty()).then_some(logger), data);
+            self.peer().send_log(level, (!logger.is_empty()).then_some(logger), data);
         }
     }
 
     /// Whether a message of `level` would be sent, to skip building expensive log data.
     pub fn log_enabled(&self, level: LoggingLevel) -> bool {
-        self.peer().log_enabled(level)
+        match &self.inner.modern {
+            Some(modern) => modern.log_level.is_some_and(|min| level >= min),
+            None => self.peer().log_enabled(level),
+        }
     }
 
     /// Over Streamable HTTP, closes the SSE stream that carries this request's messages now, before the result, so
@@ -132,7 +152,10 @@ impl Ctx {
     /// Served another way (in a browser, over stdio) it does nothing. The SDK's `serve.mjs` honours it for clients
     /// of protocol 2025-11-25 and later, whose streams can be resumed.
     pub fn close_sse_stream(&self) {
-        self.peer().close_sse_stream(&self.inner.request_id);
+        // Modern streams cannot be resumed: the hint would lose the request's messages.
+        if self.inner.modern.is_none() {
+            self.peer().close_sse_stream(&self.inner.request_id);
+        }
     }
 
     // ---- cancellation and time ----
@@ -160,15 +183,63 @@ impl Ctx {
 
     /// Sends a request to the client and waits for its result, for at most `timeout_ms` (the server's default,
     /// [`crate::Server::client_request_timeout_ms`], when `None`). Prefer the typed methods below.
+    ///
+    /// In MCP 2026-07-28 the server sends no requests: the question goes back in an `input_required` result, and
+    /// the client retries the whole request with its answer, which runs the handler again from the start (see
+    /// the crate's documentation on multi round-trip requests). So ask before doing anything that must not happen
+    /// twice. A question the client cannot answer (a capability it did not declare) fails the whole request with
+    /// -32021 there, rather than returning [`Error::CapabilityMissing`]: check [`Ctx::client_capabilities`] first
+    /// to do without.
     pub async fn request<P: Serialize, R: DeserializeOwned>(
         &self,
         method: &str,
         params: Option<&P>,
         timeout_ms: Option<u32>,
     ) -> Result<R> {
+        self.request_as(None, method, params, timeout_ms).await
+    }
+
+    /// [`Ctx::request`], naming the question: in MCP 2026-07-28 its key in the `input_required` result is `key`
+    /// (otherwise `elicitation-0`, `sampling-1`… in the order asked). A key is unique within a request. In the
+    /// handshake era the key is not used.
+    pub async fn request_as<P: Serialize, R: DeserializeOwned>(
+        &self,
+        key: Option<&str>,
+        method: &str,
+        params: Option<&P>,
+        timeout_ms: Option<u32>,
+    ) -> Result<R> {
+        if let Some(modern) = &self.inner.modern {
+            return self.ask(modern, key, method, params).await;
+        }
         let link = &self.inner.link;
         let timeout = timeout_ms.unwrap_or(link.client_request_timeout_ms());
         peer::request(link.peer(), method, params, timeout).await
+    }
+
+    /// A question of the modern era: the client's answer, from this round or an earlier one; otherwise the run is
+    /// interrupted and this never completes (the session drops the handler and answers `input_required`).
+    async fn ask<P: Serialize, R: DeserializeOwned>(
+        &self,
+        modern: &Modern,
+        key: Option<&str>,
+        method: &str,
+        params: Option<&P>,
+    ) -> Result<R> {
+        let Some(rounds) = &modern.rounds else {
+            return Err(Error::CapabilityMissing { method: method.to_owned(), capability: "input requests".into() });
+        };
+        let params = params.map(serde_json::to_value).transpose().map_err(|e| Error::InvalidResponse {
+            method: method.to_owned(),
+            reason: format!("params: {e}"),
+        })?;
+        if let Asked::Answered(answer) = rounds.ask(key, method, params) {
+            match serde_json::from_value(answer) {
+                Ok(result) => return Ok(result),
+                Err(e) => rounds.invalid_answer(method, &e.to_string()),
+            }
+        }
+        std::future::pending().await
     }
 
     /// Asks the user to fill in a form (`elicitation/create`, form mode). Fails with

@@ -54,7 +54,7 @@ impl ServerHandle {
     fn add<T: Item>(&self, item: T, items: impl Fn(&mut Registry) -> &mut Items<T>, method: &str) -> Result<()> {
         let state = self.state()?;
         items(&mut state.registry.borrow_mut()).add(item)?;
-        state.peer.list_changed(method);
+        state.list_changed(method);
         Ok(())
     }
 
@@ -63,7 +63,7 @@ impl ServerHandle {
         // Dropped after the borrow ends: a handler's captures may hold handles of their own.
         let removed = items(&mut state.registry.borrow_mut()).remove(key);
         if removed.is_some() {
-            state.peer.list_changed(method);
+            state.list_changed(method);
         }
         removed.is_some()
     }

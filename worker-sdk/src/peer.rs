@@ -33,6 +33,7 @@ pub(crate) struct Peer {
     out: Outbound,
     sleeper: RefCell<Option<Sleeper>>,
     initialized: Cell<bool>,
+    modern: Cell<bool>,
     capabilities: RefCell<Option<ClientCapabilities>>,
     log_level: Cell<Option<LoggingLevel>>,
     sse_stream_hints: Cell<bool>,
@@ -45,6 +46,7 @@ impl Peer {
             out,
             sleeper: RefCell::new(None),
             initialized: Cell::new(false),
+            modern: Cell::new(false),
             capabilities: RefCell::new(None),
             log_level: Cell::new(None),
             sse_stream_hints: Cell::new(false),
@@ -83,6 +85,11 @@ impl Peer {
         self.initialized.set(true);
     }
 
+    /// Marks the session as serving requests of MCP 2026-07-28.
+    pub(crate) fn set_modern(&self) {
+        self.modern.set(true);
+    }
+
     /// What the client declared in `initialize` (`None` before it did).
     pub(crate) fn capabilities(&self) -> Option<ClientCapabilities> {
         self.capabilities.borrow().clone()
@@ -106,16 +113,25 @@ impl Peer {
     }
 
     /// Whether a log message of `level` passes the level the client set (everything passes before it sets one).
+    /// A session of MCP 2026-07-28 alone takes no log that is not a request's: the revision has no stream for one.
     pub(crate) fn log_enabled(&self, level: LoggingLevel) -> bool {
+        if self.modern.get() && !self.initialized.get() {
+            return false;
+        }
         self.log_level.get().is_none_or(|min| level >= min)
     }
 
     /// Sends `notifications/message` when `level` passes the client's level.
     pub(crate) fn log(&self, level: LoggingLevel, logger: Option<&str>, data: serde_json::Value) {
         if self.log_enabled(level) {
-            let params = LoggingMessageParams { level, logger: logger.map(str::to_owned), data, meta: None };
-            self.notify(methods::LOG_MESSAGE, Some(&params));
+            self.send_log(level, logger, data);
         }
+    }
+
+    /// Sends `notifications/message`, whatever the level (the caller checked it).
+    pub(crate) fn send_log(&self, level: LoggingLevel, logger: Option<&str>, data: serde_json::Value) {
+        let params = LoggingMessageParams { level, logger: logger.map(str::to_owned), data, meta: None };
+        self.notify(methods::LOG_MESSAGE, Some(&params));
     }
 
     pub(crate) fn enable_sse_stream_hints(&self) {

@@ -19,6 +19,9 @@ pub const DEFAULT_PAGE_SIZE: usize = 100;
 /// The default time a handler waits for the client to answer a request (elicitation, sampling, roots): 60 s.
 pub const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS: u32 = 60_000;
 
+/// How long a client of MCP 2026-07-28 may cache lists and discovery by default (see [`Server::list_ttl_ms`]).
+pub const DEFAULT_LIST_TTL_MS: u64 = 60_000;
+
 /// An MCP server: what it is and what it offers. Build one, then serve it with [`crate::export_server!`].
 ///
 /// ```
@@ -39,6 +42,7 @@ pub struct Server {
     credentials: Vec<Credential>,
     page_size: usize,
     client_request_timeout_ms: u32,
+    list_ttl_ms: u64,
     resources_enabled: bool,
     prompts_enabled: bool,
     problems: Vec<String>,
@@ -54,6 +58,7 @@ impl Server {
             credentials: Vec::new(),
             page_size: DEFAULT_PAGE_SIZE,
             client_request_timeout_ms: DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
+            list_ttl_ms: DEFAULT_LIST_TTL_MS,
             resources_enabled: false,
             prompts_enabled: false,
             problems: Vec::new(),
@@ -94,6 +99,15 @@ impl Server {
     /// request says otherwise (at least 1 ms).
     pub fn client_request_timeout_ms(mut self, ms: u32) -> Self {
         self.client_request_timeout_ms = ms.max(1);
+        self
+    }
+
+    /// How long a client of MCP 2026-07-28 may cache the server's lists and its `server/discover` result (their
+    /// `ttlMs`; scope `public`, since they are the same for every user). A server whose lists change while it runs
+    /// tells listening clients at once, so this bounds only what a client that does not listen may miss. Resource
+    /// reads are `private` and stale at once: a resource's handler decides what it is.
+    pub fn list_ttl_ms(mut self, ms: u64) -> Self {
+        self.list_ttl_ms = ms;
         self
     }
 
@@ -203,6 +217,7 @@ impl Server {
             page_size: self.page_size,
             credentials: self.credentials,
             client_request_timeout_ms: self.client_request_timeout_ms,
+            list_ttl_ms: self.list_ttl_ms,
         };
         Ok(Session::new(config, self.registry, env, out, spawn))
     }

@@ -9,12 +9,14 @@
 mod completion;
 mod in_flight;
 mod lifecycle;
+mod listen;
+mod modern;
 mod prompts;
 mod resources;
 mod tools;
 
 use crate::cancel::CancelSignal;
-use crate::context::Ctx;
+use crate::context::{Ctx, Modern};
 use crate::env::Env;
 use crate::handle::ServerHandle;
 use crate::peer::{Outbound, Peer, Sleeper};
@@ -23,6 +25,7 @@ use crate::state::{Config, State};
 use futures_util::future::LocalBoxFuture;
 use in_flight::InFlight;
 use mcp_worker_protocol::jsonrpc::{EmptyResult, encode_error};
+use mcp_worker_protocol::modern::{Era, all_versions, request_meta};
 use mcp_worker_protocol::notifications::{CancelledParams, ProgressToken};
 use mcp_worker_protocol::{ErrorObject, Message, Notification, Request, methods};
 use serde::Deserialize;
@@ -32,6 +35,9 @@ use std::rc::Rc;
 
 /// How a session runs handler futures (`wasm_bindgen_futures::spawn_local` in a worker).
 pub type Spawner = Rc<dyn Fn(LocalBoxFuture<'static, ()>)>;
+
+/// A handler at work on a request: its cancellation signal and its future.
+type Work<R> = (CancelSignal, LocalBoxFuture<'static, Result<R, ErrorObject>>);
 
 /// A running session. Feed it every incoming frame with [`Session::handle`].
 #[derive(Clone)]
@@ -122,10 +128,21 @@ impl Session {
 
     fn on_request(&self, request: Request) {
         let peer = &self.state.peer;
-        if self.in_flight.contains(&request.id) {
+        if self.in_flight.contains(&request.id) || self.state.is_listening(&request.id) {
             let error = ErrorObject::invalid_request(format!("request id {} is already in use", request.id));
             return peer.send(encode_error(Some(&request.id), &error));
         }
+        // The era is the request's own (MCP 2026-07-28 carries it in `_meta`): one session may serve both.
+        match request_meta(request.params.as_deref()).era(&all_versions()) {
+            Ok(Era::Handshake) => self.on_handshake_request(request),
+            Ok(Era::Modern(meta)) => self.on_modern_request(request, meta),
+            Err(error) => peer.reply::<()>(&request.id, Err(error)),
+        }
+    }
+
+    /// A request of the handshake era (MCP 2025-11-25 and before).
+    fn on_handshake_request(&self, request: Request) {
+        let peer = &self.state.peer;
         let id = &request.id;
         let params = request.params.as_deref();
         match request.method.as_str() {
@@ -133,14 +150,14 @@ impl Session {
             methods::PING => peer.reply(id, Ok(EmptyResult {})),
             methods::LOGGING_SET_LEVEL => peer.reply(id, parse_params(params).map(|p| self.set_level(p))),
             methods::TOOLS_LIST => peer.reply(id, parse_optional_params(params).and_then(|p| self.list_tools(p))),
-            methods::TOOLS_CALL => self.call_tool(request),
+            methods::TOOLS_CALL => self.serve(id, self.call_tool(&request, None)),
             methods::RESOURCES_LIST if self.offers_resources() => {
                 peer.reply(id, parse_optional_params(params).and_then(|p| self.list_resources(p)))
             }
             methods::RESOURCES_TEMPLATES_LIST if self.offers_resources() => {
                 peer.reply(id, parse_optional_params(params).and_then(|p| self.list_resource_templates(p)))
             }
-            methods::RESOURCES_READ if self.offers_resources() => self.read_resource(request),
+            methods::RESOURCES_READ if self.offers_resources() => self.serve(id, self.read_resource(&request, None)),
             methods::RESOURCES_SUBSCRIBE if self.offers_resources() => {
                 peer.reply(id, parse_params(params).and_then(|p| self.subscribe(p)))
             }
@@ -150,8 +167,8 @@ impl Session {
             methods::PROMPTS_LIST if self.offers_prompts() => {
                 peer.reply(id, parse_optional_params(params).and_then(|p| self.list_prompts(p)))
             }
-            methods::PROMPTS_GET if self.offers_prompts() => self.get_prompt(request),
-            methods::COMPLETION_COMPLETE if self.offers_completions() => self.complete(request),
+            methods::PROMPTS_GET if self.offers_prompts() => self.serve(id, self.get_prompt(&request, None)),
+            methods::COMPLETION_COMPLETE if self.offers_completions() => self.serve(id, self.complete(&request)),
             other => peer.reply::<()>(id, Err(ErrorObject::method_not_found(other))),
         }
     }
@@ -162,16 +179,26 @@ impl Session {
             methods::CANCELLED => {
                 let Ok(params) = parse_params::<CancelledParams>(notification.params.as_deref()) else { return };
                 self.in_flight.cancel(&params.request_id);
+                self.state.stop_listening(&params.request_id);
             }
             _ => {}
         }
     }
 
-    /// A context for a handler serving `request`, and its cancellation signal.
-    fn context(&self, request: &Request) -> (Ctx, CancelSignal) {
+    /// Runs a handler's work, or answers the error that kept it from starting.
+    fn serve<R: serde::Serialize + 'static>(&self, id: &mcp_worker_protocol::RequestId, work: Result<Work<R>, ErrorObject>) {
+        match work {
+            Ok((cancel, future)) => self.spawn_request(id.clone(), cancel, future),
+            Err(error) => self.state.peer.reply::<()>(id, Err(error)),
+        }
+    }
+
+    /// A context for a handler serving `request` (of the modern era when `modern` is given), and its cancellation
+    /// signal.
+    fn context(&self, request: &Request, modern: Option<Modern>) -> (Ctx, CancelSignal) {
         let cancel = CancelSignal::default();
         let token = progress_token(request.params.as_deref());
-        let ctx = Ctx::new(self.state.clone(), request.id.clone(), token, cancel.clone());
+        let ctx = Ctx::new(self.state.clone(), request.id.clone(), token, cancel.clone(), modern);
         (ctx, cancel)
     }
 

@@ -6,7 +6,9 @@ use crate::credentials::Credential;
 use crate::env::Env;
 use crate::peer::Peer;
 use crate::registry::Registry;
-use mcp_worker_protocol::{Implementation, ResourceParams, ServerCapabilities, methods};
+use crate::request_state::StateKey;
+use mcp_worker_protocol::modern::{SubscriptionFilter, subscription_meta};
+use mcp_worker_protocol::{Implementation, RequestId, ResourceParams, ServerCapabilities, methods};
 use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -19,6 +21,14 @@ pub(crate) struct Config {
     pub(crate) capabilities: ServerCapabilities,
     pub(crate) credentials: Vec<Credential>,
     pub(crate) client_request_timeout_ms: u32,
+    /// How long list and discover results stay fresh (MCP 2026-07-28 caching hints).
+    pub(crate) list_ttl_ms: u64,
+}
+
+/// An open `subscriptions/listen` stream (MCP 2026-07-28): its request id and what it agreed to carry.
+pub(crate) struct Listener {
+    pub(crate) id: RequestId,
+    pub(crate) filter: SubscriptionFilter,
 }
 
 /// A running server, shared.
@@ -29,26 +39,75 @@ pub(crate) struct State {
     pub(crate) peer: Rc<Peer>,
     /// The URIs the client subscribed to (a handful: a list is smaller code than a set).
     pub(crate) subscriptions: RefCell<Vec<String>>,
+    /// The open `subscriptions/listen` streams.
+    pub(crate) listeners: RefCell<Vec<Listener>>,
+    /// Seals the `requestState` of multi round-trip requests (`None` without randomness: then none is sealed).
+    pub(crate) state_key: Option<StateKey>,
 }
 
 impl State {
     pub(crate) fn new(config: Config, registry: Registry, env: Env, peer: Peer) -> Self {
-        let peer = Rc::new(peer);
-        Self { config, registry: RefCell::new(registry), env, peer, subscriptions: RefCell::new(Vec::new()) }
+        Self {
+            config,
+            registry: RefCell::new(registry),
+            env,
+            peer: Rc::new(peer),
+            subscriptions: RefCell::new(Vec::new()),
+            listeners: RefCell::new(Vec::new()),
+            state_key: StateKey::random(),
+        }
     }
 
-    /// Whether the client subscribed to the resource at `uri`.
+    /// Whether `id` is an open `subscriptions/listen` stream.
+    pub(crate) fn is_listening(&self, id: &RequestId) -> bool {
+        self.listeners.borrow().iter().any(|l| l.id == *id)
+    }
+
+    /// Closes the `subscriptions/listen` stream `id` (the client cancelled it). Unknown ids are ignored.
+    pub(crate) fn stop_listening(&self, id: &RequestId) {
+        self.listeners.borrow_mut().retain(|l| l.id != *id);
+    }
+
+    /// Tells the client that a list changed: the session of the handshake era, and every listen stream that
+    /// asked for it.
+    pub(crate) fn list_changed(&self, method: &str) {
+        self.peer.list_changed(method);
+        let wanted = |filter: &SubscriptionFilter| match method {
+            methods::TOOLS_LIST_CHANGED => filter.tools_list_changed,
+            methods::PROMPTS_LIST_CHANGED => filter.prompts_list_changed,
+            methods::RESOURCES_LIST_CHANGED => filter.resources_list_changed,
+            _ => None,
+        } == Some(true);
+        for listener in self.listeners.borrow().iter().filter(|l| wanted(&l.filter)) {
+            let params = serde_json::json!({ "_meta": subscription_meta(&listener.id) });
+            self.peer.notify(method, Some(&params));
+        }
+    }
+
+    /// Whether the client subscribed to the resource at `uri` (with `resources/subscribe`, or on a listen
+    /// stream).
     pub(crate) fn is_subscribed(&self, uri: &str) -> bool {
         self.subscriptions.borrow().iter().any(|s| s == uri)
+            || self.listeners.borrow().iter().any(|l| {
+                l.filter.resource_subscriptions.as_ref().is_some_and(|uris| uris.iter().any(|u| u == uri))
+            })
     }
 
-    /// Tells the client that a resource it subscribed to changed. Returns whether it was subscribed.
+    /// Tells the client that a resource it subscribed to changed (with `resources/subscribe`, or on a listen
+    /// stream). Returns whether it was subscribed.
     pub(crate) fn resource_updated(&self, uri: &str) -> bool {
-        if !self.is_subscribed(uri) {
-            return false;
+        let mut sent = false;
+        if self.subscriptions.borrow().iter().any(|s| s == uri) {
+            self.peer.notify(methods::RESOURCES_UPDATED, Some(&ResourceParams::new(uri)));
+            sent = true;
         }
-        self.peer.notify(methods::RESOURCES_UPDATED, Some(&ResourceParams::new(uri)));
-        true
+        let listens = |l: &&Listener| l.filter.resource_subscriptions.as_ref().is_some_and(|uris| uris.iter().any(|u| u == uri));
+        for listener in self.listeners.borrow().iter().filter(listens) {
+            let params = serde_json::json!({ "uri": uri, "_meta": subscription_meta(&listener.id) });
+            self.peer.notify(methods::RESOURCES_UPDATED, Some(&params));
+            sent = true;
+        }
+        sent
     }
 }
 

@@ -19,6 +19,8 @@ mod content;
 mod context;
 #[path = "session/dynamic.rs"]
 mod dynamic;
+#[path = "session/modern.rs"]
+mod modern;
 #[path = "session/prompts.rs"]
 mod prompts;
 #[path = "session/resources.rs"]

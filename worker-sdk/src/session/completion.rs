@@ -1,15 +1,12 @@
 //! `completion/complete`: suggestions for a prompt argument or a resource-template variable.
 
-use super::{Session, parse_params};
+use super::{Session, Work, parse_params};
 use crate::completion::CompletionRequest;
 use mcp_worker_protocol::{CompleteParams, CompleteResult, Completion, CompletionReference, ErrorObject, Request};
 
 impl Session {
-    pub(super) fn complete(&self, request: Request) {
-        let params: CompleteParams = match parse_params(request.params.as_deref()) {
-            Ok(p) => p,
-            Err(error) => return self.state.peer.reply::<()>(&request.id, Err(error)),
-        };
+    pub(super) fn complete(&self, request: &Request) -> Result<Work<CompleteResult>, ErrorObject> {
+        let params: CompleteParams = parse_params(request.params.as_deref())?;
         let argument = params.argument.name.clone();
         // Cloned out so that the registry is free while the completer runs.
         let completer = {
@@ -28,19 +25,18 @@ impl Session {
                 _ => Err(ErrorObject::invalid_params("unsupported completion reference")),
             }
         };
-        let completer = match completer {
-            Ok(completer) => completer,
-            Err(error) => return self.state.peer.reply::<()>(&request.id, Err(error)),
-        };
-        let (_ctx, cancel) = self.context(&request);
+        let completer = completer?;
         let context = params.context.and_then(|c| c.arguments).unwrap_or_default();
         let completion_request = CompletionRequest { argument, value: params.argument.value, context };
-        self.spawn_request(request.id, cancel, async move {
-            let values = match completer {
-                Some(complete) => complete(completion_request).await,
-                None => Vec::new(),
-            };
-            Ok::<_, ErrorObject>(CompleteResult { completion: Completion::from_all(values), meta: None })
-        });
+        Ok((
+            crate::cancel::CancelSignal::default(),
+            Box::pin(async move {
+                let values = match completer {
+                    Some(complete) => complete(completion_request).await,
+                    None => Vec::new(),
+                };
+                Ok(CompleteResult { completion: Completion::from_all(values), meta: None })
+            }),
+        ))
     }
 }

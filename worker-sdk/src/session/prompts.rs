@@ -1,8 +1,9 @@
 //! `prompts/list` and `prompts/get`.
 
-use super::{Session, parse_params};
+use super::{Session, Work, parse_params};
+use crate::context::Modern;
 use crate::pagination;
-use mcp_worker_protocol::{ErrorObject, GetPromptParams, ListPromptsResult, PaginatedParams, Request};
+use mcp_worker_protocol::{ErrorObject, GetPromptParams, GetPromptResult, ListPromptsResult, PaginatedParams, Request};
 
 impl Session {
     pub(super) fn list_prompts(&self, params: PaginatedParams) -> Result<ListPromptsResult, ErrorObject> {
@@ -12,19 +13,14 @@ impl Session {
         Ok(ListPromptsResult { prompts: all[range].iter().map(|p| p.definition.clone()).collect(), next_cursor: next })
     }
 
-    pub(super) fn get_prompt(&self, request: Request) {
-        let params: GetPromptParams = match parse_params(request.params.as_deref()) {
-            Ok(p) => p,
-            Err(error) => return self.state.peer.reply::<()>(&request.id, Err(error)),
-        };
+    pub(super) fn get_prompt(&self, request: &Request, modern: Option<Modern>) -> Result<Work<GetPromptResult>, ErrorObject> {
+        let params: GetPromptParams = parse_params(request.params.as_deref())?;
         let get = self.state.registry.borrow().prompts.get(&params.name).map(|p| p.get.clone());
         let Some(get) = get else {
-            let error = ErrorObject::invalid_params(format!("Unknown prompt: {}", params.name))
-                .with_data(serde_json::json!({ "prompt": params.name }));
-            return self.state.peer.reply::<()>(&request.id, Err(error));
+            return Err(ErrorObject::invalid_params(format!("Unknown prompt: {}", params.name))
+                .with_data(serde_json::json!({ "prompt": params.name })));
         };
-        let (ctx, cancel) = self.context(&request);
-        let work = get(ctx, params.arguments.unwrap_or_default());
-        self.spawn_request(request.id, cancel, work);
+        let (ctx, cancel) = self.context(request, modern);
+        Ok((cancel, get(ctx, params.arguments.unwrap_or_default())))
     }
 }

@@ -1,11 +1,13 @@
 //! `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `unsubscribe`.
 
-use super::{Session, parse_params};
+use super::{Session, Work, parse_params};
+use crate::context::Modern;
 use crate::pagination;
 use crate::resource::ResourceRequest;
 use mcp_worker_protocol::jsonrpc::EmptyResult;
 use mcp_worker_protocol::{
-    ErrorObject, ListResourceTemplatesResult, ListResourcesResult, PaginatedParams, Request, ResourceParams,
+    ErrorObject, ListResourceTemplatesResult, ListResourcesResult, PaginatedParams, ReadResourceResult, Request,
+    ResourceParams,
 };
 
 impl Session {
@@ -28,11 +30,12 @@ impl Session {
         Ok(ListResourceTemplatesResult { resource_templates, next_cursor: next })
     }
 
-    pub(super) fn read_resource(&self, request: Request) {
-        let params: ResourceParams = match parse_params(request.params.as_deref()) {
-            Ok(p) => p,
-            Err(error) => return self.state.peer.reply::<()>(&request.id, Err(error)),
-        };
+    pub(super) fn read_resource(
+        &self,
+        request: &Request,
+        modern: Option<Modern>,
+    ) -> Result<Work<ReadResourceResult>, ErrorObject> {
+        let params: ResourceParams = parse_params(request.params.as_deref())?;
         // A static resource first, then the first template that matches; cloned out so the registry is free.
         let found = {
             let registry = self.state.registry.borrow();
@@ -44,11 +47,10 @@ impl Session {
             }
         };
         let Some((read, mime_type, variables)) = found else {
-            return self.state.peer.reply::<()>(&request.id, Err(ErrorObject::resource_not_found(&params.uri)));
+            return Err(ErrorObject::resource_not_found(&params.uri));
         };
-        let (ctx, cancel) = self.context(&request);
-        let work = read(ResourceRequest::new(params.uri, variables, ctx), mime_type);
-        self.spawn_request(request.id, cancel, work);
+        let (ctx, cancel) = self.context(request, modern);
+        Ok((cancel, read(ResourceRequest::new(params.uri, variables, ctx), mime_type)))
     }
 
     /// Subscribes to a resource the server has (or a URI one of its templates names), so that

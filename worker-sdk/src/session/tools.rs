@@ -1,8 +1,9 @@
 //! `tools/list` and `tools/call`.
 
-use super::Session;
+use super::{Session, Work};
+use crate::context::Modern;
 use crate::pagination;
-use mcp_worker_protocol::{ErrorObject, ListToolsResult, PaginatedParams, Request};
+use mcp_worker_protocol::{CallToolResult, ErrorObject, ListToolsResult, PaginatedParams, Request};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -22,24 +23,18 @@ impl Session {
         Ok(ListToolsResult::new(all[range].iter().map(|t| t.definition.clone()).collect(), next))
     }
 
-    pub(super) fn call_tool(&self, request: Request) {
+    pub(super) fn call_tool(&self, request: &Request, modern: Option<Modern>) -> Result<Work<CallToolResult>, ErrorObject> {
         let text = request.params.as_deref().map_or("null", RawValue::get);
-        let params: CallParams<'_> = match serde_json::from_str(text) {
-            Ok(p) => p,
-            Err(e) => {
-                let error = ErrorObject::invalid_params(format!("invalid params: {e}"));
-                return self.state.peer.reply::<()>(&request.id, Err(error));
-            }
-        };
+        let params: CallParams<'_> =
+            serde_json::from_str(text).map_err(|e| ErrorObject::invalid_params(format!("invalid params: {e}")))?;
         // The handler is cloned out so that the registry is free while it runs (it may add or remove tools).
         let handler = self.state.registry.borrow().tools.get(&params.name).map(|t| t.handler.clone());
         let Some(handler) = handler else {
-            let error = ErrorObject::invalid_params(format!("Unknown tool: {}", params.name))
-                .with_data(serde_json::json!({ "tool": params.name }));
-            return self.state.peer.reply::<()>(&request.id, Err(error));
+            return Err(ErrorObject::invalid_params(format!("Unknown tool: {}", params.name))
+                .with_data(serde_json::json!({ "tool": params.name })));
         };
-        let (ctx, cancel) = self.context(&request);
+        let (ctx, cancel) = self.context(request, modern);
         let work = handler(ctx, params.arguments);
-        self.spawn_request(request.id, cancel, async move { Ok::<_, ErrorObject>(work.await) });
+        Ok((cancel, Box::pin(async move { Ok(work.await) })))
     }
 }

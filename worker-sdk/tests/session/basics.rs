@@ -291,7 +291,7 @@ fn every_frame_was_checked_against_the_schema() {
 
 #[test]
 fn the_schema_check_rejects_frames_the_spec_forbids() {
-    use crate::schema::assert_server_frame;
+    use crate::schema::{Revision, assert_server_frame};
     let no_method = |_: &Value| None;
     for bad in [
         json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "verbose", "data": 1}}),
@@ -300,12 +300,12 @@ fn the_schema_check_rejects_frames_the_spec_forbids() {
                "requestedSchema": {"type": "object", "properties": {"nested": {"type": "object"}}}}}),
         json!({"jsonrpc": "2.0", "id": 1, "error": {"message": "no code"}}),
     ] {
-        let outcome = std::panic::catch_unwind(|| assert_server_frame(&bad, no_method));
+        let outcome = std::panic::catch_unwind(|| assert_server_frame(Revision::Handshake, &bad, no_method));
         assert!(outcome.is_err(), "accepted {bad}");
     }
     let tools_call = |_: &Value| Some("tools/call".to_owned());
     let no_content = json!({"jsonrpc": "2.0", "id": 1, "result": {"isError": true}});
-    assert!(std::panic::catch_unwind(|| assert_server_frame(&no_content, tools_call)).is_err());
+    assert!(std::panic::catch_unwind(|| assert_server_frame(Revision::Handshake, &no_content, tools_call)).is_err());
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 #![allow(dead_code, reason = "shared by several test crates, each using part of it")]
 
-use super::schema::assert_server_frame;
+use super::schema::{Revision, assert_server_frame};
 use futures_channel::oneshot;
 use futures_executor::LocalPool;
 use futures_util::FutureExt;
@@ -26,6 +26,8 @@ pub(crate) struct Harness {
     timers: Timers,
     /// How many frames the session wrote, all checked.
     pub(crate) checked: usize,
+    /// The revision whose schema the frames are checked against: see [`Harness::modern`].
+    revision: Revision,
 }
 
 impl Harness {
@@ -53,7 +55,13 @@ impl Harness {
             .boxed_local()
         });
         session.set_sleeper(sleeper);
-        Self { pool, session, sent, methods: HashMap::new(), now, timers, checked: 0 }
+        Self { pool, session, sent, methods: HashMap::new(), now, timers, checked: 0, revision: Revision::Handshake }
+    }
+
+    /// From now on, checks every frame against the schema of MCP 2026-07-28 (for a client of the modern era).
+    pub(crate) fn modern(mut self) -> Self {
+        self.revision = Revision::Modern;
+        self
     }
 
     /// Runs every ready task and returns the frames written since, each checked against the schema.
@@ -64,7 +72,7 @@ impl Harness {
             .iter()
             .map(|text| {
                 let frame: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
-                assert_server_frame(&frame, |id| self.methods.get(&id.to_string()).cloned());
+                assert_server_frame(self.revision, &frame, |id| self.methods.get(&id.to_string()).cloned());
                 self.checked += 1;
                 frame
             })

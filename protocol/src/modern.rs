@@ -1,0 +1,333 @@
+//! MCP 2026-07-28, the "modern" era: no `initialize` handshake. Every request carries its protocol version and the
+//! client's capabilities in `_meta`; `server/discover` tells what a server offers; every result says its
+//! `resultType`; a server that needs input from the client answers `input_required` and the client retries with the
+//! answers (multi round-trip requests); change notifications flow on `subscriptions/listen` streams; list and read
+//! results carry caching hints.
+//!
+//! The types here are the wire shapes both sides share. Which era a request belongs to is [`RequestMeta::version`].
+
+use crate::lifecycle::{ClientCapabilities, Implementation, ServerCapabilities};
+use crate::logging::LoggingLevel;
+use crate::notifications::ProgressToken;
+use crate::{ErrorObject, JsonObject, RequestId};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// The modern protocol revision.
+pub const MODERN_PROTOCOL_VERSION: &str = "2026-07-28";
+
+/// The modern revisions this crate speaks, newest first.
+pub const MODERN_PROTOCOL_VERSIONS: &[&str] = &[MODERN_PROTOCOL_VERSION];
+
+/// Whether `version` is a revision of the modern era that this crate speaks.
+pub fn is_modern(version: &str) -> bool {
+    MODERN_PROTOCOL_VERSIONS.contains(&version)
+}
+
+/// Every revision a dual-era peer speaks, newest first: the modern ones, then those of the handshake.
+pub fn all_versions() -> Vec<&'static str> {
+    MODERN_PROTOCOL_VERSIONS.iter().chain(crate::version::SUPPORTED_PROTOCOL_VERSIONS).copied().collect()
+}
+
+/// The reserved `_meta` keys of the modern era.
+pub mod meta {
+    /// A request's protocol version (required).
+    pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+    /// A request's client capabilities (required).
+    pub const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+    /// Who sends a request (recommended).
+    pub const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+    /// The lowest log level the client wants for a request; without it the server sends no logs for it.
+    pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+    /// Who answers (recommended on every result).
+    pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+    /// The `subscriptions/listen` request a notification belongs to.
+    pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+}
+
+/// The `resultType` values of the core protocol.
+pub mod result_type {
+    /// The request is done; the result is final.
+    pub const COMPLETE: &str = "complete";
+    /// The server needs input from the client: an [`super::InputRequiredResult`].
+    pub const INPUT_REQUIRED: &str = "input_required";
+}
+
+/// The error codes the modern era defines.
+pub mod codes {
+    /// An HTTP header does not match the body it mirrors.
+    pub const HEADER_MISMATCH: i64 = -32020;
+    /// Serving the request needs a capability the client did not declare.
+    pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
+    /// The server does not speak the requested protocol version.
+    pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+}
+
+/// The methods and notifications the modern era adds.
+pub mod methods {
+    /// Asks what a server offers and which versions it speaks.
+    pub const SERVER_DISCOVER: &str = "server/discover";
+    /// Opens a stream of change notifications.
+    pub const SUBSCRIPTIONS_LISTEN: &str = "subscriptions/listen";
+    /// The first message of a `subscriptions/listen` stream.
+    pub const SUBSCRIPTIONS_ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
+}
+
+/// The methods whose result may be `input_required`.
+pub const INPUT_REQUIRED_METHODS: &[&str] = &[crate::methods::TOOLS_CALL, crate::methods::PROMPTS_GET, crate::methods::RESOURCES_READ];
+
+/// -32022: the server does not speak `requested`; `supported` lists what it does.
+pub fn unsupported_version(requested: &str, supported: &[&str]) -> ErrorObject {
+    ErrorObject::new(codes::UNSUPPORTED_PROTOCOL_VERSION, format!("Unsupported protocol version: {requested}"))
+        .with_data(serde_json::json!({ "supported": supported, "requested": requested }))
+}
+
+/// -32021: serving the request needs `required`, which the client did not declare.
+pub fn missing_capability(message: impl Into<String>, required: Value) -> ErrorObject {
+    ErrorObject::new(codes::MISSING_REQUIRED_CLIENT_CAPABILITY, message)
+        .with_data(serde_json::json!({ "requiredCapabilities": required }))
+}
+
+/// The protocol fields of a request's `_meta`, in either era (a request of the handshake era has no version).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct RequestMeta {
+    /// The request's protocol version: present on every modern request, absent on the handshake's.
+    #[serde(rename = "io.modelcontextprotocol/protocolVersion", default)]
+    pub version: Option<Value>,
+    /// What the client offers for this request.
+    #[serde(rename = "io.modelcontextprotocol/clientCapabilities", default)]
+    pub capabilities: Option<Value>,
+    /// Who sends the request.
+    #[serde(rename = "io.modelcontextprotocol/clientInfo", default)]
+    pub client_info: Option<Value>,
+    /// The lowest log level the client wants for this request.
+    #[serde(rename = "io.modelcontextprotocol/logLevel", default)]
+    pub log_level: Option<Value>,
+    /// The request's progress token.
+    #[serde(rename = "progressToken", default)]
+    pub progress_token: Option<ProgressToken>,
+}
+
+/// The `_meta` of request params, read leniently: params that are not an object, or have no `_meta`, give the
+/// default (a request of the handshake era).
+pub fn request_meta(params: Option<&serde_json::value::RawValue>) -> RequestMeta {
+    #[derive(Deserialize)]
+    struct MetaOnly {
+        #[serde(rename = "_meta", default)]
+        meta: Option<RequestMeta>,
+    }
+    params
+        .and_then(|p| serde_json::from_str::<MetaOnly>(p.get()).ok())
+        .and_then(|m| m.meta)
+        .unwrap_or_default()
+}
+
+/// A modern request's metadata, checked: the version is one this side speaks and the capabilities are there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModernMeta {
+    /// The request's protocol version.
+    pub version: String,
+    /// What the client offers for this request.
+    pub capabilities: ClientCapabilities,
+    /// The lowest log level the client wants (`None`: no logs for this request).
+    pub log_level: Option<LoggingLevel>,
+    /// The request's progress token.
+    pub progress_token: Option<ProgressToken>,
+}
+
+/// What a request's `_meta` says about its era.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Era {
+    /// No protocol version in `_meta` (or one of the handshake era): served by the session's `initialize`.
+    Handshake,
+    /// A modern request, checked.
+    Modern(ModernMeta),
+}
+
+impl RequestMeta {
+    /// Checks the protocol fields: a modern request needs a version this side speaks (-32022 otherwise, naming
+    /// `supported`) and its client capabilities (-32602 otherwise). A version of the handshake era means the
+    /// request belongs to the handshake.
+    pub fn era(self, supported: &[&str]) -> Result<Era, ErrorObject> {
+        let Some(version) = self.version else { return Ok(Era::Handshake) };
+        let Value::String(version) = version else {
+            return Err(ErrorObject::invalid_params(format!("_meta[\"{}\"] must be a string", meta::PROTOCOL_VERSION)));
+        };
+        if !is_modern(&version) {
+            if crate::version::SUPPORTED_PROTOCOL_VERSIONS.contains(&version.as_str()) {
+                return Ok(Era::Handshake);
+            }
+            return Err(unsupported_version(&version, supported));
+        }
+        let capabilities = match self.capabilities {
+            Some(value @ Value::Object(_)) => serde_json::from_value(value).map_err(|e| {
+                ErrorObject::invalid_params(format!("_meta[\"{}\"] is not valid: {e}", meta::CLIENT_CAPABILITIES))
+            })?,
+            Some(_) => {
+                return Err(ErrorObject::invalid_params(format!(
+                    "_meta[\"{}\"] must be an object",
+                    meta::CLIENT_CAPABILITIES
+                )));
+            }
+            None => {
+                return Err(ErrorObject::invalid_params(format!(
+                    "missing _meta[\"{}\"]: every request of protocol {version} declares the client's capabilities",
+                    meta::CLIENT_CAPABILITIES
+                )));
+            }
+        };
+        let log_level = match self.log_level {
+            None => None,
+            Some(value) => Some(serde_json::from_value(value).map_err(|e| {
+                ErrorObject::invalid_params(format!("_meta[\"{}\"] is not a log level: {e}", meta::LOG_LEVEL))
+            })?),
+        };
+        Ok(Era::Modern(ModernMeta { version, capabilities, log_level, progress_token: self.progress_token }))
+    }
+}
+
+/// Who may cache a result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CacheScope {
+    /// Any client or intermediary, across users.
+    Public,
+    /// Only within the same authorization context.
+    Private,
+}
+
+/// The caching hints of a list, read or discover result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CacheHint {
+    /// How long the result stays fresh, in milliseconds (0: stale at once).
+    pub ttl_ms: u64,
+    /// Who may cache it.
+    pub cache_scope: CacheScope,
+}
+
+/// `server/discover` result (its `resultType`, caching hints and `_meta` are added by [`complete_result`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DiscoverResult {
+    /// The protocol versions the server speaks.
+    pub supported_versions: Vec<String>,
+    /// What the server offers.
+    pub capabilities: ServerCapabilities,
+    /// How to use the server, for the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
+}
+
+/// One request of an [`InputRequiredResult`]: `elicitation/create`, `sampling/createMessage` or `roots/list`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InputRequest {
+    /// The method the client is to serve.
+    pub method: String,
+    /// Its params.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params: Option<Value>,
+}
+
+/// The server needs input before it can complete a request: the client serves `input_requests` and retries the
+/// request with their answers as `inputResponses` and `request_state` echoed exactly.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InputRequiredResult {
+    /// What the client is to answer, by key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_requests: Option<BTreeMap<String, InputRequest>>,
+    /// Opaque: echoed by the client on the retry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_state: Option<String>,
+}
+
+/// What a client opts in to on a `subscriptions/listen` stream (and what the server agrees to send).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SubscriptionFilter {
+    /// `notifications/tools/list_changed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools_list_changed: Option<bool>,
+    /// `notifications/prompts/list_changed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompts_list_changed: Option<bool>,
+    /// `notifications/resources/list_changed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources_list_changed: Option<bool>,
+    /// `notifications/resources/updated` for these URIs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource_subscriptions: Option<Vec<String>>,
+}
+
+impl SubscriptionFilter {
+    /// Whether the filter opts in to nothing.
+    pub fn is_empty(&self) -> bool {
+        self.tools_list_changed != Some(true)
+            && self.prompts_list_changed != Some(true)
+            && self.resources_list_changed != Some(true)
+            && self.resource_subscriptions.as_ref().is_none_or(Vec::is_empty)
+    }
+}
+
+/// `subscriptions/listen` params (besides `_meta`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ListenParams {
+    /// What the client opts in to.
+    #[serde(default)]
+    pub notifications: SubscriptionFilter,
+}
+
+/// Serializes a complete modern result: `result` with `resultType: "complete"`, the server's identity in `_meta`
+/// (merged into any `_meta` the result has) and, for list, read and discover results, the caching hints.
+pub fn complete_result<R: Serialize>(
+    result: &R,
+    server_info: &Implementation,
+    cache: Option<CacheHint>,
+) -> serde_json::Result<Value> {
+    let mut value = serde_json::to_value(result)?;
+    if !value.is_object() {
+        // `()` and other unit results: an empty object.
+        value = Value::Object(JsonObject::new());
+    }
+    if let Value::Object(object) = &mut value {
+        object.insert("resultType".into(), result_type::COMPLETE.into());
+        if let Some(cache) = cache {
+            object.insert("ttlMs".into(), cache.ttl_ms.into());
+            object.insert("cacheScope".into(), serde_json::to_value(cache.cache_scope)?);
+        }
+        stamp_server_info(object, server_info)?;
+    }
+    Ok(value)
+}
+
+/// Serializes an [`InputRequiredResult`] with its `resultType` and the server's identity.
+pub fn input_required_result(result: &InputRequiredResult, server_info: &Implementation) -> serde_json::Result<Value> {
+    let mut value = serde_json::to_value(result)?;
+    if let Value::Object(object) = &mut value {
+        object.insert("resultType".into(), result_type::INPUT_REQUIRED.into());
+        stamp_server_info(object, server_info)?;
+    }
+    Ok(value)
+}
+
+fn stamp_server_info(object: &mut JsonObject, server_info: &Implementation) -> serde_json::Result<()> {
+    let info = serde_json::to_value(server_info)?;
+    match object.get_mut("_meta") {
+        Some(Value::Object(existing)) => {
+            existing.insert(meta::SERVER_INFO.into(), info);
+        }
+        _ => {
+            object.insert("_meta".into(), serde_json::json!({ meta::SERVER_INFO: info }));
+        }
+    }
+    Ok(())
+}
+
+/// The `_meta` that ties a notification to the `subscriptions/listen` request `id`.
+pub fn subscription_meta(id: &RequestId) -> JsonObject {
+    let mut object = JsonObject::new();
+    object.insert(meta::SUBSCRIPTION_ID.into(), serde_json::to_value(id).unwrap_or(Value::Null));
+    object
+}

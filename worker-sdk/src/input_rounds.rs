@@ -1,0 +1,181 @@
+//! Multi round-trip requests (MCP 2026-07-28), from the handler's side.
+//!
+//! In the modern era a server sends no requests of its own: a handler serving `tools/call`, `prompts/get` or
+//! `resources/read` that needs the client (elicitation, sampling, roots) asks through its [`crate::Ctx`] as in the
+//! handshake era, and the question becomes part of the answer. The handler runs until it asks something the
+//! client has not answered yet; the session then drops it and answers `input_required` with every question asked
+//! in that run, and the client retries the request with its answers. The retry runs the handler again from the
+//! start: questions are numbered in the order asked, and each one answered (in this round, or in an earlier one
+//! through the sealed `requestState`) returns its answer at once. So a handler asks its questions before it does
+//! anything it would not want done twice.
+
+use crate::request_state::{self, Answers, StateKey};
+use mcp_worker_protocol::modern::{InputRequest, InputRequiredResult, missing_capability};
+use mcp_worker_protocol::{ClientCapabilities, ErrorObject, methods};
+use serde_json::Value;
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
+
+/// Why a run of the handler stops before its result.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Interrupt {
+    /// It asked questions the client has not answered: answer `input_required`.
+    InputRequired,
+    /// It asked for something the client did not declare (-32021), or the client's answer is not valid (-32602).
+    Failed(ErrorObject),
+}
+
+/// One run of a modern request that may need input: the answers known, the questions asked.
+pub(crate) struct Rounds {
+    binding: String,
+    capabilities: ClientCapabilities,
+    answers: Answers,
+    asked: Cell<usize>,
+    questions: RefCell<BTreeMap<String, InputRequest>>,
+    interrupt: RefCell<Option<Interrupt>>,
+    waker: RefCell<Option<Waker>>,
+}
+
+/// What a question gets.
+pub(crate) enum Asked {
+    /// The client's answer.
+    Answered(Value),
+    /// Nothing yet: the run is interrupted (the handler is dropped before it would see anything).
+    Interrupted,
+}
+
+impl Rounds {
+    /// Starts a run of the request `method` with `params`: opens its `requestState` (refused when altered, of
+    /// another request, or expired) and takes its `inputResponses`.
+    pub(crate) fn start(
+        key: Option<&StateKey>,
+        method: &str,
+        params: &Value,
+        capabilities: ClientCapabilities,
+        now_ms: u64,
+    ) -> Result<Self, ErrorObject> {
+        let binding = request_state::binding(method, params);
+        let mut answers = match params.get("requestState") {
+            None | Some(Value::Null) => Answers::new(),
+            Some(Value::String(state)) => {
+                let key = key.ok_or_else(|| ErrorObject::invalid_params("requestState was not issued by this server"))?;
+                request_state::open(key, &binding, now_ms, state)
+                    .map_err(|e| ErrorObject::invalid_params(e.to_string()))?
+            }
+            Some(_) => return Err(ErrorObject::invalid_params("requestState must be a string")),
+        };
+        match params.get("inputResponses") {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(responses)) => answers.extend(responses.iter().map(|(k, v)| (k.clone(), v.clone()))),
+            Some(_) => return Err(ErrorObject::invalid_params("inputResponses must be an object")),
+        }
+        Ok(Self {
+            binding,
+            capabilities,
+            answers,
+            asked: Cell::new(0),
+            questions: RefCell::new(BTreeMap::new()),
+            interrupt: RefCell::new(None),
+            waker: RefCell::new(None),
+        })
+    }
+
+    /// Asks the client `method` with `params`, under `key` (or the next `<kind>-<n>` of this run): its answer when it
+    /// has one, otherwise the question is recorded and the run interrupted.
+    pub(crate) fn ask(&self, key: Option<&str>, method: &str, params: Option<Value>) -> Asked {
+        let (kind, required) = match method {
+            methods::ELICITATION_CREATE => ("elicitation", self.declares_form_elicitation()),
+            methods::SAMPLING_CREATE_MESSAGE => ("sampling", self.capabilities.sampling.is_some()),
+            methods::ROOTS_LIST => ("roots", self.capabilities.roots.is_some()),
+            other => {
+                let error = ErrorObject::internal_error(format!("{other} cannot be asked of a client"));
+                return self.stop(Interrupt::Failed(error));
+            }
+        };
+        if !required {
+            let needed = match kind {
+                "elicitation" => serde_json::json!({ "elicitation": { "form": {} } }),
+                other => serde_json::json!({ other: {} }),
+            };
+            let message = format!("serving this request needs the client's {kind} capability, which it did not declare");
+            return self.stop(Interrupt::Failed(missing_capability(message, needed)));
+        }
+        let key = key.map_or_else(
+            || {
+                let number = self.asked.get();
+                self.asked.set(number + 1);
+                format!("{kind}-{number}")
+            },
+            str::to_owned,
+        );
+        if let Some(answer) = self.answers.get(&key) {
+            return Asked::Answered(answer.clone());
+        }
+        self.questions.borrow_mut().insert(key, InputRequest { method: method.to_owned(), params });
+        self.stop(Interrupt::InputRequired)
+    }
+
+    /// Stops the run because the client's answer to `method` does not have the shape it needs.
+    pub(crate) fn invalid_answer(&self, method: &str, reason: &str) {
+        let error = ErrorObject::invalid_params(format!("the inputResponses answer to {method} is not valid: {reason}"));
+        self.stop(Interrupt::Failed(error));
+    }
+
+    fn declares_form_elicitation(&self) -> bool {
+        // `{}` means form mode (as in the handshake era); otherwise `form` must be listed.
+        self.capabilities.elicitation.as_ref().is_some_and(|e| e.is_empty() || e.contains_key("form"))
+    }
+
+    fn stop(&self, interrupt: Interrupt) -> Asked {
+        let mut current = self.interrupt.borrow_mut();
+        // A failure outranks questions: the request cannot complete whatever the client answers.
+        if !matches!(*current, Some(Interrupt::Failed(_))) {
+            *current = Some(interrupt);
+        }
+        drop(current);
+        if let Some(waker) = self.waker.borrow_mut().take() {
+            waker.wake();
+        }
+        Asked::Interrupted
+    }
+
+    /// Completes when the run is interrupted.
+    pub(crate) fn interrupted(self: &Rc<Self>) -> Interrupted {
+        Interrupted { rounds: self.clone() }
+    }
+
+    /// The `input_required` result of an interrupted run: its questions, and every answer so far sealed in
+    /// `requestState` (sealed even when there are none yet, so that each round's state is fresh and bound to the
+    /// request).
+    pub(crate) fn input_required(&self, key: Option<&StateKey>, now_ms: u64) -> Result<InputRequiredResult, ErrorObject> {
+        let questions = std::mem::take(&mut *self.questions.borrow_mut());
+        let key = key.ok_or_else(|| ErrorObject::internal_error("the server has no key to seal requestState"))?;
+        let request_state = Some(request_state::seal(key, &self.binding, now_ms, &self.answers));
+        Ok(InputRequiredResult { input_requests: Some(questions), request_state })
+    }
+}
+
+/// The future of [`Rounds::interrupted`].
+pub(crate) struct Interrupted {
+    rounds: Rc<Rounds>,
+}
+
+impl Future for Interrupted {
+    type Output = Interrupt;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Interrupt> {
+        if let Some(interrupt) = self.rounds.interrupt.borrow().clone() {
+            return Poll::Ready(interrupt);
+        }
+        *self.rounds.waker.borrow_mut() = Some(cx.waker().clone());
+        Poll::Pending
+    }
+}
+
+#[cfg(test)]
+#[path = "input_rounds_tests.rs"]
+mod tests;
