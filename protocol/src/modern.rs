@@ -75,7 +75,8 @@ pub mod methods {
 }
 
 /// The methods whose result may be `input_required`.
-pub const INPUT_REQUIRED_METHODS: &[&str] = &[crate::methods::TOOLS_CALL, crate::methods::PROMPTS_GET, crate::methods::RESOURCES_READ];
+pub const INPUT_REQUIRED_METHODS: &[&str] =
+    &[crate::methods::TOOLS_CALL, crate::methods::PROMPTS_GET, crate::methods::RESOURCES_READ];
 
 /// -32022: the server does not speak `requested`; `supported` lists what it does.
 pub fn unsupported_version(requested: &str, supported: &[&str]) -> ErrorObject {
@@ -117,10 +118,7 @@ pub fn request_meta(params: Option<&serde_json::value::RawValue>) -> RequestMeta
         #[serde(rename = "_meta", default)]
         meta: Option<RequestMeta>,
     }
-    params
-        .and_then(|p| serde_json::from_str::<MetaOnly>(p.get()).ok())
-        .and_then(|m| m.meta)
-        .unwrap_or_default()
+    params.and_then(|p| serde_json::from_str::<MetaOnly>(p.get()).ok()).and_then(|m| m.meta).unwrap_or_default()
 }
 
 /// A modern request's metadata, checked: the version is one this side speaks and the capabilities are there.

@@ -52,7 +52,7 @@ function startServer(bundle, logFile) {
 async function runScenario(scenario, server) {
   const dir = scenarioDir(scenario);
   const started = Date.now();
-  const args = ["server", "--url", server.url, "--scenario", scenario, "-o", dir];
+  const args = ["server", "--url", server.url, "--scenario", scenario, "--spec-version", SPEC, "-o", dir];
   const { code, timedOut } = await runSuite(args, dir, { timeoutMs: SCENARIO_TIMEOUT_MS });
   const { found, counts, reason: checksReason } = readChecks(dir);
   const pass = code === 0 && found && counts.failure === 0 && counts.warning === 0 && !server.exited();

@@ -9,16 +9,19 @@
 //   resources/updated); with `Last-Event-ID` it resumes any stream where the client lost it.
 // - DELETE ends the session.
 // Each message the server sends goes to one stream: a response to its request's; progress to the stream of the request
-// that carries its token; anything else to the newest request still running (it is most likely about that one), or
+// that carries its token; a handler's log to its request's; anything else to the newest request still running, or
 // else to the session's own stream. Every event has an id `<stream>_<n>`, and streams keep their events for a while,
 // so a client can resume one. A POST stream starts with a priming event (an id and `retry`) for clients of 2025-11-25;
 // the server may then close it mid-request (`ctx.close_sse_stream()` in the Rust SDK, SEP-1699), and the client
 // resumes it with a GET.
 // Every request's `Host` must be this server's loopback address and its `Origin`, if any, a loopback origin: else 403
 // (DNS rebinding protection).
+// A POST without a session whose `_meta` (or `MCP-Protocol-Version` header) names MCP 2026-07-28 belongs to the
+// modern era, which has no sessions: serve-http-modern.mjs serves it.
 
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
+import { ModernEndpoint, isModern } from "./serve-http-modern.mjs";
 
 const PATH = "/mcp";
 const SUPPORTED_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
@@ -26,6 +29,8 @@ const SUPPORTED_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-0
 const PRIMING_SINCE = "2025-11-25";
 // What the SDK's `ctx.close_sse_stream()` sends, only to a transport that asked for it (`sseStreams` below).
 const CLOSE_SSE_STREAM = "mcp-worker/close_sse_stream";
+// What the SDK adds to a handler's log so that it reaches its request's stream (`RELATED_REQUEST_META`).
+const RELATED_REQUEST = "mcp-worker/request";
 const RETRY_MS = 1000;
 const KEEPALIVE_MS = 25_000;
 // How long a finished request's stream can still be resumed.
@@ -42,7 +47,7 @@ const key = (id) => JSON.stringify(id ?? null);
 // Starts serving; resolves to the endpoint's URL once listening.
 export function serveHttp({ connect, host, port, maxBodyBytes }) {
   const sessions = new Map();
-  const context = { connect, sessions, maxBodyBytes, hosts: new Set() };
+  const context = { connect, sessions, maxBodyBytes, hosts: new Set(), modern: new ModernEndpoint(connect) };
   const server = createServer((req, res) => {
     handle(context, req, res).catch((error) => {
       process.stderr.write(`serve.mjs: ${req.method} ${req.url}: ${error.stack || error}\n`);
@@ -55,6 +60,7 @@ export function serveHttp({ connect, host, port, maxBodyBytes }) {
   for (const signal of ["SIGINT", "SIGTERM"]) {
     process.on(signal, () => {
       for (const session of sessions.values()) session.close();
+      context.modern.close();
       process.exit(0);
     });
   }
@@ -107,6 +113,7 @@ async function post(context, req, res) {
   if (Array.isArray(message)) return sendError(res, 400, -32600, "Invalid Request: batches are not supported");
   const kind = classify(message);
   if (!kind) return sendError(res, 400, -32600, "Invalid Request: not a JSON-RPC 2.0 message");
+  if (isModern(req, message)) return context.modern.handle(req, res, message);
   if (kind === "request" && message.method === "initialize") return initialize(context, req, res, message, body.text);
   const session = sessionOf(context, req, res);
   if (!session || !versionAccepted(req, res)) return;
@@ -225,7 +232,15 @@ class Session {
     if (message.method === CLOSE_SSE_STREAM) return this.closeStreamOf(message.params?.requestId);
     if (message.method === undefined && "id" in message) return this.answer(message, frame);
     const progress = message.method === "notifications/progress" && this.progress.get(key(message.params?.progressToken));
-    (progress || this.streamForUnrelated()).write(frame);
+    // A handler's log names its request (the SDK's hint, removed here).
+    const related = message.params?._meta?.[RELATED_REQUEST];
+    if (related !== undefined) {
+      delete message.params._meta[RELATED_REQUEST];
+      if (Object.keys(message.params._meta).length === 0) delete message.params._meta;
+      frame = JSON.stringify(message);
+    }
+    const stream = related !== undefined && this.requests.get(key(related))?.stream;
+    (progress || stream || this.streamForUnrelated()).write(frame);
   }
 
   // The server's hint: the stream of request `id` closes, if its client can resume it (it got a priming event).

@@ -134,7 +134,7 @@ impl Ctx {
     pub fn log(&self, level: LoggingLevel, logger: &str, data: impl Serialize) {
         if self.log_enabled(level) {
             let data = serde_json::to_value(data).unwrap_or_else(|e| format!("(unserializable log data: {e})").into());
-            self.peer().send_log(level, (!logger.is_empty()).then_some(logger), data);
+            self.peer().send_log(level, (!logger.is_empty()).then_some(logger), data, Some(&self.inner.request_id));
         }
     }
 
@@ -229,10 +229,10 @@ impl Ctx {
         let Some(rounds) = &modern.rounds else {
             return Err(Error::CapabilityMissing { method: method.to_owned(), capability: "input requests".into() });
         };
-        let params = params.map(serde_json::to_value).transpose().map_err(|e| Error::InvalidResponse {
-            method: method.to_owned(),
-            reason: format!("params: {e}"),
-        })?;
+        let params = params
+            .map(serde_json::to_value)
+            .transpose()
+            .map_err(|e| Error::InvalidResponse { method: method.to_owned(), reason: format!("params: {e}") })?;
         if let Asked::Answered(answer) = rounds.ask(key, method, params) {
             match serde_json::from_value(answer) {
                 Ok(result) => return Ok(result),

@@ -62,7 +62,8 @@ impl Rounds {
         let mut answers = match params.get("requestState") {
             None | Some(Value::Null) => Answers::new(),
             Some(Value::String(state)) => {
-                let key = key.ok_or_else(|| ErrorObject::invalid_params("requestState was not issued by this server"))?;
+                let key =
+                    key.ok_or_else(|| ErrorObject::invalid_params("requestState was not issued by this server"))?;
                 request_state::open(key, &binding, now_ms, state)
                     .map_err(|e| ErrorObject::invalid_params(e.to_string()))?
             }
@@ -101,7 +102,8 @@ impl Rounds {
                 "elicitation" => serde_json::json!({ "elicitation": { "form": {} } }),
                 other => serde_json::json!({ other: {} }),
             };
-            let message = format!("serving this request needs the client's {kind} capability, which it did not declare");
+            let message =
+                format!("serving this request needs the client's {kind} capability, which it did not declare");
             return self.stop(Interrupt::Failed(missing_capability(message, needed)));
         }
         let key = key.map_or_else(
@@ -121,7 +123,8 @@ impl Rounds {
 
     /// Stops the run because the client's answer to `method` does not have the shape it needs.
     pub(crate) fn invalid_answer(&self, method: &str, reason: &str) {
-        let error = ErrorObject::invalid_params(format!("the inputResponses answer to {method} is not valid: {reason}"));
+        let error =
+            ErrorObject::invalid_params(format!("the inputResponses answer to {method} is not valid: {reason}"));
         self.stop(Interrupt::Failed(error));
     }
 
@@ -151,7 +154,11 @@ impl Rounds {
     /// The `input_required` result of an interrupted run: its questions, and every answer so far sealed in
     /// `requestState` (sealed even when there are none yet, so that each round's state is fresh and bound to the
     /// request).
-    pub(crate) fn input_required(&self, key: Option<&StateKey>, now_ms: u64) -> Result<InputRequiredResult, ErrorObject> {
+    pub(crate) fn input_required(
+        &self,
+        key: Option<&StateKey>,
+        now_ms: u64,
+    ) -> Result<InputRequiredResult, ErrorObject> {
         let questions = std::mem::take(&mut *self.questions.borrow_mut());
         let key = key.ok_or_else(|| ErrorObject::internal_error("the server has no key to seal requestState"))?;
         let request_state = Some(request_state::seal(key, &self.binding, now_ms, &self.answers));

@@ -15,7 +15,10 @@ fn an_unanswered_question_interrupts_the_run_and_is_asked_in_the_result() {
     let key = StateKey::fixed(1);
     let rounds = start(&json!({ "name": "deploy" }), &key).unwrap_or_else(|e| panic!("{e:?}"));
     assert!(rounds.interrupted().now_or_never().is_none(), "nothing asked yet");
-    assert!(matches!(rounds.ask(None, methods::ELICITATION_CREATE, Some(json!({ "message": "Sure?" }))), Asked::Interrupted));
+    assert!(matches!(
+        rounds.ask(None, methods::ELICITATION_CREATE, Some(json!({ "message": "Sure?" }))),
+        Asked::Interrupted
+    ));
     assert_eq!(rounds.interrupted().now_or_never(), Some(Interrupt::InputRequired));
     let result = rounds.input_required(Some(&key), 1_000).unwrap_or_else(|e| panic!("{e:?}"));
     let questions = result.input_requests.unwrap_or_default();
@@ -36,7 +39,9 @@ fn answers_of_this_round_and_of_earlier_rounds_are_returned_in_order() {
     retry["requestState"] = json!(state);
     retry["inputResponses"] = json!({ "elicitation-0": { "action": "accept" } });
     let second = start(&retry, &key).unwrap_or_else(|e| panic!("{e:?}"));
-    assert!(matches!(second.ask(None, methods::ELICITATION_CREATE, None), Asked::Answered(a) if a == json!({ "action": "accept" })));
+    assert!(
+        matches!(second.ask(None, methods::ELICITATION_CREATE, None), Asked::Answered(a) if a == json!({ "action": "accept" }))
+    );
     assert!(matches!(second.ask(Some("color"), methods::ELICITATION_CREATE, None), Asked::Interrupted));
     let state = second.input_required(Some(&key), 1_000).unwrap_or_else(|e| panic!("{e:?}")).request_state;
 
@@ -44,7 +49,10 @@ fn answers_of_this_round_and_of_earlier_rounds_are_returned_in_order() {
     last["requestState"] = json!(state);
     last["inputResponses"] = json!({ "color": { "action": "accept", "content": { "color": "blue" } } });
     let third = start(&last, &key).unwrap_or_else(|e| panic!("{e:?}"));
-    assert!(matches!(third.ask(None, methods::ELICITATION_CREATE, None), Asked::Answered(_)), "round one's answer, from the state");
+    assert!(
+        matches!(third.ask(None, methods::ELICITATION_CREATE, None), Asked::Answered(_)),
+        "round one's answer, from the state"
+    );
     assert!(matches!(third.ask(Some("color"), methods::ELICITATION_CREATE, None), Asked::Answered(_)));
     assert!(third.interrupted().now_or_never().is_none());
 }
@@ -54,7 +62,8 @@ fn a_state_of_another_request_or_altered_is_refused() {
     let key = StateKey::fixed(1);
     let first = start(&json!({ "name": "deploy" }), &key).unwrap_or_else(|e| panic!("{e:?}"));
     first.ask(None, methods::ELICITATION_CREATE, None);
-    let state = first.input_required(Some(&key), 1_000).unwrap_or_else(|e| panic!("{e:?}")).request_state.unwrap_or_default();
+    let state =
+        first.input_required(Some(&key), 1_000).unwrap_or_else(|e| panic!("{e:?}")).request_state.unwrap_or_default();
     let other = start(&json!({ "name": "destroy", "requestState": state }), &key).err();
     assert_eq!(other.map(|e| e.code), Some(mcp_worker_protocol::ErrorCode::INVALID_PARAMS));
     let altered = start(&json!({ "name": "deploy", "requestState": format!("{state}-TAMPERED") }), &key).err();

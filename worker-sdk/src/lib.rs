@@ -46,7 +46,7 @@ pub use mcp_worker_protocol::{
     GetPromptResult, LoggingLevel, PromptMessage, ReadResourceResult, ResourceContents, Role, SamplingMessage,
     ToolAnnotations,
 };
-pub use peer::{CLOSE_SSE_STREAM, Outbound, Sleeper};
+pub use peer::{CLOSE_SSE_STREAM, Outbound, RELATED_REQUEST_META, Sleeper};
 pub use prompt::{IntoPromptResult, PromptDef, PromptHandler};
 pub use resource::{IntoReadResult, ResourceDef, ResourceRequest, ResourceTemplateDef};
 pub use result::{IntoCallToolResult, Json};

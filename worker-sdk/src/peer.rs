@@ -24,6 +24,11 @@ pub type Outbound = Rc<dyn Fn(String)>;
 /// transport consumes it, and no client sees it.
 pub const CLOSE_SSE_STREAM: &str = "mcp-worker/close_sse_stream";
 
+/// The `_meta` key that names, on a log message a handler sent, the request it belongs to, for a transport that
+/// asked for hints ([`crate::Session::enable_sse_stream_hints`]) to route it to that request's stream. The
+/// transport removes it; no client sees it.
+pub const RELATED_REQUEST_META: &str = "mcp-worker/request";
+
 /// How a session waits: a future that completes after the given milliseconds (`setTimeout` in a worker). It times
 /// out requests to the client and serves [`crate::Ctx::sleep`].
 pub type Sleeper = Rc<dyn Fn(u32) -> LocalBoxFuture<'static, ()>>;
@@ -124,13 +129,25 @@ impl Peer {
     /// Sends `notifications/message` when `level` passes the client's level.
     pub(crate) fn log(&self, level: LoggingLevel, logger: Option<&str>, data: serde_json::Value) {
         if self.log_enabled(level) {
-            self.send_log(level, logger, data);
+            self.send_log(level, logger, data, None);
         }
     }
 
-    /// Sends `notifications/message`, whatever the level (the caller checked it).
-    pub(crate) fn send_log(&self, level: LoggingLevel, logger: Option<&str>, data: serde_json::Value) {
-        let params = LoggingMessageParams { level, logger: logger.map(str::to_owned), data, meta: None };
+    /// Sends `notifications/message`, whatever the level (the caller checked it). A handler's log names its
+    /// request for a transport that asked for hints.
+    pub(crate) fn send_log(
+        &self,
+        level: LoggingLevel,
+        logger: Option<&str>,
+        data: serde_json::Value,
+        request: Option<&RequestId>,
+    ) {
+        let meta = request.filter(|_| self.sse_stream_hints.get()).map(|id| {
+            let mut meta = mcp_worker_protocol::JsonObject::new();
+            meta.insert(RELATED_REQUEST_META.into(), serde_json::to_value(id).unwrap_or_default());
+            meta
+        });
+        let params = LoggingMessageParams { level, logger: logger.map(str::to_owned), data, meta };
         self.notify(methods::LOG_MESSAGE, Some(&params));
     }
 

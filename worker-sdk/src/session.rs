@@ -186,7 +186,11 @@ impl Session {
     }
 
     /// Runs a handler's work, or answers the error that kept it from starting.
-    fn serve<R: serde::Serialize + 'static>(&self, id: &mcp_worker_protocol::RequestId, work: Result<Work<R>, ErrorObject>) {
+    fn serve<R: serde::Serialize + 'static>(
+        &self,
+        id: &mcp_worker_protocol::RequestId,
+        work: Result<Work<R>, ErrorObject>,
+    ) {
         match work {
             Ok((cancel, future)) => self.spawn_request(id.clone(), cancel, future),
             Err(error) => self.state.peer.reply::<()>(id, Err(error)),

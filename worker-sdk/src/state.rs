@@ -88,9 +88,11 @@ impl State {
     /// stream).
     pub(crate) fn is_subscribed(&self, uri: &str) -> bool {
         self.subscriptions.borrow().iter().any(|s| s == uri)
-            || self.listeners.borrow().iter().any(|l| {
-                l.filter.resource_subscriptions.as_ref().is_some_and(|uris| uris.iter().any(|u| u == uri))
-            })
+            || self
+                .listeners
+                .borrow()
+                .iter()
+                .any(|l| l.filter.resource_subscriptions.as_ref().is_some_and(|uris| uris.iter().any(|u| u == uri)))
     }
 
     /// Tells the client that a resource it subscribed to changed (with `resources/subscribe`, or on a listen
@@ -101,7 +103,8 @@ impl State {
             self.peer.notify(methods::RESOURCES_UPDATED, Some(&ResourceParams::new(uri)));
             sent = true;
         }
-        let listens = |l: &&Listener| l.filter.resource_subscriptions.as_ref().is_some_and(|uris| uris.iter().any(|u| u == uri));
+        let listens =
+            |l: &&Listener| l.filter.resource_subscriptions.as_ref().is_some_and(|uris| uris.iter().any(|u| u == uri));
         for listener in self.listeners.borrow().iter().filter(listens) {
             let params = serde_json::json!({ "uri": uri, "_meta": subscription_meta(&listener.id) });
             self.peer.notify(methods::RESOURCES_UPDATED, Some(&params));

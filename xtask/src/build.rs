@@ -20,7 +20,8 @@ const HOST_DIR: &str = "host";
 const BOOTSTRAP: &str = "worker-sdk/js/bootstrap.js";
 /// The Node entry point of every bundle (`node <bundle>/serve.mjs`: stdio, or Streamable HTTP with `--http`) and
 /// the module it loads for HTTP.
-const NODE_ENTRY: &[&str] = &["worker-sdk/js/serve.mjs", "worker-sdk/js/serve-http.mjs"];
+const NODE_ENTRY: &[&str] =
+    &["worker-sdk/js/serve.mjs", "worker-sdk/js/serve-http.mjs", "worker-sdk/js/serve-http-modern.mjs"];
 /// Written next to them, so that node loads the glue `server.js` as the ES module it is wherever the bundle lives.
 const NODE_PACKAGE_JSON: &str = "{\n  \"type\": \"module\"\n}\n";
 

@@ -244,15 +244,20 @@ fn conformance() -> Result {
     )
 }
 
-/// The official MCP conformance suite's server scenarios (2025-11-25) against the everything server, served over
-/// Streamable HTTP by its bundle's `serve.mjs` (`tests/conformance/run-server.mjs`): fails when any scenario fails.
+/// The official MCP conformance suite's server scenarios, of both revisions (2025-11-25 over sessions, 2026-07-28
+/// stateless), against the everything server, served over Streamable HTTP by its bundle's `serve.mjs`
+/// (`tests/conformance/run-server.mjs`): fails when any scenario fails.
 fn conformance_servers() -> Result {
-    cmd::run(
-        cmd::new("node")
-            .arg(root().join("tests/conformance/run-server.mjs"))
-            .env("MCP_WORKER_BUNDLES", target_dir().join("bundles"))
-            .env("MCP_CONFORMANCE_OUT", target_dir().join("conformance-server")),
-    )
+    for spec in ["2025-11-25", "2026-07-28"] {
+        cmd::run(
+            cmd::new("node")
+                .arg(root().join("tests/conformance/run-server.mjs"))
+                .env("MCP_WORKER_BUNDLES", target_dir().join("bundles"))
+                .env("MCP_CONFORMANCE_SPEC", spec)
+                .env("MCP_CONFORMANCE_OUT", target_dir().join("conformance-server").join(spec)),
+        )?;
+    }
+    Ok(())
 }
 
 /// Files in `dir` whose names end with `suffix`, sorted, as paths relative to the workspace root.

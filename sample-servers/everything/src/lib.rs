@@ -7,6 +7,7 @@
 
 mod extras;
 mod fixtures;
+mod modern;
 mod prompts;
 mod resources;
 mod tools;
@@ -46,7 +47,8 @@ pub fn server(_env: &Env) -> Server {
     let server = tools::register(server);
     let server = extras::register(server, &shared);
     let server = resources::register(server, &shared);
-    prompts::register(server)
+    let server = prompts::register(server);
+    modern::register(server)
 }
 
 mcp_worker_sdk::export_server!(server);

@@ -198,9 +198,19 @@ pub(crate) fn register(server: Server) -> Server {
             .input_schema(object(json!({
                 "$schema": "https://json-schema.org/draft/2020-12/schema",
                 "type": "object",
-                "$defs": {"address": {"type": "object", "properties": {
+                "$defs": {"address": {"$anchor": "addressDef", "type": "object", "properties": {
                     "street": {"type": "string"}, "city": {"type": "string"}}}},
-                "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
+                "properties": {
+                    "name": {"type": "string"},
+                    "address": {"$ref": "#/$defs/address"},
+                    "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+                    "phone": {"type": "string"},
+                    "email": {"type": "string"}
+                },
+                "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+                "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+                "then": {"required": ["phone"]},
+                "else": {"required": ["email"]},
                 "additionalProperties": false
             }))),
         )

@@ -33,14 +33,18 @@ impl Session {
     /// it has (or its templates name).
     fn agreed(&self, wanted: SubscriptionFilter) -> SubscriptionFilter {
         let offered = &self.state.config.capabilities;
-        let both = |offers: Option<bool>, asks: Option<bool>| (offers == Some(true) && asks == Some(true)).then_some(true);
+        let both =
+            |offers: Option<bool>, asks: Option<bool>| (offers == Some(true) && asks == Some(true)).then_some(true);
         let resources = offered.resources.as_ref();
         let subscribable = resources.and_then(|r| r.subscribe) == Some(true);
         let registry = self.state.registry.borrow();
         let known = |uri: &String| registry.resources.get(uri).is_some() || registry.match_template(uri).is_some();
         SubscriptionFilter {
             tools_list_changed: both(offered.tools.as_ref().and_then(|t| t.list_changed), wanted.tools_list_changed),
-            prompts_list_changed: both(offered.prompts.as_ref().and_then(|p| p.list_changed), wanted.prompts_list_changed),
+            prompts_list_changed: both(
+                offered.prompts.as_ref().and_then(|p| p.list_changed),
+                wanted.prompts_list_changed,
+            ),
             resources_list_changed: both(resources.and_then(|r| r.list_changed), wanted.resources_list_changed),
             resource_subscriptions: wanted
                 .resource_subscriptions

@@ -12,7 +12,8 @@ use crate::input_rounds::{Interrupt, Rounds};
 use crate::state::State;
 use futures_util::future::{Either, select};
 use mcp_worker_protocol::modern::{
-    CacheHint, CacheScope, DiscoverResult, ModernMeta, all_versions, complete_result, input_required_result, methods as modern_methods,
+    CacheHint, CacheScope, DiscoverResult, ModernMeta, all_versions, complete_result, input_required_result,
+    methods as modern_methods,
 };
 use mcp_worker_protocol::{ErrorCode, ErrorObject, Request, RequestId, methods};
 use serde::Serialize;
@@ -30,7 +31,9 @@ impl Session {
         let lists = Some(CacheHint { ttl_ms: self.state.config.list_ttl_ms, cache_scope: CacheScope::Public });
         match request.method.as_str() {
             modern_methods::SERVER_DISCOVER => self.answer(id, Ok(self.discover()), lists),
-            methods::TOOLS_LIST => self.answer(id, parse_optional_params(params).and_then(|p| self.list_tools(p)), lists),
+            methods::TOOLS_LIST => {
+                self.answer(id, parse_optional_params(params).and_then(|p| self.list_tools(p)), lists)
+            }
             methods::TOOLS_CALL => self.serve_rounds(&request, &meta, None, |m| self.call_tool(&request, Some(m))),
             methods::RESOURCES_LIST if self.offers_resources() => {
                 self.answer(id, parse_optional_params(params).and_then(|p| self.list_resources(p)), lists);
@@ -86,14 +89,17 @@ impl Session {
         let id = &request.id;
         let params = match request.params.as_deref().map(|p| serde_json::from_str::<Value>(p.get())).transpose() {
             Ok(params) => params.unwrap_or(Value::Null),
-            Err(e) => return self.answer::<()>(id, Err(ErrorObject::invalid_params(format!("invalid params: {e}"))), None),
+            Err(e) => {
+                return self.answer::<()>(id, Err(ErrorObject::invalid_params(format!("invalid params: {e}"))), None);
+            }
         };
         let key = self.state.state_key.as_ref();
         let rounds = match Rounds::start(key, &request.method, &params, meta.capabilities.clone(), now_ms()) {
             Ok(rounds) => Rc::new(rounds),
             Err(error) => return self.answer::<()>(id, Err(error), None),
         };
-        let modern = Modern { capabilities: meta.capabilities.clone(), log_level: meta.log_level, rounds: Some(rounds.clone()) };
+        let modern =
+            Modern { capabilities: meta.capabilities.clone(), log_level: meta.log_level, rounds: Some(rounds.clone()) };
         let (cancel, work) = match start(modern) {
             Ok(work) => work,
             Err(error) => return self.answer::<()>(id, Err(error), None),
@@ -113,11 +119,17 @@ impl Session {
 }
 
 /// A complete modern result, or the error as this era spells it.
-fn complete<R: Serialize>(state: &State, outcome: Result<R, ErrorObject>, cache: Option<CacheHint>) -> Result<Value, ErrorObject> {
+fn complete<R: Serialize>(
+    state: &State,
+    outcome: Result<R, ErrorObject>,
+    cache: Option<CacheHint>,
+) -> Result<Value, ErrorObject> {
     match outcome {
         Ok(result) => complete_result(&result, &state.config.info, cache).map_err(unserializable),
         // 2026-07-28 retired -32002: a resource that does not exist is invalid params.
-        Err(error) if error.code == ErrorCode::RESOURCE_NOT_FOUND => Err(ErrorObject { code: ErrorCode::INVALID_PARAMS, ..error }),
+        Err(error) if error.code == ErrorCode::RESOURCE_NOT_FOUND => {
+            Err(ErrorObject { code: ErrorCode::INVALID_PARAMS, ..error })
+        }
         Err(error) => Err(error),
     }
 }

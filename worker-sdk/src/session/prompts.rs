@@ -13,7 +13,11 @@ impl Session {
         Ok(ListPromptsResult { prompts: all[range].iter().map(|p| p.definition.clone()).collect(), next_cursor: next })
     }
 
-    pub(super) fn get_prompt(&self, request: &Request, modern: Option<Modern>) -> Result<Work<GetPromptResult>, ErrorObject> {
+    pub(super) fn get_prompt(
+        &self,
+        request: &Request,
+        modern: Option<Modern>,
+    ) -> Result<Work<GetPromptResult>, ErrorObject> {
         let params: GetPromptParams = parse_params(request.params.as_deref())?;
         let get = self.state.registry.borrow().prompts.get(&params.name).map(|p| p.get.clone());
         let Some(get) = get else {

@@ -23,7 +23,11 @@ impl Session {
         Ok(ListToolsResult::new(all[range].iter().map(|t| t.definition.clone()).collect(), next))
     }
 
-    pub(super) fn call_tool(&self, request: &Request, modern: Option<Modern>) -> Result<Work<CallToolResult>, ErrorObject> {
+    pub(super) fn call_tool(
+        &self,
+        request: &Request,
+        modern: Option<Modern>,
+    ) -> Result<Work<CallToolResult>, ErrorObject> {
         let text = request.params.as_deref().map_or("null", RawValue::get);
         let params: CallParams<'_> =
             serde_json::from_str(text).map_err(|e| ErrorObject::invalid_params(format!("invalid params: {e}")))?;

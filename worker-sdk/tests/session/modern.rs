@@ -5,7 +5,9 @@
 use crate::harness::{Harness, text};
 use mcp_worker_sdk::protocol::elicitation::ElicitParams;
 use mcp_worker_sdk::protocol::methods;
-use mcp_worker_sdk::{CreateMessageParams, Ctx, LoggingLevel, NoArgs, PromptDef, ResourceDef, SamplingMessage, Server, ToolDef};
+use mcp_worker_sdk::{
+    CreateMessageParams, Ctx, LoggingLevel, NoArgs, PromptDef, ResourceDef, SamplingMessage, Server, ToolDef,
+};
 use serde_json::{Value, json};
 
 fn name_form() -> ElicitParams {
@@ -31,7 +33,8 @@ fn server() -> Server {
         }))
         .tool(ToolDef::new("all_at_once", |ctx: Ctx, _: NoArgs| async move {
             let sample = CreateMessageParams::new(vec![SamplingMessage::user("Greet")], 50);
-            let (name, greeting, roots) = futures_util::join!(ctx.elicit(name_form()), ctx.sample(sample), ctx.list_roots());
+            let (name, greeting, roots) =
+                futures_util::join!(ctx.elicit(name_form()), ctx.sample(sample), ctx.list_roots());
             Ok::<_, mcp_worker_sdk::Error>(format!(
                 "{} / {} / {}",
                 json!(name?.content),
@@ -97,7 +100,8 @@ fn discover_tells_versions_capabilities_and_identity_with_caching_hints() {
 #[test]
 fn every_result_says_its_type_and_who_answered_and_lists_carry_caching_hints() {
     let mut h = harness();
-    for (id, method) in [(1, "tools/list"), (2, "resources/list"), (3, "resources/templates/list"), (4, "prompts/list")] {
+    for (id, method) in [(1, "tools/list"), (2, "resources/list"), (3, "resources/templates/list"), (4, "prompts/list")]
+    {
         let result = modern(&mut h, id, method, json!({}), json!({}))["result"].clone();
         assert_eq!((result["resultType"].clone(), result["cacheScope"].clone()), (json!("complete"), json!("public")));
         assert_eq!(result["ttlMs"], 5_000, "{method}");
@@ -114,7 +118,8 @@ fn every_result_says_its_type_and_who_answered_and_lists_carry_caching_hints() {
 #[test]
 fn a_request_without_its_protocol_fields_or_of_an_unknown_version_is_refused() {
     let mut h = harness();
-    let no_capabilities = h.request(1, "tools/list", json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}));
+    let no_capabilities =
+        h.request(1, "tools/list", json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}));
     assert_eq!(no_capabilities["error"]["code"], -32602);
     assert!(no_capabilities["error"]["message"].as_str().unwrap().contains("clientCapabilities"));
     let unknown = h.request(
@@ -125,14 +130,26 @@ fn a_request_without_its_protocol_fields_or_of_an_unknown_version_is_refused() {
     assert_eq!(unknown["error"]["code"], -32022);
     assert_eq!(unknown["error"]["data"]["requested"], "v999.0.0");
     assert_eq!(unknown["error"]["data"]["supported"][0], "2026-07-28");
-    let bad_level = modern(&mut h, 3, "tools/call", json!({"name": "hello", "_meta": {"io.modelcontextprotocol/logLevel": "loud"}}), json!({}));
+    let bad_level = modern(
+        &mut h,
+        3,
+        "tools/call",
+        json!({"name": "hello", "_meta": {"io.modelcontextprotocol/logLevel": "loud"}}),
+        json!({}),
+    );
     assert_eq!(bad_level["error"]["code"], -32602);
 }
 
 #[test]
 fn what_the_revision_removed_is_not_found() {
     let mut h = harness();
-    for (id, method) in [(1, "initialize"), (2, "ping"), (3, "logging/setLevel"), (4, "resources/subscribe"), (5, "resources/unsubscribe")] {
+    for (id, method) in [
+        (1, "initialize"),
+        (2, "ping"),
+        (3, "logging/setLevel"),
+        (4, "resources/subscribe"),
+        (5, "resources/unsubscribe"),
+    ] {
         let answer = modern(&mut h, id, method, json!({"uri": "test://watched", "level": "info"}), json!({}));
         assert_eq!(answer["error"]["code"], -32601, "{method}: {answer}");
     }
@@ -142,13 +159,17 @@ fn what_the_revision_removed_is_not_found() {
 fn a_resource_that_does_not_exist_is_invalid_params() {
     let mut h = harness();
     let answer = modern(&mut h, 1, "resources/read", json!({"uri": "test://nothing"}), json!({}));
-    assert_eq!((answer["error"]["code"].clone(), answer["error"]["data"]["uri"].clone()), (json!(-32602), json!("test://nothing")));
+    assert_eq!(
+        (answer["error"]["code"].clone(), answer["error"]["data"]["uri"].clone()),
+        (json!(-32602), json!("test://nothing"))
+    );
 }
 
 #[test]
 fn logs_are_sent_only_at_the_level_the_request_names() {
     let mut h = harness();
-    let frames = h.exchange(&crate::harness::request(1, "tools/call", json!({"name": "chatty", "_meta": meta(json!({}))})));
+    let frames =
+        h.exchange(&crate::harness::request(1, "tools/call", json!({"name": "chatty", "_meta": meta(json!({}))})));
     assert_eq!(frames.len(), 1, "no level, no logs: {frames:?}");
     let mut with_level = meta(json!({}));
     with_level["io.modelcontextprotocol/logLevel"] = json!("info");
@@ -219,7 +240,8 @@ fn questions_asked_together_are_asked_in_one_result() {
         "sampling-1": {"role": "assistant", "content": {"type": "text", "text": "Hi!"}, "model": "m", "stopReason": "endTurn"},
         "roots-2": {"roots": [{"uri": "file:///r", "name": "r"}]},
     });
-    let retry = json!({"name": "all_at_once", "inputResponses": answers, "requestState": first["result"]["requestState"]});
+    let retry =
+        json!({"name": "all_at_once", "inputResponses": answers, "requestState": first["result"]["requestState"]});
     let second = modern(&mut h, 2, "tools/call", retry, all_capabilities());
     assert_eq!(text(&second), r#"{"name":"Alice"} / Hi! / 1"#);
 }
@@ -230,9 +252,21 @@ fn an_altered_state_or_an_answer_of_the_wrong_shape_is_an_error() {
     let first = modern(&mut h, 1, "tools/call", json!({"name": "greet"}), all_capabilities());
     let tampered = format!("{}-TAMPERED", first["result"]["requestState"].as_str().unwrap());
     let answer = json!({"user_name": {"action": "accept", "content": {"name": "Alice"}}});
-    let retry = modern(&mut h, 2, "tools/call", json!({"name": "greet", "inputResponses": answer, "requestState": tampered}), all_capabilities());
+    let retry = modern(
+        &mut h,
+        2,
+        "tools/call",
+        json!({"name": "greet", "inputResponses": answer, "requestState": tampered}),
+        all_capabilities(),
+    );
     assert_eq!(retry["error"]["code"], -32602, "{retry}");
-    let wrong_shape = modern(&mut h, 3, "tools/call", json!({"name": "greet", "inputResponses": {"user_name": 12345}}), all_capabilities());
+    let wrong_shape = modern(
+        &mut h,
+        3,
+        "tools/call",
+        json!({"name": "greet", "inputResponses": {"user_name": 12345}}),
+        all_capabilities(),
+    );
     assert_eq!(wrong_shape["error"]["code"], -32602, "{wrong_shape}");
 }
 
@@ -264,14 +298,21 @@ fn listen_acknowledges_what_it_carries_and_tags_each_notification() {
     prompts_only["_meta"] = meta(json!({}));
     assert_eq!(h.exchange(&crate::harness::request(41, "subscriptions/listen", prompts_only)).len(), 1);
 
-    let frames = h.exchange(&crate::harness::request(1, "tools/call", json!({"name": "add_tool", "_meta": meta(json!({}))})));
+    let frames =
+        h.exchange(&crate::harness::request(1, "tools/call", json!({"name": "add_tool", "_meta": meta(json!({}))})));
     let changed: Vec<&Value> = frames.iter().filter(|f| f["method"] == "notifications/tools/list_changed").collect();
     assert_eq!(changed.len(), 1, "{frames:?}");
     assert_eq!(changed[0]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 40);
     assert!(h.session.server().resource_updated("test://watched"));
     let updated = h.drain();
     assert_eq!(updated.len(), 1);
-    assert_eq!((updated[0]["params"]["uri"].clone(), updated[0]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"].clone()), (json!("test://watched"), json!(40)));
+    assert_eq!(
+        (
+            updated[0]["params"]["uri"].clone(),
+            updated[0]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"].clone()
+        ),
+        (json!("test://watched"), json!(40))
+    );
 
     // Cancelled, the stream is gone and nothing else answers it.
     assert!(h.exchange(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":40}}"#).is_empty());

@@ -26,10 +26,15 @@ impl Revision {
 fn document(revision: Revision) -> &'static Value {
     static HANDSHAKE: OnceLock<Value> = OnceLock::new();
     static MODERN: OnceLock<Value> = OnceLock::new();
-    let parse = |text: &str| serde_json::from_str(text).unwrap_or_else(|e| panic!("the vendored schema is not JSON: {e}"));
+    let parse =
+        |text: &str| serde_json::from_str(text).unwrap_or_else(|e| panic!("the vendored schema is not JSON: {e}"));
     match revision {
-        Revision::Handshake => HANDSHAKE.get_or_init(|| parse(include_str!("../../../protocol/tests/schema/2025-11-25.json"))),
-        Revision::Modern => MODERN.get_or_init(|| parse(include_str!("../../../protocol/tests/schema/2026-07-28.json"))),
+        Revision::Handshake => {
+            HANDSHAKE.get_or_init(|| parse(include_str!("../../../protocol/tests/schema/2025-11-25.json")))
+        }
+        Revision::Modern => {
+            MODERN.get_or_init(|| parse(include_str!("../../../protocol/tests/schema/2026-07-28.json")))
+        }
     }
 }
 
