@@ -34,6 +34,7 @@ const REPO = path.resolve(HERE, "../..");
 //   calls:        tools to call, by the server's own tool name, with their arguments (each must be listed)
 //   expectText:   a substring the call's text result must contain
 //   elicitation:  how to answer `elicitation/create` (omitted: the capability is not declared)
+//   echoSchema:   calls `via` with `{ schema }`, the inputSchema the host listed for `tool` (what it preserved)
 const PLANS = [
   { match: "initialize", calls: [] },
   { match: "tools_call", calls: [{ tool: "add_numbers", args: { a: 5, b: 3 }, expectText: "8" }] },
@@ -47,6 +48,12 @@ const PLANS = [
   // the GET that resumes it.
   { match: "sse-retry", calls: [{ tool: "test_reconnection", args: {}, expectText: "Reconnection test completed" }] },
   { match: /^auth\//, calls: [{ tool: "test-tool", args: {} }] },
+  // SEP-1613/SEP-2106: the host keeps every JSON Schema 2020-12 keyword of a tool's inputSchema.
+  {
+    match: "json-schema-2020-12-preservation",
+    echoSchema: { tool: "json_schema_2020_12_tool", via: "json_schema_echo" },
+    calls: [],
+  },
   // Anything else: connect and list tools.
   { match: /.*/, calls: [] },
 ];
@@ -167,8 +174,14 @@ async function inPage({ serverUrl, plan }) {
       return { ok, failure, steps, events };
     }
 
-    const tools = rt.listTools(undefined, { server: "srv", includeHidden: true }).tools.map((t) => t.name);
+    const listed = rt.listTools(undefined, { server: "srv", includeHidden: true }).tools;
+    const tools = listed.map((t) => t.name);
     note("listed tools", { tools });
+    if (plan.echoSchema) {
+      const focal = listed.find((t) => t.name === `mcp__srv__${plan.echoSchema.tool}`);
+      if (focal) plan.calls = [{ tool: plan.echoSchema.via, args: { schema: focal.inputSchema } }];
+      else fail(`tool ${plan.echoSchema.tool} not listed`);
+    }
 
     for (const call of plan.calls ?? []) {
       const registryName = `mcp__srv__${call.tool}`;
