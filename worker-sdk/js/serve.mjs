@@ -198,6 +198,9 @@ function serveStdio(connect) {
     const message = parseJson(line);
     if (message === undefined) process.stderr.write(`${PROG}: a line on stdin is not JSON (answered -32700)\n`);
     else if (message && typeof message.method === "string" && "id" in message) pending.add(JSON.stringify(message.id));
+    // A cancelled request gets no answer (a cancelled subscriptions/listen neither): waiting for one would keep the
+    // process up for the whole grace period once stdin ends.
+    else if (message?.method === "notifications/cancelled") pending.delete(JSON.stringify(message.params?.requestId));
     server.send(line);
   };
   process.stdout.on("error", () => process.exit(0)); // the client went away
