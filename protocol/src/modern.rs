@@ -329,3 +329,81 @@ pub fn subscription_meta(id: &RequestId) -> JsonObject {
     object.insert(meta::SUBSCRIPTION_ID.into(), serde_json::to_value(id).unwrap_or(Value::Null));
     object
 }
+
+/// The members of a modern request's `_meta` (protocol version, client identity and capabilities, and the log
+/// level when one is set), as the text of JSON object members without the braces, for [`with_meta`].
+pub fn envelope(
+    version: &str,
+    client_info: &Implementation,
+    capabilities: &ClientCapabilities,
+    log_level: Option<LoggingLevel>,
+) -> serde_json::Result<String> {
+    let mut object = JsonObject::new();
+    object.insert(meta::PROTOCOL_VERSION.into(), version.into());
+    object.insert(meta::CLIENT_INFO.into(), serde_json::to_value(client_info)?);
+    object.insert(meta::CLIENT_CAPABILITIES.into(), serde_json::to_value(capabilities)?);
+    if let Some(level) = log_level {
+        object.insert(meta::LOG_LEVEL.into(), serde_json::to_value(level)?);
+    }
+    let text = serde_json::to_string(&object)?;
+    Ok(text[1..text.len() - 1].to_owned())
+}
+
+/// Request params with the members of [`envelope`] added to their `_meta` (created when absent; keys already
+/// there stay). Only the top level of the params is read: arguments are copied as text.
+pub fn with_meta(
+    params: Option<&serde_json::value::RawValue>,
+    members: &str,
+) -> serde_json::Result<Box<serde_json::value::RawValue>> {
+    use serde_json::value::RawValue;
+    let mut fields: BTreeMap<String, Box<RawValue>> = match params {
+        None => BTreeMap::new(),
+        Some(raw) if raw.get().trim() == "null" => BTreeMap::new(),
+        Some(raw) => serde_json::from_str(raw.get())?,
+    };
+    let meta = match fields.remove("_meta") {
+        None => format!("{{{members}}}"),
+        Some(existing) => {
+            let inner = existing.get().trim();
+            let inner = inner
+                .strip_prefix('{')
+                .and_then(|t| t.strip_suffix('}'))
+                .map(str::trim)
+                .ok_or_else(|| <serde_json::Error as serde::de::Error>::custom("params _meta is not an object"))?;
+            if inner.is_empty() { format!("{{{members}}}") } else { format!("{{{inner},{members}}}") }
+        }
+    };
+    fields.insert("_meta".into(), RawValue::from_string(meta)?);
+    serde_json::value::to_raw_value(&fields)
+}
+
+/// What a modern result says it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResultKind {
+    /// `complete`, or no `resultType` (a server of an earlier revision).
+    Complete,
+    /// `input_required`.
+    InputRequired,
+}
+
+/// Reads a result's `resultType` (only that member is decoded). An unknown type is an error, as the spec requires.
+pub fn result_kind(result: &str) -> Result<ResultKind, String> {
+    #[derive(Deserialize)]
+    struct TypeOnly<'a> {
+        #[serde(rename = "resultType", borrow, default)]
+        result_type: Option<std::borrow::Cow<'a, str>>,
+    }
+    if !result.trim_start().starts_with('{') {
+        return Err("the result is not an object".into());
+    }
+    let read: TypeOnly<'_> = serde_json::from_str(result).map_err(|e| format!("unreadable result: {e}"))?;
+    match read.result_type.as_deref() {
+        None | Some(result_type::COMPLETE) => Ok(ResultKind::Complete),
+        Some(result_type::INPUT_REQUIRED) => Ok(ResultKind::InputRequired),
+        Some(other) => Err(format!("unknown resultType {other:?}")),
+    }
+}
+
+#[cfg(test)]
+#[path = "modern_tests.rs"]
+mod tests;

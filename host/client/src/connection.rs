@@ -160,6 +160,8 @@ struct Inner {
     server_request_limits: std::cell::Cell<ServerRequestLimits>,
     flood: RefCell<flood::Flood>,
     on_flood: RefCell<Option<FloodHandler>>,
+    /// MCP 2026-07-28: the protocol fields every request carries in `_meta` (see [`Connection::set_envelope`]).
+    envelope: RefCell<Option<Rc<str>>>,
 }
 
 /// A connection to one server. Cheap to clone; all clones are the same connection.
@@ -197,6 +199,7 @@ impl Connection {
             server_request_limits: std::cell::Cell::new(ServerRequestLimits::default()),
             flood: RefCell::new(flood::Flood::new(NotificationLimits::default())),
             on_flood: RefCell::new(None),
+            envelope: RefCell::new(None),
         };
         Self { inner: Rc::new(inner) }
     }
@@ -241,6 +244,32 @@ impl Connection {
         *self.inner.server_requests.borrow_mut() = handlers;
     }
 
+    /// The handlers that answer the server's requests, if set.
+    pub fn server_request_handlers(&self) -> Option<ServerRequestHandlers> {
+        self.inner.server_requests.borrow().clone()
+    }
+
+    /// Speaks MCP 2026-07-28 from now on: every request carries `members` in its `_meta` (see
+    /// [`mcp_worker_protocol::modern::envelope`]), and every result must say a `resultType` this side knows,
+    /// `input_required` only for the methods that may ask for input. `None` returns to the handshake era.
+    pub fn set_envelope(&self, members: Option<String>) {
+        *self.inner.envelope.borrow_mut() = members.map(Rc::from);
+    }
+
+    /// Whether the connection speaks MCP 2026-07-28 ([`Connection::set_envelope`]).
+    pub fn is_modern(&self) -> bool {
+        self.inner.envelope.borrow().is_some()
+    }
+
+    /// The frame of request `id`, with the envelope's fields in its params in the modern era.
+    fn encode<P: Serialize>(&self, id: i64, method: &str, params: Option<&P>) -> serde_json::Result<String> {
+        let envelope = self.inner.envelope.borrow().clone();
+        let Some(members) = envelope else { return encode_request(&RequestId::Number(id), method, params) };
+        let params = params.map(serde_json::value::to_raw_value).transpose()?;
+        let params = mcp_worker_protocol::modern::with_meta(params.as_deref(), &members)?;
+        encode_request(&RequestId::Number(id), method, Some(&params))
+    }
+
     /// Reserves the id of the next request (for params that must carry it, e.g. as a progress token).
     pub fn next_request_id(&self) -> i64 {
         self.inner.pending.borrow_mut().next_id()
@@ -262,7 +291,7 @@ impl Connection {
     ) -> ResponseFuture {
         let (reply, receiver) = oneshot::channel();
         let future = ResponseFuture { id, receiver, connection: Rc::downgrade(&self.inner), finished: false };
-        match encode_request(&RequestId::Number(id), method, params) {
+        match self.encode(id, method, params) {
             Ok(frame) => self.send_request(id, method, &frame, options, Reply::Channel(reply)),
             Err(e) => {
                 let _ = reply.send(Err(Error::InvalidInput(format!("{method} params are not serializable: {e}"))));
@@ -282,7 +311,7 @@ impl Connection {
         options: RequestOptions,
         callback: ReplyCallback,
     ) {
-        match encode_request(&RequestId::Number(id), method, params) {
+        match self.encode(id, method, params) {
             Ok(frame) => self.send_request(id, method, &frame, options, Reply::Callback(callback)),
             Err(e) => callback(Err(Error::InvalidInput(format!("{method} params are not serializable: {e}")))),
         }
@@ -383,11 +412,13 @@ impl Connection {
                 if let RequestId::Number(id) = response.id {
                     self.release_held_progress(id, &entry.waiter);
                 }
-                let outcome = response.outcome.map_err(|error| Error::Rpc {
-                    server: self.inner.server.clone(),
-                    method: entry.method.into(),
-                    error,
-                });
+                let outcome = match response.outcome {
+                    Ok(result) if self.is_modern() => self.check_result_type(&entry.method, result),
+                    Ok(result) => Ok(result),
+                    Err(error) => {
+                        Err(Error::Rpc { server: self.inner.server.clone(), method: entry.method.into(), error })
+                    }
+                };
                 entry.waiter.reply.complete(outcome);
             }
             Ok(Message::Notification(notification)) => self.on_notification(&notification, admitted, weight),
@@ -396,6 +427,21 @@ impl Connection {
             Err(bad) if bad.answerable => self.send_quietly(encode_error(bad.id.as_ref(), &bad.error)),
             Err(_) => {}
         }
+    }
+
+    /// A modern result must say a `resultType` this side knows, and only the methods that may ask for input may
+    /// answer `input_required`.
+    fn check_result_type(&self, method: &str, result: Box<RawValue>) -> Result<Box<RawValue>> {
+        use mcp_worker_protocol::modern::{INPUT_REQUIRED_METHODS, ResultKind, result_kind};
+        let problem = match result_kind(result.get()) {
+            Ok(ResultKind::Complete) => return Ok(result),
+            Ok(ResultKind::InputRequired) if INPUT_REQUIRED_METHODS.contains(&method) => return Ok(result),
+            Ok(ResultKind::InputRequired) => {
+                format!("{method} answered input_required, which only tools/call, prompts/get and resources/read may")
+            }
+            Err(reason) => format!("{method} result: {reason}"),
+        };
+        Err(Error::Protocol { server: self.inner.server.clone(), message: problem })
     }
 
     /// One notification of `weight` tokens; `admitted` when it has its tokens already.

@@ -17,5 +17,5 @@ pub mod worker;
 pub use connection::{Connection, RequestOptions};
 pub use error::{Error, Result};
 pub use mcp_worker_protocol as protocol;
-pub use session::{CallOptions, ClientOptions, McpClient};
+pub use session::{CallOptions, ClientOptions, MAX_INPUT_ROUNDS, McpClient, Protocol};
 pub use transport::Transport;

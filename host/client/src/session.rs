@@ -2,9 +2,11 @@
 
 mod features;
 mod listing;
+mod modern;
 
 pub use features::MAX_LISTED;
 pub use listing::ListedTools;
+pub use modern::{MAX_INPUT_ROUNDS, Protocol};
 
 use crate::connection::{Connection, RequestOptions};
 use crate::error::{Error, Result};
@@ -39,6 +41,11 @@ pub struct ClientOptions {
     pub request_timeout_ms: u32,
     /// Timeout of `initialize`.
     pub initialize_timeout_ms: u32,
+    /// Which era to speak ([`Protocol::Auto`]: MCP 2026-07-28 when the server does, else the handshake).
+    pub protocol: Protocol,
+    /// How long the `server/discover` probe of [`Protocol::Auto`] waits before it takes a silent server for one
+    /// of the handshake era.
+    pub probe_timeout_ms: u32,
     /// How many notifications the server may send ([`NotificationLimits::default`]: 1,000 a second, bursts of
     /// 500); what goes past is dropped or coalesced and reported ([`Connection::set_flood_handler`]), and a server
     /// that goes on past the bound is disconnected.
@@ -55,18 +62,21 @@ impl Default for ClientOptions {
             capabilities: ClientCapabilities::default(),
             request_timeout_ms: DEFAULT_REQUEST_TIMEOUT_MS,
             initialize_timeout_ms: 10_000,
+            protocol: Protocol::Auto,
+            probe_timeout_ms: 3_000,
             notification_limits: NotificationLimits::default(),
             server_request_limits: ServerRequestLimits::default(),
         }
     }
 }
 
-/// An initialized MCP session with one server.
+/// An MCP session with one server: initialized (MCP 2025-11-25 and before), or discovered (MCP 2026-07-28).
 pub struct McpClient {
     connection: Connection,
     init: InitializeResult,
     request_timeout_ms: u32,
     transport: Option<Rc<dyn Transport>>,
+    modern: Option<Rc<modern::ModernState>>,
 }
 
 impl std::fmt::Debug for McpClient {
@@ -170,10 +180,10 @@ impl McpClient {
             return Err(error);
         }
         connection.notify::<()>(methods::INITIALIZED, None)?;
-        Ok(Self { connection, init, request_timeout_ms: options.request_timeout_ms, transport })
+        Ok(Self { connection, init, request_timeout_ms: options.request_timeout_ms, transport, modern: None })
     }
 
-    /// What the server said about itself in `initialize`.
+    /// What the server said about itself in `initialize` (or, in MCP 2026-07-28, in `server/discover`).
     pub fn server_info(&self) -> &InitializeResult {
         &self.init
     }
@@ -188,8 +198,13 @@ impl McpClient {
         &self.connection
     }
 
-    /// Sends `ping` and waits for the answer.
+    /// Sends `ping` and waits for the answer (in MCP 2026-07-28, which has no `ping`, `server/discover`).
     pub async fn ping(&self) -> Result<()> {
+        if self.is_modern() {
+            let _: serde_json::Value =
+                self.request(mcp_worker_protocol::modern::methods::SERVER_DISCOVER, None::<&()>).await?;
+            return Ok(());
+        }
         let _: EmptyResult = self.request(methods::PING, None::<&()>).await?;
         Ok(())
     }
@@ -291,6 +306,12 @@ impl McpClient {
         arguments: Option<&RawValue>,
         options: CallOptions,
     ) -> Result<Box<RawValue>> {
+        if self.is_modern() {
+            // The arguments are checked as in the handshake era, then the call may take several rounds.
+            self.tool_call(0, name, arguments, CallOptions::default())?;
+            let params = modern::params_object(&CallParamsRef { name, arguments, meta: None })?;
+            return self.request_with_input(methods::TOOLS_CALL, params, options).await;
+        }
         let id = self.connection.next_request_id();
         let (params, request_options) = self.tool_call(id, name, arguments, options)?;
         self.connection.request_with_id(id, methods::TOOLS_CALL, Some(&params), request_options).await

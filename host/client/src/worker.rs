@@ -239,7 +239,7 @@ pub async fn spawn_with_js_calls(spec: WorkerSpec) -> Result<Spawned> {
     }
     spawn_sweeper(Rc::downgrade(&transport));
     let transport_handle: Rc<dyn Transport> = transport.clone();
-    match McpClient::initialize(connection, &client, Some(transport_handle)).await {
+    match McpClient::connect(connection, &client, Some(transport_handle)).await {
         Ok(client) => Ok(Spawned { client, js_calls }),
         Err(error) => {
             transport.close_with(error.clone());

@@ -169,7 +169,7 @@ impl Clients {
             wire(&pool.spawner(), name, server, Env::default(), Rc::new(|| 0.0), |_| {});
         let options = ClientOptions::default();
         let transport: Rc<dyn Transport> = transport;
-        let init = McpClient::initialize(connection, &options, Some(transport));
+        let init = McpClient::connect(connection, &options, Some(transport));
         let client = Rc::new(pool.run_until(init).unwrap_or_else(|e| panic!("initialize: {e}")));
         self.clients.borrow_mut().insert(name.to_owned(), client.clone());
         client
@@ -332,7 +332,7 @@ impl Launcher for TestLauncher {
                 let options = request.client;
                 Box::pin(async move {
                     let transport: Rc<dyn Transport> = transport;
-                    Ok(McpClient::initialize(connection, &options, Some(transport)).await?)
+                    Ok(McpClient::connect(connection, &options, Some(transport)).await?)
                 })
             }
         }

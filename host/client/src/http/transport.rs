@@ -196,7 +196,7 @@ pub async fn connect(spec: HttpSpec) -> Result<McpClient> {
         *transport.stream_settled.borrow_mut() = Some(settled);
     }
     let handle: Rc<dyn Transport> = transport.clone();
-    let client = McpClient::initialize(connection, &client, Some(handle)).await;
+    let client = McpClient::connect(connection, &client, Some(handle)).await;
     match client {
         Ok(client) => {
             // A server may send its own requests on its stream only: the first call waits until it is open.

@@ -85,12 +85,15 @@ impl McpClient {
     /// Reads the resource at `uri` (text or binary contents; a read may return sub-resources too).
     pub async fn read_resource(&self, uri: &str) -> Result<ReadResourceResult> {
         self.offers(Feature::Resources)?;
-        self.request(methods::RESOURCES_READ, Some(&ResourceParams::new(uri))).await
+        self.request_maybe_input(methods::RESOURCES_READ, &ResourceParams::new(uri)).await
     }
 
     /// Asks the server for `notifications/resources/updated` when the resource at `uri` changes.
     pub async fn subscribe_resource(&self, uri: &str) -> Result<()> {
         self.offers(Feature::Subscriptions)?;
+        if self.listen_to_resource(uri, true) {
+            return Ok(());
+        }
         let _: EmptyResult = self.request(methods::RESOURCES_SUBSCRIBE, Some(&ResourceParams::new(uri))).await?;
         Ok(())
     }
@@ -98,6 +101,9 @@ impl McpClient {
     /// Stops the updates of [`Self::subscribe_resource`].
     pub async fn unsubscribe_resource(&self, uri: &str) -> Result<()> {
         self.offers(Feature::Subscriptions)?;
+        if self.listen_to_resource(uri, false) {
+            return Ok(());
+        }
         let _: EmptyResult = self.request(methods::RESOURCES_UNSUBSCRIBE, Some(&ResourceParams::new(uri))).await?;
         Ok(())
     }
@@ -117,7 +123,7 @@ impl McpClient {
     /// Gets the prompt `name` filled with `arguments` (values are strings, as the spec has them).
     pub async fn get_prompt(&self, name: &str, arguments: Option<BTreeMap<String, String>>) -> Result<GetPromptResult> {
         self.offers(Feature::Prompts)?;
-        self.request(methods::PROMPTS_GET, Some(&GetPromptParams::new(name, arguments))).await
+        self.request_maybe_input(methods::PROMPTS_GET, &GetPromptParams::new(name, arguments)).await
     }
 
     /// Suggestions for the value of `argument` of a prompt or resource template (`reference`), given the values
@@ -136,6 +142,9 @@ impl McpClient {
     /// Asks the server for log messages of `level` and more severe (`logging/setLevel`).
     pub async fn set_logging_level(&self, level: LoggingLevel) -> Result<()> {
         self.offers(Feature::Logging)?;
+        if self.set_modern_log_level(level) {
+            return Ok(());
+        }
         let _: EmptyResult = self.request(methods::LOGGING_SET_LEVEL, Some(&SetLevelParams::new(level))).await?;
         Ok(())
     }
@@ -148,6 +157,21 @@ impl McpClient {
     /// Whether the server offers resource subscriptions.
     pub fn offers_resource_subscriptions(&self) -> bool {
         Feature::Subscriptions.offered(&self.server_info().capabilities)
+    }
+
+    /// A request that may come back `input_required` in MCP 2026-07-28 (its rounds within the client's timeout
+    /// each), and a plain request otherwise.
+    async fn request_maybe_input<P: serde::Serialize, R: DeserializeOwned>(
+        &self,
+        method: &str,
+        params: &P,
+    ) -> Result<R> {
+        if !self.is_modern() {
+            return self.request(method, Some(params)).await;
+        }
+        let options = super::CallOptions::default().timeout(Some(self.request_timeout_ms()));
+        let raw = self.request_with_input(method, super::modern::params_object(params)?, options).await?;
+        super::decode(self.connection(), method, &raw)
     }
 
     fn offers(&self, feature: Feature) -> Result<()> {

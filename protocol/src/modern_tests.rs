@@ -1,0 +1,76 @@
+use super::*;
+use serde_json::json;
+use serde_json::value::RawValue;
+
+fn members() -> String {
+    let info = Implementation::new("host", "1");
+    envelope(MODERN_PROTOCOL_VERSION, &info, &ClientCapabilities::default(), Some(LoggingLevel::Info))
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn merged(params: Option<&str>) -> serde_json::Value {
+    let raw = params.map(|p| RawValue::from_string(p.to_owned()).unwrap_or_else(|e| panic!("{e}")));
+    let out = with_meta(raw.as_deref(), &members()).unwrap_or_else(|e| panic!("{e}"));
+    serde_json::from_str(out.get()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn the_envelope_names_version_identity_capabilities_and_level() {
+    let value = merged(None);
+    assert_eq!(
+        value,
+        json!({"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "host", "version": "1"},
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/logLevel": "info"
+        }})
+    );
+}
+
+#[test]
+fn meta_is_added_beside_params_and_beside_a_progress_token() {
+    let value = merged(Some(r#"{"name":"add","arguments":{"a":1,"_meta":"not mine"}}"#));
+    assert_eq!(value["arguments"], json!({"a": 1, "_meta": "not mine"}), "only the top level is touched");
+    assert_eq!(value["_meta"]["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
+    let value = merged(Some(r#"{"name":"add","_meta":{"progressToken":7}}"#));
+    assert_eq!(value["_meta"]["progressToken"], 7);
+    assert_eq!(value["_meta"]["io.modelcontextprotocol/clientCapabilities"], json!({}));
+    assert_eq!(merged(Some(r#"{"_meta":{}}"#))["_meta"]["io.modelcontextprotocol/logLevel"], "info");
+    assert_eq!(merged(Some("null"))["_meta"]["io.modelcontextprotocol/clientInfo"]["name"], "host");
+}
+
+#[test]
+fn params_that_are_not_an_object_are_refused() {
+    for bad in ["[1,2]", "3", r#"{"_meta":[1]}"#] {
+        let raw = RawValue::from_string(bad.to_owned()).unwrap_or_else(|e| panic!("{e}"));
+        assert!(with_meta(Some(&raw), &members()).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn result_kinds() {
+    assert_eq!(result_kind(r#"{"content":[]}"#), Ok(ResultKind::Complete));
+    assert_eq!(result_kind(r#"{"resultType":"complete","content":[]}"#), Ok(ResultKind::Complete));
+    assert_eq!(result_kind(r#"{"resultType":"input_required"}"#), Ok(ResultKind::InputRequired));
+    assert!(result_kind(r#"{"resultType":"task"}"#).is_err());
+    assert!(result_kind("[]").is_err());
+}
+
+#[test]
+fn a_request_s_era_is_read_from_its_meta() {
+    let meta = |value: serde_json::Value| -> RequestMeta { serde_json::from_value(value).unwrap_or_default() };
+    assert_eq!(meta(json!({})).era(&all_versions()), Ok(Era::Handshake));
+    assert_eq!(
+        meta(json!({"io.modelcontextprotocol/protocolVersion": "2025-11-25"})).era(&all_versions()),
+        Ok(Era::Handshake)
+    );
+    let modern = meta(json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                            "io.modelcontextprotocol/clientCapabilities": {"sampling": {}}}));
+    let Ok(Era::Modern(checked)) = modern.era(&all_versions()) else { panic!("not modern") };
+    assert!(checked.capabilities.sampling.is_some());
+    let unknown = meta(json!({"io.modelcontextprotocol/protocolVersion": "1999-01-01"})).era(&all_versions());
+    assert_eq!(unknown.map_err(|e| e.code), Err(codes::UNSUPPORTED_PROTOCOL_VERSION));
+    let no_caps = meta(json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28"})).era(&all_versions());
+    assert_eq!(no_caps.map_err(|e| e.code), Err(crate::ErrorCode::INVALID_PARAMS));
+}
