@@ -162,6 +162,8 @@ struct Inner {
     on_flood: RefCell<Option<FloodHandler>>,
     /// MCP 2026-07-28: the protocol fields every request carries in `_meta` (see [`Connection::set_envelope`]).
     envelope: RefCell<Option<Rc<str>>>,
+    /// How many questions of MCP 2026-07-28 requests were put to the application (their ids).
+    local_inputs: std::cell::Cell<u64>,
 }
 
 /// A connection to one server. Cheap to clone; all clones are the same connection.
@@ -200,6 +202,7 @@ impl Connection {
             flood: RefCell::new(flood::Flood::new(NotificationLimits::default())),
             on_flood: RefCell::new(None),
             envelope: RefCell::new(None),
+            local_inputs: std::cell::Cell::new(0),
         };
         Self { inner: Rc::new(inner) }
     }

@@ -13,6 +13,7 @@ pub use literals::ImportedCredential;
 pub use mcp_servers::{McpServersImport, import_mcp_servers};
 
 use crate::credentials::{CredentialDecl, ServerIdentity};
+use mcp_worker_client::Protocol;
 pub use mcp_worker_client::sandbox::{InvalidOrigin, Isolation, NetworkPolicy};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -127,6 +128,9 @@ pub struct ServerConfig {
     pub auto_start: bool,
     /// Gives agents a `read_resource` tool for the server's resources, when it offers any (default false).
     pub resource_tool: bool,
+    /// Which protocol era to speak (JSON `protocol`): MCP 2026-07-28 when the server does, else the `initialize`
+    /// handshake (`"auto"`, the default); only 2026-07-28 (`"2026-07-28"`); only the handshake (`"2025-11-25"`).
+    pub protocol: Protocol,
     /// Where its worker runs: in its own origin with the network origins given here and in its bundle's
     /// manifest (the default, with none), or on the page's origin (JSON `"isolation": "page"`), which only a server
     /// the app trusts like its own code should get.
@@ -145,6 +149,7 @@ impl fmt::Debug for ServerConfig {
             .field("allow_destructive_tools", &self.allow_destructive_tools)
             .field("auto_start", &self.auto_start)
             .field("resource_tool", &self.resource_tool)
+            .field("protocol", &self.protocol)
             .field("isolation", &self.isolation)
             .finish()
     }
@@ -163,8 +168,16 @@ impl ServerConfig {
             allow_destructive_tools: false,
             auto_start: false,
             resource_tool: false,
+            protocol: Protocol::Auto,
             isolation: Isolation::default(),
         }
+    }
+
+    /// Sets the protocol era to speak (see [`ServerConfig::protocol`]).
+    #[must_use]
+    pub fn protocol(mut self, protocol: Protocol) -> Self {
+        self.protocol = protocol;
+        self
     }
 
     /// A wasm server whose worker script (the bundle's `bootstrap.js`) is at `worker_url`.
@@ -322,6 +335,15 @@ impl ServerConfig {
         out.insert("autoStart".into(), json!(self.auto_start));
         if self.resource_tool {
             out.insert("resourceTool".into(), json!(true));
+        }
+        match self.protocol {
+            Protocol::Modern => {
+                out.insert("protocol".into(), json!(mcp_worker_client::protocol::modern::MODERN_PROTOCOL_VERSION));
+            }
+            Protocol::Handshake => {
+                out.insert("protocol".into(), json!(mcp_worker_client::protocol::version::LATEST_PROTOCOL_VERSION));
+            }
+            _ => {}
         }
         out.insert("isolation".into(), json!(self.isolation.label()));
         if let Isolation::Sandboxed(network) = &self.isolation {

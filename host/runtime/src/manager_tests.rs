@@ -577,11 +577,17 @@ fn server_requests_reach_the_application_and_only_handled_capabilities_are_decla
     let caps: Value = serde_json::from_str(&w.text("a", "caps", json!({}))).unwrap();
     assert_eq!(caps, json!({"elicitation": {"form": {}}}), "no sampling or roots without handlers");
 
-    // Without handlers nothing is declared, and the server's own check refuses to ask.
+    // Without handlers nothing is declared. In MCP 2026-07-28 a call that needs the capability fails with -32021
+    // naming it; in the handshake era the server's own check refuses to ask.
     let mut plain = world();
     plain.add_kit("a");
     assert_eq!(plain.text("a", "caps", json!({})), "{}");
-    assert!(plain.text("a", "ask", json!({})).starts_with("no elicitation"));
+    let refused = plain.call("a", "ask", json!({})).unwrap_err().to_string();
+    assert!(refused.contains("-32021") || refused.contains("elicitation capability"), "{refused}");
+    let mut handshake = world();
+    handshake.serve_kit("a");
+    handshake.manager.add(ServerConfig::wasm("a", "/a.js").protocol(mcp_worker_client::Protocol::Handshake)).unwrap();
+    assert!(handshake.text("a", "ask", json!({})).starts_with("no elicitation"));
 }
 
 #[test]
@@ -603,4 +609,22 @@ fn the_tool_system_calls_through_the_manager() {
     assert_eq!((results[1].status, results[1].error.as_deref()), (ToolStatus::Error, Some("nope")));
     assert_eq!(w.status("bad"), ServerStatus::Connecting, "the failing server restarts on its own");
     assert!(w.manager.start_all().now_or_never().is_some(), "nothing waits on a server whose restart is pending");
+}
+
+#[test]
+fn a_server_of_both_eras_is_spoken_to_in_2026_07_28_unless_its_config_says_otherwise() {
+    let mut w = world();
+    w.add_kit("modern");
+    w.serve_kit("legacy");
+    let legacy = ServerConfig::wasm("legacy", "/legacy.js").protocol(mcp_worker_client::Protocol::Handshake);
+    w.manager.add(legacy).unwrap();
+    w.pool.run_until(w.manager.start_all());
+    let version = |name: &str| w.manager.health(name).unwrap().protocol_version;
+    assert_eq!(version("modern").as_deref(), Some("2026-07-28"));
+    assert_eq!(version("legacy").as_deref(), Some("2025-11-25"));
+    assert_eq!(w.text("modern", "echo", json!({"text": "hi"})), w.text("legacy", "echo", json!({"text": "hi"})));
+    let exported = w.manager.config("legacy").unwrap().to_json();
+    assert_eq!(exported["protocol"], "2025-11-25");
+    assert_eq!(ServerConfig::from_json(&exported).unwrap().protocol, mcp_worker_client::Protocol::Handshake);
+    assert!(w.manager.config("modern").unwrap().to_json().get("protocol").is_none(), "auto is the default");
 }

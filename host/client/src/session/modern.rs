@@ -7,7 +7,6 @@
 use super::{CallOptions, ClientOptions, McpClient};
 use crate::connection::{Connection, RequestOptions, ResponseFuture};
 use crate::error::{Error, Result};
-use crate::server_requests::ServerRequest;
 use crate::transport::Transport;
 use futures_util::future::join_all;
 use mcp_worker_protocol::modern::{
@@ -74,7 +73,8 @@ impl McpClient {
                     version: init.protocol_version.clone(),
                     client_info: options.client_info.clone(),
                     capabilities: options.capabilities.clone(),
-                    log_level: Cell::new(None),
+                    // As in the handshake era, where a server sends every log until the client sets a level.
+                    log_level: Cell::new(Some(LoggingLevel::Debug)),
                     filter: RefCell::new(list_changes(&init.capabilities)),
                     listen: RefCell::new(None),
                 };
@@ -85,6 +85,7 @@ impl McpClient {
                     transport,
                     modern: Some(Rc::new(state)),
                 };
+                client.set_modern_log_level(LoggingLevel::Debug);
                 client.listen();
                 Ok(client)
             }
@@ -146,29 +147,19 @@ impl McpClient {
         Err(self.protocol_error(format!("{method} asked for input {MAX_INPUT_ROUNDS} times without completing")))
     }
 
-    /// The application's answers to what a server asked, by key, from the handlers it registered.
+    /// The application's answers to what a server asked, by key, from the handlers it registered (all at once,
+    /// each within the limits of the server's requests: [`crate::limits::ServerRequestLimits`]).
     async fn answer(&self, asked: std::collections::BTreeMap<String, InputRequest>) -> Result<Map<String, Value>> {
-        let handlers = self.connection.server_request_handlers();
         let server = self.connection.server().to_owned();
-        let mut pending = Vec::new();
-        for (key, request) in asked {
-            let Some(handler) = handlers.as_ref().and_then(|h| h.handler(&request.method)).cloned() else {
-                return Err(self.protocol_error(format!(
-                    "the server asked for {} (input {key:?}), which this client did not declare",
-                    request.method
-                )));
-            };
-            let params = request.params.clone().unwrap_or(Value::Null);
+        let pending = asked.into_iter().map(|(key, request)| {
+            let params = request.params.unwrap_or(Value::Null);
+            let question = self.connection.ask_application(&request.method, params);
             let server = server.clone();
-            pending.push(async move {
-                let outcome = handler(ServerRequest::new(server.clone(), request.method.clone(), params)).await;
-                outcome.map(|answer| (key, answer)).map_err(|error| Error::Rpc {
-                    server,
-                    method: request.method,
-                    error,
-                })
-            });
-        }
+            async move {
+                let answer = question.await.map_err(|error| Error::Rpc { server, method: request.method, error })?;
+                Ok((key, answer))
+            }
+        });
         join_all(pending).await.into_iter().collect()
     }
 

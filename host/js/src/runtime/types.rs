@@ -215,6 +215,8 @@ export interface ServerHealth {
   toolCount: number;
   lastError: string | null;
   lastConnectedMs: number | null;
+  /** The protocol version of its session: `"2026-07-28"`, or a version of the `initialize` handshake such as `"2025-11-25"`. */
+  protocolVersion: string | null;
   consecutiveFailures: number;
   nextRetryMs: number | null;
   /** `sandbox` (its own origin), `page` (the page's origin), or `remote` (a server elsewhere, over HTTP). */
@@ -434,6 +436,8 @@ export interface ServerStatusEvent extends EventBase {
   toolCount: number;
   lastError: string | null;
   lastConnectedMs: number | null;
+  /** The protocol version of its session: `"2026-07-28"`, or a version of the `initialize` handshake such as `"2025-11-25"`. */
+  protocolVersion: string | null;
   consecutiveFailures: number;
   nextRetryMs: number | null;
   isolation: "sandbox" | "page" | "remote";

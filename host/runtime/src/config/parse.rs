@@ -2,6 +2,7 @@
 
 use super::{ConfigError, Isolation, NetworkPolicy, ServerConfig, TransportConfig};
 use crate::credentials::{CredentialDecl, EnvTemplate};
+use mcp_worker_client::Protocol;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
@@ -18,6 +19,7 @@ pub(crate) fn entry(name: &str, object: &Map<String, Value>) -> Result<ServerCon
     let allow_destructive_tools = fields.bool("allowDestructiveTools").unwrap_or(false);
     let auto_start = fields.bool("autoStart").unwrap_or(false);
     let resource_tool = fields.bool("resourceTool").unwrap_or(false);
+    let protocol = fields.protocol();
     let isolation = fields.isolation();
     match transport {
         Some(transport) if fields.errors.is_empty() => Ok(ServerConfig {
@@ -30,6 +32,7 @@ pub(crate) fn entry(name: &str, object: &Map<String, Value>) -> Result<ServerCon
             allow_destructive_tools,
             auto_start,
             resource_tool,
+            protocol,
             isolation,
         }),
         _ => Err(fields.errors),
@@ -99,6 +102,24 @@ impl Fields<'_> {
                 None
             }
             None => None,
+        }
+    }
+
+    /// `protocol`: which era to speak, `"auto"` (the default), `"2026-07-28"` or `"2025-11-25"`.
+    fn protocol(&mut self) -> Protocol {
+        match self.object.get("protocol") {
+            None => Protocol::Auto,
+            Some(Value::String(value)) if value == "auto" => Protocol::Auto,
+            Some(Value::String(value)) if value == mcp_worker_client::protocol::modern::MODERN_PROTOCOL_VERSION => {
+                Protocol::Modern
+            }
+            Some(Value::String(value)) if value == mcp_worker_client::protocol::version::LATEST_PROTOCOL_VERSION => {
+                Protocol::Handshake
+            }
+            Some(other) => {
+                self.wrong_type("protocol", r#""auto", "2026-07-28" or "2025-11-25""#, other);
+                Protocol::Auto
+            }
         }
     }
 

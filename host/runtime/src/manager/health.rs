@@ -23,6 +23,9 @@ pub struct ServerHealth {
     pub last_error: Option<String>,
     /// When it last connected (ms since the epoch).
     pub last_connected_ms: Option<f64>,
+    /// The protocol version of its session: `2026-07-28`, or a version of the `initialize` handshake (kept after
+    /// the session ends, like `last_connected_ms`).
+    pub protocol_version: Option<String>,
     /// Failures (failed starts, crashes, terminations) since the last success.
     pub consecutive_failures: u32,
     /// When the next automatic restart is due, while one is.
@@ -73,6 +76,7 @@ impl ServerHealth {
             tool_count: 0,
             last_error: None,
             last_connected_ms: None,
+            protocol_version: None,
             consecutive_failures: 0,
             next_retry_ms: None,
             isolation: config.isolation_label(),
@@ -108,8 +112,9 @@ impl ServerHealth {
         self.next_retry_ms = None;
     }
 
-    pub(crate) fn connected(&mut self, tool_count: usize, now: f64) {
+    pub(crate) fn connected(&mut self, tool_count: usize, now: f64, protocol_version: &str) {
         self.status = ServerStatus::Connected;
+        self.protocol_version = Some(protocol_version.to_owned());
         self.tool_count = tool_count;
         self.last_connected_ms = Some(now);
         self.next_retry_ms = None;
@@ -190,7 +195,7 @@ mod tests {
     fn success_resets_the_count_and_unlimited_retries_never_give_up() {
         let mut health = ServerHealth::new(&ServerConfig::wasm("a", "/a.js"));
         health.failed("x".into(), &policy(), 0.0);
-        health.connected(4, 50.0);
+        health.connected(4, 50.0, "2026-07-28");
         assert!(health.succeeded());
         assert!(!health.succeeded(), "nothing to reset the second time");
         assert_eq!(

@@ -126,7 +126,7 @@ impl Inner {
             transport: config.transport.clone(),
             env: released.env,
             headers: released.headers,
-            client: self.client_options(),
+            client: self.client_options(&config),
             on_connection: self.connection_hook(name, generation),
             isolation,
             limits: self.options.worker_limits,
@@ -164,7 +164,7 @@ impl Inner {
             slot.starting = None;
             slot.client = Some(client.clone());
             slot.resource_tool = resource_tool;
-            slot.health.connected(registered.registered.len(), now);
+            slot.health.connected(registered.registered.len(), now, client.protocol_version());
             if let Some(problems) = registered.problems(name) {
                 slot.health.last_error = Some(problems);
             }
@@ -266,8 +266,9 @@ impl Inner {
         Some(f(slot))
     }
 
-    fn client_options(&self) -> ClientOptions {
+    fn client_options(&self, config: &ServerConfig) -> ClientOptions {
         let mut options = self.options.client.clone();
+        options.protocol = config.protocol;
         options.request_timeout_ms = self.options.default_timeout_ms;
         if let Some(handlers) = &self.options.server_requests {
             options.capabilities = handlers.declare(options.capabilities);

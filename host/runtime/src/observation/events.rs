@@ -226,6 +226,8 @@ pub struct ServerStatusEvent {
     pub last_error: Option<String>,
     /// When it last connected (ms since the epoch).
     pub last_connected_ms: Option<f64>,
+    /// The protocol version of its session (`2026-07-28`, or one of the handshake's).
+    pub protocol_version: Option<String>,
     /// Failures since the last success.
     pub consecutive_failures: u32,
     /// When the next automatic restart is due, while one is.
@@ -249,6 +251,7 @@ impl From<&ServerHealth> for ServerStatusEvent {
             tool_count: health.tool_count,
             last_error: health.last_error.clone(),
             last_connected_ms: health.last_connected_ms,
+            protocol_version: health.protocol_version.clone(),
             consecutive_failures: health.consecutive_failures,
             next_retry_ms: health.next_retry_ms,
             isolation: health.isolation,

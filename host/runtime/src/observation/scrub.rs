@@ -134,6 +134,7 @@ impl Scrub for ServerStatusEvent {
             tool_count: _,
             last_error,
             last_connected_ms: _,
+            protocol_version: _, // a version string the client checked
             consecutive_failures: _,
             next_retry_ms: _,
             isolation: _, // a constant of this crate
@@ -157,6 +158,7 @@ impl Scrub for ServerHealth {
             tool_count: _,
             last_error,
             last_connected_ms: _,
+            protocol_version: _, // a version string the client checked
             consecutive_failures: _,
             next_retry_ms: _,
             isolation: _,

@@ -46,6 +46,7 @@ fn every_event() -> Vec<EventBody> {
             tool_count: 0,
             last_error: Some(s()),
             last_connected_ms: None,
+            protocol_version: None,
             consecutive_failures: 1,
             next_retry_ms: None,
             isolation: "sandbox",
