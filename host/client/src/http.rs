@@ -7,6 +7,7 @@
 //! asks for (OAuth 2.1 as MCP profiles it), also without I/O.
 
 pub mod exchange;
+pub mod mirrored;
 pub mod oauth;
 pub mod sse;
 #[cfg(target_arch = "wasm32")]

@@ -2,6 +2,7 @@
 //! and what the session keeps (its id and the negotiated protocol version). The browser glue,
 //! `transport` (on wasm32 only), does what these functions decide.
 
+use super::mirrored::{HeaderParam, ModernPeek, header_params, param_headers};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -25,6 +26,10 @@ pub struct HttpSession {
     pub protocol_version: Option<String>,
     /// The id of the `initialize` request in flight, whose answer carries the version.
     initialize_id: Option<i64>,
+    /// MCP 2026-07-28: the `tools/list` requests in flight, whose answers say which arguments go in headers.
+    tools_lists: Vec<i64>,
+    /// MCP 2026-07-28: the arguments each tool mirrors in headers (`x-mcp-header`).
+    header_params: std::collections::HashMap<String, Vec<HeaderParam>>,
 }
 
 /// The kind of a request, which decides its headers.
@@ -63,15 +68,76 @@ impl HttpSession {
         headers
     }
 
-    /// Notes a frame about to be posted: the `initialize` request, whose answer settles the version.
+    /// Notes a frame about to be posted: the `initialize` request, whose answer settles the version, and the
+    /// `tools/list` requests, whose answers say which arguments go in headers.
     pub fn sending(&mut self, frame: &FramePeek) {
-        if frame.method.as_deref() == Some("initialize") {
-            self.initialize_id = frame.id;
+        match (frame.method.as_deref(), frame.id) {
+            (Some("initialize"), _) => self.initialize_id = frame.id,
+            (Some("tools/list"), Some(id)) if self.tools_lists.len() < 64 => self.tools_lists.push(id),
+            _ => {}
         }
     }
 
-    /// Notes a frame received: the answer to `initialize` settles the protocol version.
-    pub fn received(&mut self, frame: &str) {
+    /// The headers a frame of MCP 2026-07-28 mirrors from its body (none for a frame of the handshake era):
+    /// the version, method and name, and for a tool call the arguments its tool marks with `x-mcp-header`.
+    pub fn mirrored(&self, frame: &str, peek: &FramePeek) -> Vec<(String, String)> {
+        let modern = ModernPeek::of(frame);
+        let mut headers = modern.headers(peek.is_request());
+        let params = modern.name.as_ref().filter(|_| modern.method.as_deref() == Some("tools/call"));
+        if let Some(params) = params.and_then(|tool| self.header_params.get(tool)).filter(|p| !p.is_empty()) {
+            #[derive(Deserialize)]
+            struct Call {
+                params: Arguments,
+            }
+            #[derive(Deserialize)]
+            struct Arguments {
+                #[serde(default)]
+                arguments: serde_json::Value,
+            }
+            if let Ok(call) = serde_json::from_str::<Call>(frame) {
+                headers.extend(param_headers(params, &call.params.arguments));
+            }
+        }
+        headers
+    }
+
+    /// Notes a frame received: the answer to `initialize` settles the protocol version; the answer to a
+    /// `tools/list` says which arguments go in headers, and loses the tools whose `x-mcp-header` annotations
+    /// are invalid (as the spec requires): then the frame to deliver instead is returned.
+    pub fn received(&mut self, frame: &str) -> Option<String> {
+        if !self.tools_lists.is_empty() {
+            let id = FramePeek::of(frame).id;
+            if let Some(index) = self.tools_lists.iter().position(|listed| Some(*listed) == id) {
+                self.tools_lists.swap_remove(index);
+                return self.tools_listed(frame);
+            }
+        }
+        self.initialize_settled(frame);
+        None
+    }
+
+    /// Reads the tools of a `tools/list` answer; returns the frame without the invalid ones, if there were any.
+    fn tools_listed(&mut self, frame: &str) -> Option<String> {
+        let mut answer: serde_json::Value = serde_json::from_str(frame).ok()?;
+        let tools = answer.get_mut("result")?.get_mut("tools")?.as_array_mut()?;
+        let before = tools.len();
+        tools.retain(|tool| {
+            let Some(name) = tool.get("name").and_then(serde_json::Value::as_str) else { return true };
+            match header_params(tool.get("inputSchema").unwrap_or(&serde_json::Value::Null)) {
+                Ok(params) => {
+                    self.header_params.insert(name.to_owned(), params);
+                    true
+                }
+                Err(_) => {
+                    self.header_params.remove(name);
+                    false
+                }
+            }
+        });
+        (tools.len() != before).then(|| answer.to_string())
+    }
+
+    fn initialize_settled(&mut self, frame: &str) {
         let Some(expected) = self.initialize_id else { return };
         #[derive(Deserialize)]
         struct Answer {
@@ -152,6 +218,12 @@ pub enum PostReply {
         /// The status.
         status: u16,
     },
+    /// 400 or 404 with `application/json`: perhaps a JSON-RPC error answering the request (MCP 2026-07-28 answers
+    /// a request it refuses so: -32601 with 404, -32602, -32020, -32021 or -32022 with 400).
+    JsonError {
+        /// The status.
+        status: u16,
+    },
     /// 401 or 403: the server wants (other) credentials.
     Unauthorized {
         /// The status.
@@ -191,6 +263,7 @@ pub fn classify_post(
         },
         404 if with_session => PostReply::SessionExpired,
         400 | 404 | 405 if initializing && !with_session => PostReply::NotStreamableHttp { status },
+        400 | 404 if media_type(content_type) == "application/json" => PostReply::JsonError { status },
         401 | 403 => PostReply::Unauthorized { status, challenge },
         _ => PostReply::Failed { reason: format!("the server answered HTTP {status}") },
     }

@@ -35,7 +35,7 @@
 pub mod callback;
 pub mod challenge;
 pub mod discovery;
-mod encoding;
+pub(crate) mod encoding;
 mod error;
 pub mod pkce;
 pub mod registration;

@@ -253,7 +253,7 @@ impl Transport for HttpTransport {
         self.aborter.abort();
         // The session ends on the server too; nothing waits for the answer.
         if self.session.borrow().id.is_some() {
-            let headers = self.session.borrow().headers(RequestKind::Delete, None);
+            let headers = fetching::headers(self.session.borrow().headers(RequestKind::Delete, None));
             let request = self.request(&self.url, "DELETE", &headers, None, false);
             wasm_bindgen_futures::spawn_local(async move {
                 if let Ok(promise) = request {
@@ -291,9 +291,9 @@ impl HttpTransport {
             );
             return self.close_connection(Error::Protocol { server: self.server.clone(), message });
         }
-        self.session.borrow_mut().received(frame);
+        let replaced = self.session.borrow_mut().received(frame);
         if let Some(connection) = self.connection() {
-            connection.receive(frame);
+            connection.receive(replaced.as_deref().unwrap_or(frame));
         }
     }
 

@@ -25,8 +25,12 @@ impl Settle {
     }
 }
 
-/// Sends `tools/call` and returns a promise of the result.
-pub(super) fn call_tool(client: &McpClient, calls: &JsCalls, call: (&JsValue, &JsValue, &JsValue)) -> Promise {
+/// Sends `tools/call` and returns a promise of the result. In MCP 2026-07-28 a call may take rounds of questions
+/// to the application (`input_required`), so it goes through the session's own path instead of the page's.
+pub(super) fn call_tool(client: &Rc<McpClient>, calls: &JsCalls, call: (&JsValue, &JsValue, &JsValue)) -> Promise {
+    if client.is_modern() {
+        return call_tool_in_rounds(client.clone(), call);
+    }
     let (name, args, options) = call;
     let mut ends = None;
     let promise = Promise::new(&mut |resolve, reject| ends = Some((resolve, reject)));
@@ -54,4 +58,30 @@ pub(super) fn call_tool(client: &McpClient, calls: &JsCalls, call: (&JsValue, &J
         settle.settle(Err(JsFailure::from(error)));
     }
     promise
+}
+
+/// `tools/call` through [`McpClient::call_tool_raw`], which answers `input_required` rounds: the arguments cross
+/// as JSON text.
+fn call_tool_in_rounds(client: Rc<McpClient>, (name, args, options): (&JsValue, &JsValue, &JsValue)) -> Promise {
+    let (name, args, options) = (name.as_string(), args.clone(), call_options(options));
+    wasm_bindgen_futures::future_to_promise(async move {
+        let server = client.connection().server().to_owned();
+        let invalid = |message: &str| JsFailure::from(mcp_worker_client::Error::InvalidInput(message.to_owned()));
+        let name = name.ok_or_else(|| invalid("the tool name must be a string").into_js())?;
+        let options = options.map_err(JsFailure::into_js)?;
+        let arguments = if args.is_undefined() || args.is_null() {
+            None
+        } else {
+            let text = js_sys::JSON::stringify(&args)
+                .ok()
+                .and_then(|t| t.as_string())
+                .ok_or_else(|| invalid("tool arguments must be an object JSON can encode").into_js())?;
+            Some(serde_json::value::RawValue::from_string(text).map_err(|e| invalid(&e.to_string()).into_js())?)
+        };
+        let raw = client
+            .call_tool_raw(&name, arguments.as_deref(), options)
+            .await
+            .map_err(|e| JsFailure::from(e).into_js())?;
+        call_result(&server, raw.get()).map_err(JsFailure::into_js)
+    })
 }

@@ -66,7 +66,7 @@ fn hex_value(digit: &u8) -> Option<u8> {
 }
 
 /// Standard base64 with padding.
-pub(super) fn base64(bytes: &[u8]) -> String {
+pub(crate) fn base64(bytes: &[u8]) -> String {
     encode(bytes, STANDARD, true)
 }
 

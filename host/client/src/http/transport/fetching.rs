@@ -21,13 +21,21 @@ extern "C" {
     fn global_fetch(url: &str, init: &RequestInit) -> Promise;
 }
 
+/// A protocol header: its name (one of the protocol's, or one a request mirrors) and value.
+pub(super) type Header = (std::borrow::Cow<'static, str>, String);
+
+/// The protocol's own headers, as [`Header`]s.
+pub(super) fn headers(fixed: Vec<(&'static str, String)>) -> Vec<Header> {
+    fixed.into_iter().map(|(name, value)| (name.into(), value)).collect()
+}
+
 impl HttpTransport {
     /// Starts a request to `url`: the protocol headers, then the configured ones; `abortable` by close.
     pub(super) fn request(
         &self,
         url: &str,
         method: &str,
-        protocol: &[(&'static str, String)],
+        protocol: &[Header],
         body: Option<&str>,
         abortable: bool,
     ) -> Result<Promise, String> {
@@ -67,7 +75,7 @@ impl HttpTransport {
         &self,
         url: &str,
         method: &str,
-        protocol: &[(&'static str, String)],
+        protocol: &[Header],
         body: Option<&str>,
     ) -> Result<Response, Error> {
         if self.closed.get() {
@@ -75,7 +83,7 @@ impl HttpTransport {
         }
         let mut protocol = protocol.to_vec();
         if let Some(bearer) = self.bearer().await {
-            protocol.push(("Authorization", bearer));
+            protocol.push(("Authorization".into(), bearer));
         }
         let promise =
             self.request(url, method, &protocol, body, true).map_err(|reason| self.http_error(None, reason))?;

@@ -21,7 +21,7 @@ const ENDPOINT_TIMEOUT_MS: u32 = 10_000;
 impl HttpTransport {
     /// Opens the server's event stream and waits for the endpoint it names; messages go there from now on.
     pub(super) async fn open_legacy(self: &Rc<Self>) -> crate::Result<()> {
-        let response = self.fetch(&self.url, "GET", &[("Accept", ACCEPT_GET.to_owned())], None).await?;
+        let response = self.fetch(&self.url, "GET", &[("Accept".into(), ACCEPT_GET.to_owned())], None).await?;
         let status = response.status();
         if status == 401 || status == 403 {
             let challenge = header(&response, "WWW-Authenticate");
@@ -49,7 +49,7 @@ impl HttpTransport {
     /// POSTs one frame to the endpoint; the answer comes on the event stream.
     pub(super) async fn post_legacy(&self, endpoint: &str, frame: &str) {
         let peek = FramePeek::of(frame);
-        let headers = [("Content-Type", "application/json".to_owned())];
+        let headers = [("Content-Type".into(), "application/json".to_owned())];
         let response = match self.fetch(endpoint, "POST", &headers, Some(frame)).await {
             Ok(response) => response,
             Err(error) => return self.failed(&peek, error),

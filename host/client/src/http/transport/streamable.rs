@@ -8,7 +8,7 @@
 //! the older HTTP+SSE transport, as the spec's backwards compatibility asks.
 
 use super::HttpTransport;
-use super::fetching::{excerpt, header, read_chunks, read_text};
+use super::fetching::{self, excerpt, header, read_chunks, read_text};
 use crate::Error;
 use crate::http::exchange::{
     FramePeek, GetReply, PostReply, RequestKind, SESSION_HEADER, classify_get, classify_post, json_body_frames,
@@ -40,7 +40,9 @@ impl HttpTransport {
         self.session.borrow_mut().sending(peek);
         let with_session = self.session.borrow().id.is_some();
         let initializing = peek.method.as_deref() == Some("initialize");
-        let headers = self.session.borrow().headers(RequestKind::Post, None);
+        let mut headers = fetching::headers(self.session.borrow().headers(RequestKind::Post, None));
+        headers
+            .extend(self.session.borrow().mirrored(&frame, peek).into_iter().map(|(name, value)| (name.into(), value)));
         let sent_with = self.auth.generation();
         let response = match self.fetch(&self.url, "POST", &headers, Some(&frame)).await {
             Ok(response) => response,
@@ -70,6 +72,24 @@ impl HttpTransport {
                 Err(reason) => self.failed(peek, self.http_error(Some(status), reason)),
             },
             PostReply::Stream => self.read_answer_stream(response, peek).await,
+            PostReply::JsonError { status } => {
+                let text = read_text(&response, self.max_frame_chars).await.unwrap_or_default();
+                match json_body_frames(&text) {
+                    // The server refused the request with a JSON-RPC error: its caller gets that error.
+                    Ok(frames)
+                        if frames.iter().any(|frame| FramePeek::of(frame).id == peek.id && peek.id.is_some()) =>
+                    {
+                        frames.iter().for_each(|frame| self.deliver(frame));
+                    }
+                    _ => {
+                        let detail: String = text.chars().take(300).collect();
+                        self.failed(
+                            peek,
+                            self.http_error(Some(status), format!("the server answered HTTP {status}: {detail}")),
+                        );
+                    }
+                }
+            }
             PostReply::SessionExpired => self.session_expired(),
             PostReply::NotStreamableHttp { status } => self.fall_back_to_legacy(frame, peek, status).await,
             PostReply::Unauthorized { status, challenge } if self.oauth.is_some() => {
@@ -149,7 +169,7 @@ impl HttpTransport {
 
     /// A GET that resumes a stream after `last_event_id`: the response, or `None` when the session ended.
     async fn resume(&self, last_event_id: &str) -> crate::Result<Option<Response>> {
-        let headers = self.session.borrow().headers(RequestKind::Get, Some(last_event_id));
+        let headers = fetching::headers(self.session.borrow().headers(RequestKind::Get, Some(last_event_id)));
         let response = self.fetch(&self.url, "GET", &headers, None).await?;
         let with_session = self.session.borrow().id.is_some();
         match classify_get(response.status(), header(&response, "Content-Type").as_deref(), with_session) {
@@ -179,7 +199,7 @@ impl HttpTransport {
         };
         while !self.closed.get() && failures < MAX_RESUMPTIONS {
             let last = decoder.last_event_id().map(str::to_owned);
-            let headers = self.session.borrow().headers(RequestKind::Get, last.as_deref());
+            let headers = fetching::headers(self.session.borrow().headers(RequestKind::Get, last.as_deref()));
             let fetched = self.fetch(&self.url, "GET", &headers, None).await;
             stream_settled();
             match fetched {
