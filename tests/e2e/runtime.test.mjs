@@ -489,8 +489,9 @@ describe("McpRuntime (JavaScript API)", () => {
     assert.equal(out.pending[0].params.message, "Who are you?");
     assert.match(out.answered.content[0].text, /action=accept, content=\{"email":"ada@example.com","username":"ada"\}/);
     assert.equal(out.twice.code, "UNKNOWN_REQUEST");
-    assert.equal(out.rejected.isError, true);
-    assert.match(out.rejected.content[0].text, /the user closed the dialog/);
+    // MCP 2026-07-28 (what the runtime speaks to everything): a question comes back in the call's result and the
+    // host answers it; a dialog the user closed is a cancelled elicitation (the reason stays on the page).
+    assert.match(out.rejected.content[0].text, /action=cancel/);
     assert.deepEqual(out.waitingForApproval, ["sampling/createMessage"]);
     assert.equal(out.sampled.content[0].text, "LLM response: echo of hello");
     assert.equal(out.roots.content[0].text, "file:///work");

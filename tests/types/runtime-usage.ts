@@ -221,6 +221,11 @@ export async function usage(): Promise<void> {
     if (event.type === "authorizationRequired") real<AuthorizationRequiredEvent["reason"]>(event.reason, true);
   });
   runtime.addServer({ name: "docs", workerUrl: "/bundles/docs/bootstrap.js", resourceTool: true });
+  runtime.addServer({ name: "pinned", url: "https://mcp.example.com/mcp", protocol: "2026-07-28" });
+  // @ts-expect-error not a protocol revision the runtime speaks
+  runtime.addServer({ name: "old", url: "https://mcp.example.com/mcp", protocol: "2024-11-05" });
+  const era: string | null | undefined = runtime.server("pinned")?.protocolVersion;
+  real(era, true);
   runtime.close();
 
   real([next, body, subscribed, pickedServer, role, values], true);

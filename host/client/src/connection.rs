@@ -21,6 +21,7 @@ mod incoming;
 mod watch;
 
 pub use flood::{FloodHandler, FloodReport, Screened};
+pub(crate) use incoming::REQUEST_TIMEOUT;
 pub use watch::{CancelEvent, CancelHandler};
 
 use crate::error::{Error, Result};

@@ -38,9 +38,12 @@ fn document(revision: Revision) -> &'static Value {
     }
 }
 
+/// Compiled validators, by revision and definition.
+type Validators = Mutex<HashMap<(Revision, String), Arc<jsonschema::Validator>>>;
+
 /// A validator for one definition of the schema (compiled once), with formats asserted.
 fn validator(revision: Revision, def: &str) -> Arc<jsonschema::Validator> {
-    static CACHE: OnceLock<Mutex<HashMap<(Revision, String), Arc<jsonschema::Validator>>>> = OnceLock::new();
+    static CACHE: OnceLock<Validators> = OnceLock::new();
     let mut cache = CACHE.get_or_init(Default::default).lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let compiled = cache.entry((revision, def.to_owned())).or_insert_with(|| {
         let document = document(revision);

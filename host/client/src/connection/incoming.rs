@@ -18,7 +18,7 @@ use std::future::Future;
 use std::rc::Rc;
 
 /// The JSON-RPC error code of a server request that waited too long (as the official SDKs' `RequestTimeout`).
-const REQUEST_TIMEOUT: i64 = -32001;
+pub(crate) const REQUEST_TIMEOUT: i64 = -32001;
 
 /// A request from the server being handled.
 pub(super) struct Incoming {

@@ -87,11 +87,14 @@ impl ModernPeek {
 /// A value as a header carries it: as is when it is visible ASCII (spaces inside allowed, none at either end),
 /// otherwise `=?base64?<standard base64 of its UTF-8>?=`.
 pub fn header_value(value: &str) -> String {
-    let plain = value.bytes().all(|b| b == b' ' || (0x21..=0x7e).contains(&b))
-        && !value.starts_with(' ')
-        && !value.ends_with(' ')
-        && !(value.starts_with("=?base64?") && value.ends_with("?="));
-    if plain { value.to_owned() } else { format!("=?base64?{}?=", base64(value.as_bytes())) }
+    let visible = value.bytes().all(|b| b == b' ' || (0x21..=0x7e).contains(&b));
+    let padded = value.starts_with(' ') || value.ends_with(' ');
+    let looks_encoded = value.starts_with("=?base64?") && value.ends_with("?=");
+    if visible && !padded && !looks_encoded {
+        value.to_owned()
+    } else {
+        format!("=?base64?{}?=", base64(value.as_bytes()))
+    }
 }
 
 /// The arguments a tool's input schema mirrors in headers, or why the tool is invalid: an `x-mcp-header` that is
@@ -99,7 +102,7 @@ pub fn header_value(value: &str) -> String {
 /// or anywhere but a property reached through `properties` alone.
 pub fn header_params(schema: &Value) -> Result<Vec<HeaderParam>, String> {
     let mut found = Vec::new();
-    walk(schema, Some(&mut Vec::new()), &mut found)?;
+    walk(schema, Some(&[]), &mut found)?;
     let mut seen: Vec<String> = Vec::new();
     for param in &found {
         let lower = param.header.to_ascii_lowercase();
@@ -112,31 +115,28 @@ pub fn header_params(schema: &Value) -> Result<Vec<HeaderParam>, String> {
 }
 
 /// Walks `node`; `path` is `Some` while the node is reached through `properties` alone (from the root).
-fn walk(node: &Value, path: Option<&mut Vec<String>>, found: &mut Vec<HeaderParam>) -> Result<(), String> {
+fn walk(node: &Value, path: Option<&[String]>, found: &mut Vec<HeaderParam>) -> Result<(), String> {
     match node {
         Value::Array(items) => items.iter().try_for_each(|item| walk(item, None, found)),
         Value::Object(object) => {
-            let reachable = path.is_some();
             if let Some(header) = object.get("x-mcp-header") {
-                let Some(path) = path.as_deref().filter(|p| !p.is_empty()) else {
+                let Some(path) = path.filter(|p| !p.is_empty()) else {
                     return Err("x-mcp-header outside a property reached through properties alone".into());
                 };
-                found.push(HeaderParam { path: path.clone(), header: checked_header(header, object)? });
+                found.push(HeaderParam { path: path.to_vec(), header: checked_header(header, object)? });
             }
-            let mut path = path;
             for (key, child) in object {
-                if key == "properties" && reachable {
-                    let Value::Object(properties) = child else { continue };
-                    for (name, property) in properties {
-                        let mut inner = path.as_deref().cloned().unwrap_or_default();
-                        inner.push(name.clone());
-                        walk(property, Some(&mut inner), found)?;
+                match (key.as_str(), path, child) {
+                    ("x-mcp-header", ..) => {}
+                    ("properties", Some(path), Value::Object(properties)) => {
+                        for (name, property) in properties {
+                            let inner = [path, std::slice::from_ref(name)].concat();
+                            walk(property, Some(&inner), found)?;
+                        }
                     }
-                } else if key != "x-mcp-header" {
-                    walk(child, None, found)?;
+                    _ => walk(child, None, found)?,
                 }
             }
-            let _ = path.take();
             Ok(())
         }
         _ => Ok(()),

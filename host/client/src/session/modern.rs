@@ -5,6 +5,7 @@
 //! `subscriptions/listen` stream; the log level travels with each request; `server/discover` stands in for `ping`.
 
 use super::{CallOptions, ClientOptions, McpClient};
+use crate::connection::REQUEST_TIMEOUT;
 use crate::connection::{Connection, RequestOptions, ResponseFuture};
 use crate::error::{Error, Result};
 use crate::transport::Transport;
@@ -13,7 +14,9 @@ use mcp_worker_protocol::modern::{
     DiscoverResult, InputRequest, InputRequiredResult, ListenParams, MODERN_PROTOCOL_VERSION, ResultKind,
     SubscriptionFilter, codes, envelope, is_modern, meta, methods as modern_methods, result_kind,
 };
-use mcp_worker_protocol::{ClientCapabilities, Implementation, InitializeResult, LoggingLevel, ServerCapabilities};
+use mcp_worker_protocol::{
+    ClientCapabilities, Implementation, InitializeResult, LoggingLevel, ServerCapabilities, methods,
+};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -156,7 +159,15 @@ impl McpClient {
             let question = self.connection.ask_application(&request.method, params);
             let server = server.clone();
             async move {
-                let answer = question.await.map_err(|error| Error::Rpc { server, method: request.method, error })?;
+                let answer = match question.await {
+                    Ok(answer) => answer,
+                    // The application refused the question (the user closed the dialog): there is no error to send
+                    // back in this era, and a dismissed form is a cancelled elicitation. A timeout fails the call.
+                    Err(error) if request.method == methods::ELICITATION_CREATE && error.code != REQUEST_TIMEOUT => {
+                        serde_json::json!({ "action": "cancel" })
+                    }
+                    Err(error) => return Err(Error::Rpc { server, method: request.method, error }),
+                };
                 Ok((key, answer))
             }
         });

@@ -153,6 +153,8 @@ export interface ServerConfigInput {
   autoStart?: boolean;
   /** Gives agents a `read_resource` tool (`mcp__<server>__read_resource`, read-only, argument `uri`) that reads the server's resources, when it offers any and has no tool of that name itself (default false). */
   resourceTool?: boolean;
+  /** Which protocol era to speak: `auto` (the default) speaks MCP 2026-07-28 when the server does (probed with `server/discover`) and the `initialize` handshake otherwise; `"2026-07-28"` or `"2025-11-25"` pins one. `ServerHealth.protocolVersion` says which was chosen. */
+  protocol?: "auto" | "2026-07-28" | "2025-11-25";
   /** Where the server's worker runs. `sandbox` (the default): its own opaque origin, with no access to the page's storage, cookies or DOM, nor to other servers', and network only to `network` and its manifest's `network`. `page`: the page's origin, with everything the page can reach: only for servers trusted like the app's own code. */
   isolation?: "sandbox" | "page";
   /** Origins a sandboxed server may reach (`https://api.example.com`, `https://*.example.com`, `http://127.0.0.1:8080`), besides those its bundle's manifest declares. Everything else is blocked by the browser and reported (`networkBlocked`). */
@@ -178,6 +180,7 @@ export interface ServerConfig {
   allowDestructiveTools: boolean;
   autoStart: boolean;
   resourceTool?: boolean;
+  protocol?: "2026-07-28" | "2025-11-25";
   isolation: "sandbox" | "page";
   network?: string[];
 }
