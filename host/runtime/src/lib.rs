@@ -8,6 +8,8 @@ mod error;
 pub mod listeners;
 pub mod manager;
 pub mod manifest;
+#[cfg(test)]
+mod modern_frames_tests;
 pub mod observation;
 pub mod persist;
 pub mod registry;
