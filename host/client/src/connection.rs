@@ -260,6 +260,11 @@ impl Connection {
         *self.inner.envelope.borrow_mut() = members.map(Rc::from);
     }
 
+    /// The protocol fields every request carries in MCP 2026-07-28 (members of a JSON object, without braces).
+    pub fn envelope(&self) -> Option<Rc<str>> {
+        self.inner.envelope.borrow().clone()
+    }
+
     /// Whether the connection speaks MCP 2026-07-28 ([`Connection::set_envelope`]).
     pub fn is_modern(&self) -> bool {
         self.inner.envelope.borrow().is_some()

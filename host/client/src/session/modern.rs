@@ -125,17 +125,46 @@ impl McpClient {
     pub(super) async fn request_with_input(
         &self,
         method: &str,
-        mut params: Map<String, Value>,
+        params: Map<String, Value>,
         call: CallOptions,
     ) -> Result<Box<RawValue>> {
+        self.rounds(method, params, call, None).await
+    }
+
+    /// Goes on with a `tools/call` whose first answer, `input_required`, came on the page's fast path
+    /// ([`crate::worker::JsCalls`]): the application answers and the call is sent again, as
+    /// [`McpClient::call_tool_raw`] does.
+    pub async fn call_tool_after_input(
+        &self,
+        name: &str,
+        arguments: Option<&RawValue>,
+        call: CallOptions,
+        first: Box<RawValue>,
+    ) -> Result<Box<RawValue>> {
+        let params = params_object(&super::CallParamsRef { name, arguments, meta: None })?;
+        self.rounds(mcp_worker_protocol::methods::TOOLS_CALL, params, call, Some(first)).await
+    }
+
+    async fn rounds(
+        &self,
+        method: &str,
+        mut params: Map<String, Value>,
+        call: CallOptions,
+        mut answered: Option<Box<RawValue>>,
+    ) -> Result<Box<RawValue>> {
         for _ in 0..MAX_INPUT_ROUNDS {
-            let id = self.connection.next_request_id();
-            let (options, token) = self.tool_call_options(id, call.clone());
-            match token {
-                Some(token) => params.insert("_meta".into(), serde_json::json!({ "progressToken": token })),
-                None => params.remove("_meta"),
+            let raw = match answered.take() {
+                Some(raw) => raw,
+                None => {
+                    let id = self.connection.next_request_id();
+                    let (options, token) = self.tool_call_options(id, call.clone());
+                    match token {
+                        Some(token) => params.insert("_meta".into(), serde_json::json!({ "progressToken": token })),
+                        None => params.remove("_meta"),
+                    };
+                    self.connection.request_with_id(id, method, Some(&params), options).await?
+                }
             };
-            let raw = self.connection.request_with_id(id, method, Some(&params), options).await?;
             if result_kind(raw.get()).map_err(|m| self.protocol_error(m))? == ResultKind::Complete {
                 return Ok(raw);
             }

@@ -18,14 +18,17 @@ use wasm_bindgen::prelude::*;
 use web_sys::MessagePort;
 
 #[wasm_bindgen(inline_js = r#"
-export function callFrame(id, name, args, progressToken) {
+export function callFrame(id, name, args, progressToken, envelope) {
   if (typeof name !== "string") throw new TypeError("the tool name must be a string");
   let frame = '{"jsonrpc":"2.0","id":' + id + ',"method":"tools/call","params":{"name":' + JSON.stringify(name);
   if (args !== undefined && args !== null) {
     if (typeof args !== "object" || Array.isArray(args)) throw new TypeError("tool arguments must be an object");
     frame += ',"arguments":' + JSON.stringify(args);
   }
-  if (progressToken !== undefined) frame += ',"_meta":{"progressToken":' + progressToken + '}';
+  const meta = [];
+  if (envelope !== undefined) meta.push(envelope);
+  if (progressToken !== undefined) meta.push('"progressToken":' + progressToken);
+  if (meta.length > 0) frame += ',"_meta":{' + meta.join(",") + '}';
   return frame + '}}';
 }
 export function plainResult(data) {
@@ -34,6 +37,8 @@ export function plainResult(data) {
   try { m = JSON.parse(data); } catch { return null; }
   if (m === null || typeof m !== "object" || m.jsonrpc !== "2.0" || !Number.isSafeInteger(m.id)) return null;
   if (!("result" in m) || "error" in m || "method" in m) return null;
+  const type = m.result !== null && typeof m.result === "object" ? m.result.resultType : undefined;
+  if (type !== undefined && type !== "complete") return null;
   return m;
 }
 export function messageId(m) { return m.id; }
@@ -43,7 +48,13 @@ extern "C" {
     /// The `tools/call` frame, as JSON text. Throws for a name that is not a string, arguments that are not an
     /// object, and arguments `JSON.stringify` refuses (cycles, BigInt).
     #[wasm_bindgen(js_name = callFrame, catch)]
-    fn call_frame(id: f64, name: &JsValue, args: &JsValue, progress_token: JsValue) -> Result<JsValue, JsValue>;
+    fn call_frame(
+        id: f64,
+        name: &JsValue,
+        args: &JsValue,
+        progress_token: JsValue,
+        envelope: JsValue,
+    ) -> Result<JsValue, JsValue>;
 
     /// The parsed message when `data` is a well-formed result response with an integer id, else `null`.
     #[wasm_bindgen(js_name = plainResult)]
@@ -95,8 +106,11 @@ impl JsCalls {
         let id = connection.next_request_id();
         let (request_options, progress_token) = client.tool_call_options(id, options);
         let token = progress_token.map_or(JsValue::UNDEFINED, |token| JsValue::from_f64(token as f64));
+        // MCP 2026-07-28: the protocol fields go in `_meta`; an `input_required` answer is not a plain result, so it
+        // reaches `reply` (which goes on with the rounds).
+        let envelope = connection.envelope().map_or(JsValue::UNDEFINED, |members| JsValue::from_str(&members));
         #[expect(clippy::cast_precision_loss, reason = "request ids count up from 1, far below 2^53")]
-        let frame = call_frame(id as f64, name, args, token)
+        let frame = call_frame(id as f64, name, args, token, envelope)
             .map_err(|thrown| Error::InvalidInput(super::describe_js(&thrown)))?;
         self.waiting.borrow_mut().insert(id, answer);
         let waiting = self.waiting.clone();

@@ -25,12 +25,9 @@ impl Settle {
     }
 }
 
-/// Sends `tools/call` and returns a promise of the result. In MCP 2026-07-28 a call may take rounds of questions
-/// to the application (`input_required`), so it goes through the session's own path instead of the page's.
+/// Sends `tools/call` and returns a promise of the result. In MCP 2026-07-28 an answer `input_required` (a question
+/// for the application) is not a plain result: the session takes over from there and asks again with the answers.
 pub(super) fn call_tool(client: &Rc<McpClient>, calls: &JsCalls, call: (&JsValue, &JsValue, &JsValue)) -> Promise {
-    if client.is_modern() {
-        return call_tool_in_rounds(client.clone(), call);
-    }
     let (name, args, options) = call;
     let mut ends = None;
     let promise = Promise::new(&mut |resolve, reject| ends = Some((resolve, reject)));
@@ -45,13 +42,26 @@ pub(super) fn call_tool(client: &Rc<McpClient>, calls: &JsCalls, call: (&JsValue
     let server = client.connection().server().to_owned();
     let (by_page, page_server) = (settle.clone(), server.clone());
     let by_session = settle.clone();
+    let rounds = (client.clone(), name.as_string(), args.clone(), options.clone());
     let sent = calls.call_tool(
         client,
         (name, args),
         options,
         Box::new(move |result| by_page.settle(checked_call_result(&page_server, result))),
-        Box::new(move |outcome| {
-            by_session.settle(outcome.map_err(JsFailure::from).and_then(|raw| call_result(&server, raw.get())));
+        Box::new(move |outcome| match outcome {
+            Ok(raw)
+                if mcp_worker_client::protocol::modern::result_kind(raw.get())
+                    == Ok(mcp_worker_client::protocol::modern::ResultKind::InputRequired) =>
+            {
+                let (client, name, args, options) = rounds;
+                wasm_bindgen_futures::spawn_local(async move {
+                    let outcome = after_input(&client, name, &args, options, raw).await;
+                    by_session.settle(outcome.and_then(|raw| call_result(&server, raw.get())));
+                });
+            }
+            outcome => {
+                by_session.settle(outcome.map_err(JsFailure::from).and_then(|raw| call_result(&server, raw.get())));
+            }
         }),
     );
     if let Err(error) = sent {
@@ -60,28 +70,22 @@ pub(super) fn call_tool(client: &Rc<McpClient>, calls: &JsCalls, call: (&JsValue
     promise
 }
 
-/// `tools/call` through [`McpClient::call_tool_raw`], which answers `input_required` rounds: the arguments cross
-/// as JSON text.
-fn call_tool_in_rounds(client: Rc<McpClient>, (name, args, options): (&JsValue, &JsValue, &JsValue)) -> Promise {
-    let (name, args, options) = (name.as_string(), args.clone(), call_options(options));
-    wasm_bindgen_futures::future_to_promise(async move {
-        let server = client.connection().server().to_owned();
-        let invalid = |message: &str| JsFailure::from(mcp_worker_client::Error::InvalidInput(message.to_owned()));
-        let name = name.ok_or_else(|| invalid("the tool name must be a string").into_js())?;
-        let options = options.map_err(JsFailure::into_js)?;
-        let arguments = if args.is_undefined() || args.is_null() {
-            None
-        } else {
-            let text = js_sys::JSON::stringify(&args)
-                .ok()
-                .and_then(|t| t.as_string())
-                .ok_or_else(|| invalid("tool arguments must be an object JSON can encode").into_js())?;
-            Some(serde_json::value::RawValue::from_string(text).map_err(|e| invalid(&e.to_string()).into_js())?)
-        };
-        let raw = client
-            .call_tool_raw(&name, arguments.as_deref(), options)
-            .await
-            .map_err(|e| JsFailure::from(e).into_js())?;
-        call_result(&server, raw.get()).map_err(JsFailure::into_js)
-    })
+/// Goes on with a call whose first answer was `input_required`: the arguments cross as JSON text now.
+async fn after_input(
+    client: &McpClient,
+    name: Option<String>,
+    args: &JsValue,
+    options: mcp_worker_client::CallOptions,
+    first: Box<serde_json::value::RawValue>,
+) -> Result<Box<serde_json::value::RawValue>, JsFailure> {
+    let invalid = |message: &str| JsFailure::from(mcp_worker_client::Error::InvalidInput(message.to_owned()));
+    let name = name.ok_or_else(|| invalid("the tool name must be a string"))?;
+    let arguments = if args.is_undefined() || args.is_null() {
+        None
+    } else {
+        let text = js_sys::JSON::stringify(args).ok().and_then(|t| t.as_string());
+        let text = text.ok_or_else(|| invalid("tool arguments must be an object JSON can encode"))?;
+        Some(serde_json::value::RawValue::from_string(text).map_err(|e| invalid(&e.to_string()))?)
+    };
+    Ok(client.call_tool_after_input(&name, arguments.as_deref(), options, first).await?)
 }
