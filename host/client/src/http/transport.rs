@@ -170,6 +170,7 @@ pub async fn connect(spec: HttpSpec) -> Result<McpClient> {
         oauth,
         auth: authorize::AuthState::new(on_authorization_required),
         stream_settled: RefCell::new(None),
+        posts: RefCell::new(std::collections::HashMap::new()),
     });
     let weak = Rc::downgrade(&transport);
     let connection = Connection::new(
@@ -199,8 +200,9 @@ pub async fn connect(spec: HttpSpec) -> Result<McpClient> {
     let client = McpClient::connect(connection, &client, Some(handle)).await;
     match client {
         Ok(client) => {
-            // A server may send its own requests on its stream only: the first call waits until it is open.
-            if !legacy_sse {
+            // A server may send its own requests on its stream only: the first call waits until it is open. A
+            // session of MCP 2026-07-28 has no such stream (nor server requests).
+            if !legacy_sse && !client.is_modern() {
                 let _ = select(stream_settled, TimeoutFuture::new(STREAM_SETTLE_TIMEOUT_MS)).await;
             }
             Ok(client)
@@ -243,6 +245,9 @@ struct HttpTransport {
     auth: authorize::AuthState,
     /// Told when the server's own stream is open (or known not to be): [`connect`] waits for it.
     stream_settled: RefCell<Option<oneshot::Sender<()>>>,
+    /// MCP 2026-07-28: what aborts each request's POST, by request id. Closing a request's stream is how that
+    /// revision cancels it over HTTP.
+    posts: RefCell<std::collections::HashMap<i64, AbortController>>,
 }
 
 impl Transport for HttpTransport {
@@ -251,10 +256,13 @@ impl Transport for HttpTransport {
             return;
         }
         self.aborter.abort();
+        for (_, post) in self.posts.borrow_mut().drain() {
+            post.abort();
+        }
         // The session ends on the server too; nothing waits for the answer.
         if self.session.borrow().id.is_some() {
             let headers = fetching::headers(self.session.borrow().headers(RequestKind::Delete, None));
-            let request = self.request(&self.url, "DELETE", &headers, None, false);
+            let request = self.request(&self.url, "DELETE", &headers, None, fetching::Abort::Never);
             wasm_bindgen_futures::spawn_local(async move {
                 if let Ok(promise) = request {
                     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;

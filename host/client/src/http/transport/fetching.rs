@@ -21,6 +21,13 @@ extern "C" {
     fn global_fetch(url: &str, init: &RequestInit) -> Promise;
 }
 
+/// What aborts a request: the transport's close, a signal of its own (which the close also fires), or nothing.
+pub(super) enum Abort<'a> {
+    ByClose,
+    By(&'a web_sys::AbortSignal),
+    Never,
+}
+
 /// A protocol header: its name (one of the protocol's, or one a request mirrors) and value.
 pub(super) type Header = (std::borrow::Cow<'static, str>, String);
 
@@ -37,7 +44,7 @@ impl HttpTransport {
         method: &str,
         protocol: &[Header],
         body: Option<&str>,
-        abortable: bool,
+        abortable: Abort<'_>,
     ) -> Result<Promise, String> {
         let headers = Headers::new().map_err(|e| describe_js(&e))?;
         for (name, value) in protocol {
@@ -52,8 +59,10 @@ impl HttpTransport {
         if let Some(body) = body {
             init.set_body(&JsValue::from_str(body));
         }
-        if abortable {
-            init.set_signal(Some(&self.aborter.signal()));
+        match abortable {
+            Abort::ByClose => init.set_signal(Some(&self.aborter.signal())),
+            Abort::By(signal) => init.set_signal(Some(signal)),
+            Abort::Never => {}
         }
         if !self.headers.is_empty() {
             init.set_redirect(RequestRedirect::Manual);
@@ -78,6 +87,18 @@ impl HttpTransport {
         protocol: &[Header],
         body: Option<&str>,
     ) -> Result<Response, Error> {
+        self.fetch_abortable(url, method, protocol, body, Abort::ByClose).await
+    }
+
+    /// [`HttpTransport::fetch`], aborted as `abort` says.
+    pub(super) async fn fetch_abortable(
+        &self,
+        url: &str,
+        method: &str,
+        protocol: &[Header],
+        body: Option<&str>,
+        abort: Abort<'_>,
+    ) -> Result<Response, Error> {
         if self.closed.get() {
             return Err(self.closed_error());
         }
@@ -86,7 +107,7 @@ impl HttpTransport {
             protocol.push(("Authorization".into(), bearer));
         }
         let promise =
-            self.request(url, method, &protocol, body, true).map_err(|reason| self.http_error(None, reason))?;
+            self.request(url, method, &protocol, body, abort).map_err(|reason| self.http_error(None, reason))?;
         let response: Response = match JsFuture::from(promise).await {
             Ok(response) => response.unchecked_into(),
             Err(_) if self.closed.get() => return Err(self.closed_error()),

@@ -28,6 +28,13 @@ impl HttpTransport {
     /// POSTs one frame and delivers what comes back.
     pub(super) async fn post(self: Rc<Self>, frame: String) {
         let peek = FramePeek::of(&frame);
+        // MCP 2026-07-28 cancels a request by closing its stream: its POST is aborted, and nothing is posted.
+        if peek.method.as_deref() == Some("notifications/cancelled") && !self.posts.borrow().is_empty() {
+            if let Some(post) = cancelled_request(&frame).and_then(|id| self.posts.borrow_mut().remove(&id)) {
+                post.abort();
+                return;
+            }
+        }
         let initialized = peek.method.as_deref() == Some("notifications/initialized");
         self.clone().post_frame(frame, &peek).await;
         // Whatever the answer (some servers answer 200 where 202 is due), the session's own stream opens next.
@@ -44,7 +51,33 @@ impl HttpTransport {
         headers
             .extend(self.session.borrow().mirrored(&frame, peek).into_iter().map(|(name, value)| (name.into(), value)));
         let sent_with = self.auth.generation();
-        let response = match self.fetch(&self.url, "POST", &headers, Some(&frame)).await {
+        // A request of MCP 2026-07-28 gets an abort of its own (its cancellation), which the close also fires.
+        let own = match (peek.id, headers.iter().any(|(name, _)| name == "Mcp-Method")) {
+            (Some(id), true) => web_sys::AbortController::new().ok().map(|post| {
+                self.posts.borrow_mut().insert(id, post.clone());
+                (id, post)
+            }),
+            _ => None,
+        };
+        let signal = own.as_ref().map(|(_, post)| post.signal());
+        let abort = signal.as_ref().map_or(fetching::Abort::ByClose, fetching::Abort::By);
+        let response = self.fetch_abortable(&self.url, "POST", &headers, Some(&frame), abort).await;
+        self.clone().answer_post(response, frame, peek, with_session, initializing, sent_with).await;
+        if let Some((id, _)) = own {
+            self.posts.borrow_mut().remove(&id);
+        }
+    }
+
+    async fn answer_post(
+        self: Rc<Self>,
+        response: Result<Response, Error>,
+        frame: String,
+        peek: &FramePeek,
+        with_session: bool,
+        initializing: bool,
+        sent_with: u64,
+    ) {
+        let response = match response {
             Ok(response) => response,
             Err(error) => return self.failed(peek, error),
         };
@@ -253,4 +286,18 @@ impl HttpTransport {
         }
         Ok(())
     }
+}
+
+/// The request a `notifications/cancelled` frame cancels, when it is one of the host's (a number).
+fn cancelled_request(frame: &str) -> Option<i64> {
+    #[derive(serde::Deserialize)]
+    struct Cancelled {
+        params: CancelledParams,
+    }
+    #[derive(serde::Deserialize)]
+    struct CancelledParams {
+        #[serde(rename = "requestId")]
+        request_id: i64,
+    }
+    serde_json::from_str::<Cancelled>(frame).ok().map(|c| c.params.request_id)
 }
