@@ -12,8 +12,8 @@ use std::cell::RefCell;
 
 pub(super) struct Pipe {
     pub(super) pool: LocalPool,
-    connection: Connection,
-    session: Session,
+    pub(super) connection: Connection,
+    pub(super) session: Session,
 }
 
 /// Connects a host `Connection` to an SDK `Session`; each direction is an async queue, as a MessagePort is.

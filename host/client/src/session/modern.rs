@@ -20,7 +20,7 @@ use mcp_worker_protocol::{
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// How many times one request may come back `input_required` before the server is called broken.
@@ -39,13 +39,12 @@ pub enum Protocol {
     Handshake,
 }
 
-/// What a modern session keeps: who the client is and what it offers (sent with every request), the log level,
-/// and the listen stream with what it asks for.
+/// What a modern session keeps: who the client is and what it offers (sent with every request, with the log
+/// level), and the listen stream with what it asks for.
 pub(super) struct ModernState {
     version: String,
     client_info: Implementation,
     capabilities: ClientCapabilities,
-    log_level: Cell<Option<LoggingLevel>>,
     filter: RefCell<SubscriptionFilter>,
     listen: RefCell<Option<ResponseFuture>>,
 }
@@ -76,8 +75,6 @@ impl McpClient {
                     version: init.protocol_version.clone(),
                     client_info: options.client_info.clone(),
                     capabilities: options.capabilities.clone(),
-                    // As in the handshake era, where a server sends every log until the client sets a level.
-                    log_level: Cell::new(Some(LoggingLevel::Debug)),
                     filter: RefCell::new(list_changes(&init.capabilities)),
                     listen: RefCell::new(None),
                 };
@@ -88,6 +85,7 @@ impl McpClient {
                     transport,
                     modern: Some(Rc::new(state)),
                 };
+                // As in the handshake era, where a server sends every log until the client sets a level.
                 client.set_modern_log_level(LoggingLevel::Debug);
                 client.listen();
                 Ok(client)
@@ -237,7 +235,6 @@ impl McpClient {
     /// Sets the log level sent with every request. False in the handshake era.
     pub(super) fn set_modern_log_level(&self, level: LoggingLevel) -> bool {
         let Some(modern) = &self.modern else { return false };
-        modern.log_level.set(Some(level));
         let members = envelope(&modern.version, &modern.client_info, &modern.capabilities, Some(level));
         self.connection.set_envelope(members.ok());
         true
@@ -267,7 +264,8 @@ async fn probe(connection: &Connection, options: &ClientOptions) -> Result<Probe
         connection.request(modern_methods::SERVER_DISCOVER, None::<&()>, RequestOptions::timeout(timeout)).await;
     match answer {
         Ok(raw) => {
-            let discovered: DiscoverResult = super::decode(connection, modern_methods::SERVER_DISCOVER, &raw)?;
+            // Some servers of the handshake era answer any method they do not know with an empty result.
+            let Ok(discovered) = serde_json::from_str::<DiscoverResult>(raw.get()) else { return Ok(Probe::Handshake) };
             if !discovered.supported_versions.iter().any(|v| v == MODERN_PROTOCOL_VERSION) {
                 return Ok(Probe::Handshake);
             }
@@ -285,7 +283,14 @@ async fn probe(connection: &Connection, options: &ClientOptions) -> Result<Probe
             }
             Ok(Probe::Handshake)
         }
-        Err(closed @ Error::Closed { .. }) => Err(closed),
+        // What says nothing of the era fails the connection as it would fail `initialize`: a closed worker, a
+        // refused authorization (after its own retries: asking again would be one sign-in too many), a broken server.
+        Err(error @ (Error::Closed { .. } | Error::Unauthorized { .. })) => Err(error),
+        Err(Error::Http { status: Some(status), server, reason }) if !matches!(status, 400 | 404 | 405 | 406 | 415) => {
+            Err(Error::Http { status: Some(status), server, reason })
+        }
+        // An error of another kind, no answer in time, a refused preflight (the request's new headers): a server of
+        // the handshake era.
         Err(_) => Ok(Probe::Handshake),
     }
 }
@@ -316,3 +321,7 @@ pub(super) fn params_object<P: Serialize>(params: &P) -> Result<Map<String, Valu
         Err(e) => Err(Error::InvalidInput(format!("request params are not serializable: {e}"))),
     }
 }
+
+#[cfg(test)]
+#[path = "modern_tests.rs"]
+mod tests;

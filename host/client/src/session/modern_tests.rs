@@ -1,0 +1,123 @@
+//! The era a session settles on: the `server/discover` probe against a real SDK server and against scripted
+//! servers of the handshake era that answer it in the ways such servers do.
+
+use super::super::tests::pipe;
+use super::*;
+use crate::connection::SendError;
+use futures_channel::mpsc;
+use futures_executor::LocalPool;
+use futures_util::StreamExt;
+use futures_util::task::LocalSpawnExt;
+use serde_json::json;
+
+/// A server that answers each request with what `script` returns for its method (`None`: no answer).
+fn scripted(script: fn(&str) -> Option<Value>) -> (LocalPool, Connection, Rc<RefCell<Vec<String>>>) {
+    let pool = LocalPool::new();
+    let (to_server, mut inbox) = mpsc::unbounded::<String>();
+    let connection = Connection::new(
+        "scripted",
+        Box::new(move |frame| to_server.unbounded_send(frame.to_owned()).map_err(|e| SendError::new(e.to_string()))),
+        Rc::new(|| 0.0),
+    );
+    let methods = Rc::new(RefCell::new(Vec::new()));
+    let (seen, host) = (methods.clone(), connection.clone());
+    pool.spawner()
+        .spawn_local(async move {
+            while let Some(frame) = inbox.next().await {
+                let request: Value = serde_json::from_str(&frame).unwrap_or_default();
+                let method = request["method"].as_str().unwrap_or_default().to_owned();
+                seen.borrow_mut().push(method.clone());
+                if let (Some(id), Some(answer)) = (request.get("id"), script(&method)) {
+                    let mut response = answer;
+                    response["jsonrpc"] = json!("2.0");
+                    response["id"] = id.clone();
+                    host.receive(&response.to_string());
+                }
+            }
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    (pool, connection, methods)
+}
+
+fn initialize_result() -> Value {
+    json!({"result": {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "old", "version": "1"}}})
+}
+
+fn connect(script: fn(&str) -> Option<Value>, protocol: Protocol) -> (Result<McpClient>, Vec<String>) {
+    let (mut pool, connection, methods) = scripted(script);
+    let options = ClientOptions { protocol, ..ClientOptions::default() };
+    let outcome = pool.run_until(McpClient::connect(connection, &options, None));
+    pool.run_until_stalled();
+    let seen = methods.borrow().clone();
+    (outcome, seen)
+}
+
+#[test]
+fn an_sdk_server_is_spoken_to_in_2026_07_28() {
+    let mut pipe = pipe(echo_server::server(&mcp_worker_sdk::Env::default()));
+    let options = ClientOptions::default();
+    let init = McpClient::connect(pipe.connection.clone(), &options, None);
+    let client = pipe.pool.run_until(init).unwrap_or_else(|e| panic!("{e}"));
+    assert!(client.is_modern());
+    assert_eq!(client.protocol_version(), "2026-07-28");
+    assert_eq!(client.server_info().server_info.name, "echo");
+    let tools = pipe.pool.run_until(client.list_tools()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(tools.iter().any(|t| t.name == "echo"));
+    assert!(!pipe.session.is_initialized(), "no handshake happened");
+}
+
+#[test]
+fn servers_of_the_handshake_era_get_initialize_however_they_answer_the_probe() {
+    let scripts: [fn(&str) -> Option<Value>; 4] = [
+        // Method not found, as most do.
+        |method| match method {
+            "initialize" => Some(initialize_result()),
+            _ => Some(json!({"error": {"code": -32601, "message": "Method not found"}})),
+        },
+        // An empty result for anything it does not know (as the conformance suite's mock servers).
+        |method| match method {
+            "initialize" => Some(initialize_result()),
+            _ => Some(json!({"result": {}})),
+        },
+        // A modern error naming only versions of the handshake.
+        |method| match method {
+            "initialize" => Some(initialize_result()),
+            _ => Some(
+                json!({"error": {"code": -32022, "message": "Unsupported", "data": {"supported": ["2025-11-25"], "requested": "2026-07-28"}}}),
+            ),
+        },
+        // "Not initialized".
+        |method| match method {
+            "initialize" => Some(initialize_result()),
+            _ => Some(json!({"error": {"code": -32600, "message": "Server not initialized"}})),
+        },
+    ];
+    for script in scripts {
+        let (client, methods) = connect(script, Protocol::Auto);
+        let client = client.unwrap_or_else(|e| panic!("{e}"));
+        assert!(!client.is_modern());
+        assert_eq!(client.protocol_version(), "2025-11-25");
+        assert_eq!(methods[..2], ["server/discover", "initialize"]);
+    }
+}
+
+#[test]
+fn a_client_that_requires_2026_07_28_refuses_a_server_of_the_handshake_era() {
+    let (client, methods) = connect(
+        |method| match method {
+            "initialize" => Some(initialize_result()),
+            _ => Some(json!({"error": {"code": -32601, "message": "Method not found"}})),
+        },
+        Protocol::Modern,
+    );
+    let error = client.err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(error.contains("does not speak MCP 2026-07-28"), "{error}");
+    assert_eq!(methods, ["server/discover"], "no initialize");
+}
+
+#[test]
+fn a_client_pinned_to_the_handshake_sends_no_probe() {
+    let (client, methods) = connect(|_| Some(initialize_result()), Protocol::Handshake);
+    assert!(client.is_ok());
+    assert_eq!(methods, ["initialize", "notifications/initialized"]);
+}
