@@ -130,7 +130,7 @@ impl McpClient {
     }
 
     /// Goes on with a `tools/call` whose first answer, `input_required`, came on the page's fast path
-    /// ([`crate::worker::JsCalls`]): the application answers and the call is sent again, as
+    /// (`worker::JsCalls`, in the browser): the application answers and the call is sent again, as
     /// [`McpClient::call_tool_raw`] does.
     pub async fn call_tool_after_input(
         &self,
