@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+mod catalogue;
 mod headers;
 
 use crate::build::{self, Profile, copy_dir, remove_dir};
@@ -63,7 +64,8 @@ impl Drop for ChildGuard {
     }
 }
 
-/// Builds `target/site/`: a copy of `www/*`, `target/bundles` as `bundles/`, `target/pkg` as `pkg/`.
+/// Builds `target/site/`: a copy of `www/*`, `target/bundles` as `bundles/`, `target/pkg` as `pkg/`, and the
+/// servers' `catalogue.json`.
 pub(crate) fn assemble() -> Result<PathBuf> {
     let site = target_dir().join("site");
     println!("== assemble {}", display(&site));
@@ -83,6 +85,7 @@ pub(crate) fn assemble() -> Result<PathBuf> {
             println!("note: {} missing (nothing built yet)", display(&from));
         }
     }
+    catalogue::write(&site, &target_dir().join("bundles"))?;
     Ok(site)
 }
 

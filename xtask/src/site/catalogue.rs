@@ -1,0 +1,91 @@
+//! The console's catalogue of servers, `catalogue.json` in the site: the `catalogue.json` of every sample server
+//! whose bundle was built, in one document (`{"servers": [...]}`, by id). Each entry says what the server is, what
+//! it needs (credentials, network origins) and the config that adds it.
+
+use std::fs;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::{Result, display, root};
+
+/// The fields every entry must have, and what the console does with them.
+const REQUIRED: &[&str] = &["id", "name", "description", "config"];
+
+/// Writes `site/catalogue.json` from the entries of the servers built into `bundles`.
+pub(crate) fn write(site: &Path, bundles: &Path) -> Result {
+    let mut entries = Vec::new();
+    let dir = root().join("sample-servers");
+    let listing = fs::read_dir(&dir).map_err(|e| format!("cannot list {}: {e}", display(&dir)))?;
+    for item in listing {
+        let server = item.map_err(|e| format!("cannot list {}: {e}", display(&dir)))?.path();
+        let file = server.join("catalogue.json");
+        let Some(bundle) = server.file_name() else { continue };
+        if !file.is_file() || !bundles.join(bundle).is_dir() {
+            continue;
+        }
+        entries.push(entry(&file)?);
+    }
+    entries.sort_by(|a, b| a["id"].as_str().cmp(&b["id"].as_str()));
+    let out = site.join("catalogue.json");
+    let text = serde_json::to_string_pretty(&json!({ "servers": entries })).map_err(|e| e.to_string())?;
+    fs::write(&out, text + "\n").map_err(|e| format!("cannot write {}: {e}", display(&out)))?;
+    println!("catalogue: {} servers in {}", entries.len(), display(&out));
+    Ok(())
+}
+
+/// One entry, checked: a JSON object with the required fields.
+fn entry(file: &Path) -> Result<Value> {
+    let text = fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", display(file)))?;
+    let value: Value = serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", display(file)))?;
+    let missing: Vec<&str> = REQUIRED.iter().copied().filter(|key| value.get(key).is_none()).collect();
+    if !value.is_object() || !missing.is_empty() {
+        return Err(format!(
+            "{}: a catalogue entry needs {} (missing: {})",
+            display(file),
+            REQUIRED.join(", "),
+            missing.join(", ")
+        ));
+    }
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("mcp-worker-catalogue-{}-{name}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let file = dir.join("catalogue.json");
+        fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
+        file
+    }
+
+    #[test]
+    fn an_entry_needs_its_fields() {
+        let good = temp_file("good", r#"{"id":"echo","name":"Echo","description":"d","config":{"name":"echo"}}"#);
+        assert_eq!(entry(&good).map(|v| v["id"].clone()), Ok(json!("echo")));
+        let missing = temp_file("missing", r#"{"id":"echo","name":"Echo"}"#);
+        let error = entry(&missing).err().unwrap_or_default();
+        assert!(error.contains("missing: description, config"), "{error}");
+        let broken = temp_file("broken", "{");
+        assert!(entry(&broken).err().unwrap_or_default().contains("is not JSON"));
+    }
+
+    #[test]
+    fn every_sample_server_has_a_valid_entry() {
+        let dir = root().join("sample-servers");
+        for item in fs::read_dir(&dir).unwrap_or_else(|e| panic!("{e}")) {
+            let server = item.unwrap_or_else(|e| panic!("{e}")).path();
+            if server.join("Cargo.toml").is_file() {
+                let file = server.join("catalogue.json");
+                let value = entry(&file).unwrap_or_else(|e| panic!("{e}"));
+                let bundle = server.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+                assert_eq!(value["id"], bundle, "{}: the id is the bundle's name", display(&file));
+                let worker = format!("./bundles/{bundle}/bootstrap.js");
+                assert_eq!(value["config"]["workerUrl"], worker.as_str(), "{}", display(&file));
+            }
+        }
+    }
+}
