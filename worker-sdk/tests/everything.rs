@@ -247,7 +247,8 @@ fn prompts_and_completion_answer_as_the_suite_expects() {
             "test_simple_prompt",
             "test_prompt_with_arguments",
             "test_prompt_with_embedded_resource",
-            "test_prompt_with_image"
+            "test_prompt_with_image",
+            "test_input_required_result_prompt"
         ]
     );
     assert_eq!(
