@@ -17,7 +17,7 @@ async fn the_echo_server_starts_initializes_and_answers() {
     let client = spawn_echo().await.expect("echo starts");
     let info = client.server_info();
     assert_eq!(info.server_info.name, "echo");
-    assert_eq!(info.protocol_version, "2025-11-25");
+    assert_eq!(info.protocol_version, "2026-07-28", "an SDK server is spoken to in the newest era");
     assert!(info.capabilities.tools.is_some());
     client.ping().await.expect("ping");
 
