@@ -12,6 +12,7 @@ use crate::notifications::ProgressToken;
 use crate::{ErrorObject, JsonObject, RequestId};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use serde_json::value::RawValue;
 use std::collections::BTreeMap;
 
 /// The modern protocol revision.
@@ -277,50 +278,71 @@ pub struct ListenParams {
     pub notifications: SubscriptionFilter,
 }
 
-/// Serializes a complete modern result: `result` with `resultType: "complete"`, the server's identity in `_meta`
+/// Serializes a complete modern result: `result` with `resultType: "complete"` as its first member (so that a
+/// client can tell a complete result without reading the rest: [`result_kind`]), the server's identity in `_meta`
 /// (merged into any `_meta` the result has) and, for list, read and discover results, the caching hints.
 pub fn complete_result<R: Serialize>(
     result: &R,
     server_info: &Implementation,
     cache: Option<CacheHint>,
-) -> serde_json::Result<Value> {
-    let mut value = serde_json::to_value(result)?;
-    if !value.is_object() {
-        // `()` and other unit results: an empty object.
-        value = Value::Object(JsonObject::new());
+) -> serde_json::Result<Box<RawValue>> {
+    let mut members = JsonObject::new();
+    if let Some(cache) = cache {
+        members.insert("ttlMs".into(), cache.ttl_ms.into());
+        members.insert("cacheScope".into(), serde_json::to_value(cache.cache_scope)?);
     }
-    if let Value::Object(object) = &mut value {
-        object.insert("resultType".into(), result_type::COMPLETE.into());
-        if let Some(cache) = cache {
-            object.insert("ttlMs".into(), cache.ttl_ms.into());
-            object.insert("cacheScope".into(), serde_json::to_value(cache.cache_scope)?);
-        }
-        stamp_server_info(object, server_info)?;
-    }
-    Ok(value)
+    typed(result_type::COMPLETE, result, server_info, members)
 }
 
-/// Serializes an [`InputRequiredResult`] with its `resultType` and the server's identity.
-pub fn input_required_result(result: &InputRequiredResult, server_info: &Implementation) -> serde_json::Result<Value> {
-    let mut value = serde_json::to_value(result)?;
-    if let Value::Object(object) = &mut value {
-        object.insert("resultType".into(), result_type::INPUT_REQUIRED.into());
-        stamp_server_info(object, server_info)?;
-    }
-    Ok(value)
+/// Serializes an [`InputRequiredResult`] with its `resultType` first and the server's identity.
+pub fn input_required_result(
+    result: &InputRequiredResult,
+    server_info: &Implementation,
+) -> serde_json::Result<Box<RawValue>> {
+    typed(result_type::INPUT_REQUIRED, result, server_info, JsonObject::new())
 }
 
-fn stamp_server_info(object: &mut JsonObject, server_info: &Implementation) -> serde_json::Result<()> {
+/// `{"resultType":…, <members>, "_meta":{serverInfo…}, <the result's own members>}`. The result's text is copied,
+/// not rebuilt, unless it has a `_meta` of its own to merge into.
+fn typed<R: Serialize>(
+    kind: &str,
+    result: &R,
+    server_info: &Implementation,
+    mut members: JsonObject,
+) -> serde_json::Result<Box<RawValue>> {
+    let mut body = serde_json::to_string(result)?;
     let info = serde_json::to_value(server_info)?;
-    match object.get_mut("_meta") {
-        Some(Value::Object(existing)) => {
-            existing.insert(meta::SERVER_INFO.into(), info);
+    if body.contains("\"_meta\"") {
+        // Perhaps a `_meta` of its own (or the text "_meta" in a value): merged for certain through a value.
+        let mut value: Value = serde_json::from_str(&body)?;
+        if let Value::Object(object) = &mut value {
+            match object.get_mut("_meta") {
+                Some(Value::Object(existing)) => {
+                    existing.insert(meta::SERVER_INFO.into(), info);
+                }
+                _ => {
+                    object.insert("_meta".into(), serde_json::json!({ meta::SERVER_INFO: info }));
+                }
+            }
+            object.remove("resultType");
         }
-        _ => {
-            object.insert("_meta".into(), serde_json::json!({ meta::SERVER_INFO: info }));
+        body = serde_json::to_string(&value)?;
+    } else {
+        members.insert("_meta".into(), serde_json::json!({ meta::SERVER_INFO: info }));
+    }
+    let inner = body.trim().strip_prefix('{').and_then(|t| t.strip_suffix('}')).map(str::trim).unwrap_or_default();
+    let own = serde_json::to_string(&members)?;
+    let own = own.strip_prefix('{').and_then(|t| t.strip_suffix('}')).unwrap_or_default();
+    let kind = serde_json::to_string(kind)?;
+    let mut text = format!("{{\"resultType\":{kind}");
+    for part in [own, inner] {
+        if !part.is_empty() {
+            text.push(',');
+            text.push_str(part);
         }
     }
-    Ok(())
+    text.push('}');
+    RawValue::from_string(text)
 }
 
 /// The `_meta` that ties a notification to the `subscriptions/listen` request `id`.
@@ -387,7 +409,15 @@ pub enum ResultKind {
 }
 
 /// Reads a result's `resultType` (only that member is decoded). An unknown type is an error, as the spec requires.
+/// A result that says its type first (as [`complete_result`] writes it) is told without reading the rest.
 pub fn result_kind(result: &str) -> Result<ResultKind, String> {
+    let start = result.trim_start();
+    if start.starts_with(r#"{"resultType":"complete""#) {
+        return Ok(ResultKind::Complete);
+    }
+    if start.starts_with(r#"{"resultType":"input_required""#) {
+        return Ok(ResultKind::InputRequired);
+    }
     #[derive(Deserialize)]
     struct TypeOnly<'a> {
         #[serde(rename = "resultType", borrow, default)]

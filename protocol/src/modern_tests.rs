@@ -74,3 +74,32 @@ fn a_request_s_era_is_read_from_its_meta() {
     let no_caps = meta(json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28"})).era(&all_versions());
     assert_eq!(no_caps.map_err(|e| e.code), Err(crate::ErrorCode::INVALID_PARAMS));
 }
+
+#[test]
+fn a_complete_result_says_its_type_first_and_names_the_server() {
+    let info = Implementation::new("srv", "2");
+    let hint = Some(CacheHint { ttl_ms: 5, cache_scope: CacheScope::Public });
+    let text = complete_result(&json!({"tools": []}), &info, hint).unwrap_or_else(|e| panic!("{e}"));
+    assert!(text.get().starts_with(r#"{"resultType":"complete","#), "{}", text.get());
+    assert_eq!(result_kind(text.get()), Ok(ResultKind::Complete));
+    let value: serde_json::Value = serde_json::from_str(text.get()).unwrap_or_default();
+    assert_eq!(value["tools"], json!([]));
+    assert_eq!((value["ttlMs"].clone(), value["cacheScope"].clone()), (json!(5), json!("public")));
+    assert_eq!(value["_meta"][meta::SERVER_INFO]["name"], "srv");
+
+    // A result with a _meta of its own keeps it, with the server's identity added.
+    let own =
+        complete_result(&json!({"content": [], "_meta": {"x": 1}}), &info, None).unwrap_or_else(|e| panic!("{e}"));
+    let value: serde_json::Value = serde_json::from_str(own.get()).unwrap_or_default();
+    assert!(own.get().starts_with(r#"{"resultType":"complete""#));
+    assert_eq!(
+        (value["_meta"]["x"].clone(), value["_meta"][meta::SERVER_INFO]["version"].clone()),
+        (json!(1), json!("2"))
+    );
+    // A unit result is an object with the fields alone.
+    let unit = complete_result(&(), &info, None).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(serde_json::from_str::<serde_json::Value>(unit.get()).unwrap_or_default()["resultType"], "complete");
+
+    let asked = input_required_result(&InputRequiredResult::default(), &info).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(result_kind(asked.get()), Ok(ResultKind::InputRequired));
+}

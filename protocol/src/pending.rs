@@ -111,6 +111,11 @@ impl<W> PendingTable<W> {
         self.entries.len()
     }
 
+    /// How many requests of `method` are pending.
+    pub fn count_of(&self, method: &str) -> usize {
+        self.entries.values().filter(|entry| &*entry.method == method).count()
+    }
+
     /// Whether no request awaits an answer.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()

@@ -30,8 +30,13 @@ async fn spawn(spec: WorkerSpec) -> McpClient {
         .unwrap_or_else(|e| panic!("the everything server starts: {e} (build the bundles first)"))
 }
 
+/// The everything server, spoken to in the handshake era: these tests send that era's raw requests
+/// (`logging/setLevel`, `resources/subscribe`) and read its answers (-32002, a tool that hears its client lacks a
+/// capability). The modern era is tested natively (worker-sdk/tests/session/modern.rs) and end to end
+/// (tests/e2e/modern.test.mjs).
 async fn everything() -> McpClient {
-    spawn(mcp_worker_tests::page_spec("everything", EVERYTHING_URL).request_timeout_ms(10_000)).await
+    let spec = mcp_worker_tests::page_spec("everything", EVERYTHING_URL).request_timeout_ms(10_000);
+    spawn(spec.protocol(mcp_worker_client::Protocol::Handshake)).await
 }
 
 fn args(value: Value) -> Option<serde_json::Map<String, Value>> {
@@ -196,7 +201,7 @@ async fn resources_are_listed_read_and_watched() {
 async fn prompts_and_completion_answer_raw_requests() {
     let client = everything().await;
     let listed = raw(&client, "prompts/list", json!({})).await.unwrap();
-    assert_eq!(listed["prompts"].as_array().map(Vec::len), Some(4));
+    assert_eq!(listed["prompts"].as_array().map(Vec::len), Some(5));
     let got = raw(&client, "prompts/get", json!({"name": "test_prompt_with_arguments", "arguments": {"arg1": "a"}}))
         .await
         .unwrap();

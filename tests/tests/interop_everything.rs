@@ -93,7 +93,7 @@ async fn the_ts_sdk_client_sees_everything_right() {
 
     // Prompts and completion.
     let prompts = ok(&report, "/listPrompts").as_array().unwrap();
-    assert_eq!(prompts.len(), 4);
+    assert_eq!(prompts.len(), 5);
     assert_eq!(
         prompts[1]["arguments"][0],
         json!({"name": "arg1", "description": "First test argument", "required": true})

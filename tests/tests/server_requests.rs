@@ -67,11 +67,14 @@ async fn the_applications_handlers_answer_elicitation_sampling_and_roots() {
 
 #[wasm_bindgen_test]
 async fn without_handlers_the_capabilities_are_not_declared() {
+    // In MCP 2026-07-28 (what the runtime speaks to an SDK server) a call that needs a capability the host did not
+    // declare fails with -32021 naming it.
     let (manager, _) = McpTransportManager::for_browser(Rc::new(ToolRegistry::new()), ManagerOptions::default());
     manager.add(mcp_worker_tests::wasm_config("everything", EVERYTHING_URL)).unwrap();
-    let elicited = call(&manager, "test_elicitation", json!({"message": "Who are you?"})).await;
-    assert_eq!(elicited["isError"], true);
-    assert!(text(&elicited).starts_with("Elicitation error:"), "{}", text(&elicited));
-    let sampled = call(&manager, "test_sampling", json!({"prompt": "x"})).await;
-    assert!(text(&sampled).starts_with("Sampling error:"), "{}", text(&sampled));
+    for (tool, capability) in [("test_elicitation", "elicitation"), ("test_sampling", "sampling")] {
+        let args = serde_json::value::to_raw_value(&json!({"message": "Who are you?", "prompt": "x"})).unwrap();
+        let refused = manager.call_tool("everything", tool, Some(&args), CallOptions::default()).await.unwrap_err();
+        let message = refused.to_string();
+        assert!(message.contains("-32021") && message.contains(capability), "{message}");
+    }
 }

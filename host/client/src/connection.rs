@@ -219,8 +219,11 @@ impl Connection {
     }
 
     /// How many requests await an answer.
+    /// A `subscriptions/listen` stream (MCP 2026-07-28) is not counted: it awaits no answer, it carries
+    /// notifications for as long as the session lasts.
     pub fn pending_count(&self) -> usize {
-        self.inner.pending.borrow().len()
+        let pending = self.inner.pending.borrow();
+        pending.len() - pending.count_of(mcp_worker_protocol::modern::methods::SUBSCRIPTIONS_LISTEN)
     }
 
     /// Why the connection closed, if it has.

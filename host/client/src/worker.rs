@@ -173,6 +173,12 @@ impl WorkerSpec {
         self
     }
 
+    /// Which protocol era to speak ([`crate::Protocol::Auto`] by default).
+    pub fn protocol(mut self, protocol: crate::Protocol) -> Self {
+        self.client.protocol = protocol;
+        self
+    }
+
     /// How the client introduces itself.
     pub fn client_options(mut self, options: ClientOptions) -> Self {
         self.client = options;

@@ -18,6 +18,7 @@ use mcp_worker_protocol::modern::{
 use mcp_worker_protocol::{ErrorCode, ErrorObject, Request, RequestId, methods};
 use serde::Serialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 use std::rc::Rc;
 
 /// Resource reads may hold what only this user may see, and change at any time.
@@ -123,7 +124,7 @@ fn complete<R: Serialize>(
     state: &State,
     outcome: Result<R, ErrorObject>,
     cache: Option<CacheHint>,
-) -> Result<Value, ErrorObject> {
+) -> Result<Box<RawValue>, ErrorObject> {
     match outcome {
         Ok(result) => complete_result(&result, &state.config.info, cache).map_err(unserializable),
         // 2026-07-28 retired -32002: a resource that does not exist is invalid params.
