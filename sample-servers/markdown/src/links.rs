@@ -1,9 +1,9 @@
 //! `extract_links`: every link and image of a document, with where it points.
 
-use crate::document::{Lines, check_size, options};
+use crate::document::{Lines, UndefinedReferences, check_size, parser_noting};
 use crate::headings::headings;
 use mcp_worker_sdk::{Json, ToolDef};
-use pulldown_cmark::{BrokenLink, Event, LinkType, Parser, Tag, TagEnd};
+use pulldown_cmark::{Event, LinkType, Tag, TagEnd};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -93,52 +93,44 @@ pub(crate) fn extract(markdown: &str) -> Result<Links, String> {
     check_size(markdown)?;
     let lines = Lines::new(markdown);
     let anchors: Vec<String> = headings(markdown).into_iter().map(|h| h.slug).collect();
-    let mut undefined = Vec::new();
+    let undefined = UndefinedReferences::default();
     let mut links: Vec<Link> = Vec::new();
-    {
-        let note_undefined = |link: BrokenLink<'_>| {
-            // A lone "[word]" is ordinary text in CommonMark; only "[text][ref]" and "[ref][]" meant a link.
-            if matches!(link.link_type, LinkType::Reference | LinkType::Collapsed) {
-                undefined.push(UndefinedReference {
-                    reference: link.reference.to_string(),
-                    line: lines.line_of(link.span.start),
-                });
+    // The links being read (an image may sit inside a link), innermost last.
+    let mut open: Vec<usize> = Vec::new();
+    for (event, range) in parser_noting(markdown, undefined.clone()).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Link { link_type, dest_url, title, id }) => {
+                open.push(links.len());
+                let kind = match link_type {
+                    LinkType::Autolink => LinkKind::Autolink,
+                    LinkType::Email => LinkKind::Email,
+                    _ => LinkKind::Link,
+                };
+                links.push(link(kind, link_type, &dest_url, &title, &id, lines.line_of(range.start), &anchors));
             }
-            None
-        };
-        let parser = Parser::new_with_broken_link_callback(markdown, options(), Some(note_undefined));
-        // The links being read (an image may sit inside a link), innermost last.
-        let mut open: Vec<usize> = Vec::new();
-        for (event, range) in parser.into_offset_iter() {
-            match event {
-                Event::Start(Tag::Link { link_type, dest_url, title, id }) => {
-                    open.push(links.len());
-                    let kind = match link_type {
-                        LinkType::Autolink => LinkKind::Autolink,
-                        LinkType::Email => LinkKind::Email,
-                        _ => LinkKind::Link,
-                    };
-                    links.push(link(kind, link_type, &dest_url, &title, &id, lines.line_of(range.start), &anchors));
-                }
-                Event::Start(Tag::Image { link_type, dest_url, title, id }) => {
-                    open.push(links.len());
-                    let line = lines.line_of(range.start);
-                    links.push(link(LinkKind::Image, link_type, &dest_url, &title, &id, line, &anchors));
-                }
-                Event::End(TagEnd::Link | TagEnd::Image) => {
-                    open.pop();
-                }
-                Event::Text(text) | Event::Code(text) | Event::InlineMath(text) => {
-                    for index in &open {
-                        if let Some(link) = links.get_mut(*index) {
-                            link.text.push_str(&text);
-                        }
+            Event::Start(Tag::Image { link_type, dest_url, title, id }) => {
+                open.push(links.len());
+                let line = lines.line_of(range.start);
+                links.push(link(LinkKind::Image, link_type, &dest_url, &title, &id, line, &anchors));
+            }
+            Event::End(TagEnd::Link | TagEnd::Image) => {
+                open.pop();
+            }
+            Event::Text(text) | Event::Code(text) | Event::InlineMath(text) => {
+                for index in &open {
+                    if let Some(link) = links.get_mut(*index) {
+                        link.text.push_str(&text);
                     }
                 }
-                _ => {}
             }
+            _ => {}
         }
     }
+    let undefined = undefined
+        .take()
+        .into_iter()
+        .map(|(reference, offset)| UndefinedReference { reference, line: lines.line_of(offset) })
+        .collect();
     Ok(Links { links, undefined_references: undefined })
 }
 
