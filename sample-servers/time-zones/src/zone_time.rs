@@ -1,6 +1,6 @@
 //! One instant as it reads in one zone: what every tool answers with.
 
-use chrono::{DateTime, Offset, TimeZone, Utc};
+use chrono::{DateTime, Offset, SecondsFormat, TimeZone, Utc};
 use chrono_tz::{OffsetComponents, OffsetName, Tz};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -36,7 +36,7 @@ impl ZoneTime {
         Self {
             zone: time.timezone().name().to_owned(),
             local_time: time.format("%Y-%m-%dT%H:%M:%S").to_string(),
-            iso: time.to_rfc3339(),
+            iso: time.to_rfc3339_opts(SecondsFormat::Secs, false),
             weekday: weekday_name(time),
             utc_offset: format_offset(offset.fix().local_minus_utc()),
             abbreviation: offset.abbreviation().unwrap_or_default().to_owned(),

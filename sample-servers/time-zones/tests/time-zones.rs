@@ -48,6 +48,8 @@ fn now_reads_the_platform_clock_in_every_zone_asked() {
     assert_eq!(now["times"][0]["abbreviation"], "IST");
     assert_eq!(now["times"][0]["is_dst"], false);
     assert_eq!(now["times"][1]["zone"], "America/New_York");
+    let iso = now["times"][0]["iso"].as_str().unwrap();
+    assert!(iso.len() == 25 && iso.ends_with("+05:30"), "whole seconds: {iso}");
 
     let utc_only = client.ok("now", json!({}));
     assert_eq!(utc_only["times"].as_array().unwrap().len(), 1);
