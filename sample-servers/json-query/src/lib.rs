@@ -8,6 +8,7 @@ mod answer;
 mod document;
 mod format_tool;
 mod jq_tool;
+mod natives;
 mod paths_tool;
 mod position;
 mod program;

@@ -1,10 +1,10 @@
 //! Compiling a jq filter with jaq: the standard library, minus what would reach outside a sandboxed worker, and
 //! errors that say where the filter breaks.
 
+use crate::natives::{self, REPLACED_NATIVES};
 use crate::position::{Position, position_in};
 use jaq_core::load::{self, Arena, File, Loader};
-use jaq_core::native::{Fun, bome, v};
-use jaq_core::{Compiler, Cv, DataT, Error, Native, RunPtr, ValXs, data};
+use jaq_core::{Compiler, data};
 use jaq_json::Val;
 
 /// The data jaq runs on: JSON values, and nothing but the compiled program as context.
@@ -16,10 +16,13 @@ pub(crate) type Filter = jaq_core::Filter<Data>;
 /// The longest filter accepted: 16 KiB.
 pub(crate) const MAX_FILTER_BYTES: usize = 16 << 10;
 
-/// Native filters of jaq's standard library that this server replaces: the clock (`now`) and the system's time zone
-/// (`localtime`, `strflocaltime`) do not exist in a worker (and `now` would abort it), the environment is the
-/// worker's, not the user's, and `fromjson` parses without a nesting limit.
-const REPLACED: &[&str] = &["now", "localtime", "strflocaltime", "env", "fromjson"];
+/// Native filters of jaq's standard library that this server replaces by definitions: the clock (`now`) and the
+/// system's time zone (`localtime`, `strflocaltime`) do not exist in a worker (and `now` would abort it), and the
+/// environment is the worker's, not the user's. `natives` replaces more with native filters of its own.
+///
+/// This hides them; it does not shrink the wasm: `jaq_std::funs` builds every native together, so jiff and its
+/// bundled time-zone database (about 300 KiB) ship with the date functions whatever is filtered out here.
+const REPLACED_BY_DEFS: &[&str] = &["now", "localtime", "strflocaltime", "env"];
 
 /// The replacements by definition (local time is UTC here), and jq's `@csv` and `@tsv`, which jaq leaves to its
 /// command line.
@@ -50,28 +53,13 @@ pub(crate) fn compile(code: &str) -> Result<Filter, String> {
     }
     let extra = load::parse(EXTRA_DEFS, |p| p.defs()).unwrap_or_default();
     let defs = jaq_core::defs().chain(jaq_std::defs()).chain(jaq_json::defs()).chain(extra);
-    let kept = jaq_std::funs::<Data>().filter(|(name, _, _)| !REPLACED.contains(name));
-    let funs = jaq_core::funs().chain(kept).chain(jaq_json::funs().filter(|(name, _, _)| !REPLACED.contains(name)));
-    let funs = funs.chain([fromjson()]);
+    let replaced = |name: &&str| REPLACED_BY_DEFS.contains(name) || REPLACED_NATIVES.contains(name);
+    let funs = jaq_core::funs().chain(jaq_std::funs::<Data>()).chain(jaq_json::funs());
+    let funs = funs.filter(|(name, _, _)| !replaced(name)).chain(natives::replacements());
     let arena = Arena::default();
     let modules =
         Loader::new(defs).load(&arena, File { code, path: () }).map_err(|errors| describe_load_errors(code, errors))?;
     Compiler::default().with_funs(funs).compile(modules).map_err(|errors| describe_compile_errors(code, errors))
-}
-
-/// `fromjson` through the same nesting-limited parser as the tools' inputs.
-fn fromjson() -> Fun<Data> {
-    // Spelled with the projection, as `RunPtr` is: a fn pointer type does not normalise it to `Val`.
-    fn run(cv: Cv<'_, Data>) -> ValXs<'_, <Data as DataT>::V<'_>> {
-        let parsed = match &cv.1 {
-            Val::TStr(text) => serde_json::from_slice::<Val>(text)
-                .map_err(|e| Error::str(format!("cannot parse {} as JSON: {e}", cv.1))),
-            other => Err(Error::str(format!("cannot parse {other} as JSON: it is not a string"))),
-        };
-        bome(parsed)
-    }
-    let run: RunPtr<Data> = run;
-    ("fromjson", v(0), Native::<Data>::new(run))
 }
 
 fn describe_load_errors(code: &str, errors: load::Errors<&str, ()>) -> String {

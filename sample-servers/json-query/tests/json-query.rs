@@ -65,6 +65,8 @@ fn jq_without_input_runs_on_null_and_has_the_standard_library() {
         (r#"{"a": {"b": 1}} | [paths]"#, json!([[["a"], ["a", "b"]]])),
         (r#""{\"k\": [1]}" | fromjson | .k[0]"#, json!([1])),
         ("9 | sqrt", json!([3.0])),
+        (r#""2024-03-01T12:30:00+0200" | strptime("%Y-%m-%dT%H:%M:%S%z")"#, json!([[2024, 2, 1, 12, 30, 0, 5, 60]])),
+        (r#""2024-03-01 12:30" | strptime("%Y-%m-%d %H:%M") | mktime"#, json!([1_709_296_200])),
         ("nan, infinite", json!([null, f64::MAX])),
     ];
     for (filter, outputs) in cases {
