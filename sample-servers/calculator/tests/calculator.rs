@@ -139,3 +139,15 @@ fn find_units_lists_names_by_prefix() {
     let r = s.call("find_units", json!({"prefix": "zzzz"}));
     assert_eq!(r["content"][0]["text"], "no unit starts with \"zzzz\"");
 }
+
+#[test]
+fn the_catalogue_entry_names_this_server_and_its_example_works() {
+    let entry: Value = serde_json::from_str(include_str!("../catalogue.json")).unwrap();
+    assert_eq!(entry["id"], "calculator");
+    assert_eq!(entry["config"]["workerUrl"], "./bundles/calculator/bootstrap.js");
+    assert_eq!(entry["needs"], json!({"credentials": [], "network": []}));
+    let mut s = server();
+    let r = s.call(entry["try"]["tool"].as_str().unwrap(), entry["try"]["arguments"].clone());
+    assert_eq!(r["isError"], Value::Null, "{r}");
+    assert!(r["content"][0]["text"].as_str().is_some_and(|t| !t.is_empty()), "{r}");
+}

@@ -178,3 +178,15 @@ fn pretty_and_minify_keep_the_key_order() {
     assert_eq!(r["isError"], true);
     assert!(r["content"][0]["text"].as_str().unwrap().starts_with("the JSON is not valid: expected `:` at line 1"));
 }
+
+#[test]
+fn the_catalogue_entry_names_this_server_and_its_example_works() {
+    let entry: Value = serde_json::from_str(include_str!("../catalogue.json")).unwrap();
+    assert_eq!(entry["id"], "json-query");
+    assert_eq!(entry["config"]["workerUrl"], "./bundles/json-query/bootstrap.js");
+    assert_eq!(entry["needs"], json!({"credentials": [], "network": []}));
+    let mut s = server();
+    let r = s.call(entry["try"]["tool"].as_str().unwrap(), entry["try"]["arguments"].clone());
+    assert_eq!(r["isError"], Value::Null, "{r}");
+    assert!(r["content"][0]["text"].as_str().is_some_and(|t| !t.is_empty()), "{r}");
+}

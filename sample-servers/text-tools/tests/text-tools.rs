@@ -130,6 +130,17 @@ fn diff_of_lines_is_a_unified_diff() {
 }
 
 #[test]
+fn diff_of_texts_that_differ_everywhere_is_quick() {
+    let mut s = server();
+    let old: String = (0..40_000).map(|i| format!("a{i}\n")).collect();
+    let new: String = (0..40_000).map(|i| if i % 2 == 0 { format!("b{i}\n") } else { format!("a{i}\n") }).collect();
+    let started = std::time::Instant::now();
+    let r = s.call("diff", json!({"old": old, "new": new}));
+    assert_eq!(r["structuredContent"]["added"], 20_000);
+    assert!(started.elapsed().as_secs() < 10, "took {:?}", started.elapsed());
+}
+
+#[test]
 fn diff_of_words_marks_changes_inline() {
     let mut s = server();
     let r = s.call(
@@ -177,4 +188,16 @@ fn case_convert_handles_every_convention_a_line_at_a_time() {
     }
     let r = s.call("case_convert", json!({"text": "x", "to": "sponge"}));
     assert_eq!(r["isError"], true);
+}
+
+#[test]
+fn the_catalogue_entry_names_this_server_and_its_example_works() {
+    let entry: Value = serde_json::from_str(include_str!("../catalogue.json")).unwrap();
+    assert_eq!(entry["id"], "text-tools");
+    assert_eq!(entry["config"]["workerUrl"], "./bundles/text-tools/bootstrap.js");
+    assert_eq!(entry["needs"], json!({"credentials": [], "network": []}));
+    let mut s = server();
+    let r = s.call(entry["try"]["tool"].as_str().unwrap(), entry["try"]["arguments"].clone());
+    assert_eq!(r["isError"], Value::Null, "{r}");
+    assert!(r["content"][0]["text"].as_str().is_some_and(|t| !t.is_empty()), "{r}");
 }
