@@ -2,19 +2,14 @@
 //! 128-level nesting limit keeps a hostile string from overflowing the stack (jaq's parser recurses without a
 //! limit).
 
-use crate::program::Data;
 use jaq_core::native::{Fun, bome, v};
-use jaq_core::{Cv, DataT, Error, Native, RunPtr, ValR, ValXs};
+use jaq_core::{DataT, Error, Native, RunPtr, ValR};
 use jaq_json::Val;
 
 /// The replacements, under the names they replace.
-pub(crate) fn replacements() -> [Fun<Data>; 1] {
-    // Spelled with the projection, as `RunPtr` is: a fn pointer type does not normalise it to `Val`.
-    fn fromjson(cv: Cv<'_, Data>) -> ValXs<'_, <Data as DataT>::V<'_>> {
-        bome(parse_json(&cv.1))
-    }
-    let fromjson: RunPtr<Data> = fromjson;
-    [("fromjson", v(0), Native::<Data>::new(fromjson))]
+pub(crate) fn replacements<D: for<'a> DataT<V<'a> = Val>>() -> [Fun<D>; 1] {
+    let fromjson: RunPtr<D> = |cv| bome(parse_json(&cv.1));
+    [("fromjson", v(0), Native::<D>::new(fromjson))]
 }
 
 /// The names of jaq's natives that [`replacements`] stand for.

@@ -55,7 +55,7 @@ pub(crate) fn compile(code: &str) -> Result<Filter, String> {
     let defs = jaq_core::defs().chain(jaq_std::defs()).chain(jaq_json::defs()).chain(extra);
     let replaced = |name: &&str| REPLACED_BY_DEFS.contains(name) || REPLACED_NATIVES.contains(name);
     let funs = jaq_core::funs().chain(jaq_std::funs::<Data>()).chain(jaq_json::funs());
-    let funs = funs.filter(|(name, _, _)| !replaced(name)).chain(natives::replacements());
+    let funs = funs.filter(|(name, _, _)| !replaced(name)).chain(natives::replacements::<Data>());
     let arena = Arena::default();
     let modules =
         Loader::new(defs).load(&arena, File { code, path: () }).map_err(|errors| describe_load_errors(code, errors))?;
