@@ -1,7 +1,7 @@
 //! `calculate`: an expression in, its value (and unit) out.
 
 use crate::answer::Answer;
-use crate::budget::MAX_STEPS;
+use crate::budget::MAX_MILLIS;
 use crate::evaluate::{MAX_EXPRESSION_BYTES, evaluate};
 use mcp_worker_sdk::ToolDef;
 use schemars::JsonSchema;
@@ -24,8 +24,9 @@ pub(crate) fn tool() -> ToolDef {
          trigonometry, logarithms, factorials, percentages, number bases (`0b101`, `to hex`), and conversions between \
          units (`5 feet to meters`, `100 km/h in mph`, `72 °F to °C`, `1 GiB to MB`). Returns the result as text and \
          split into value and unit. Variables live within one call (`a = 2; a * 3`). Offline and deterministic: no \
-         currencies, no current date, no random numbers. At most {MAX_EXPRESSION_BYTES} bytes and {MAX_STEPS} \
-         evaluation steps."
+         currencies, no current date, no random numbers. At most {MAX_EXPRESSION_BYTES} bytes and {} seconds of \
+         work (a longer calculation is stopped).",
+        MAX_MILLIS / 1000.0
     ))
     .read_only()
     .idempotent()

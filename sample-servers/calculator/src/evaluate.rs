@@ -1,8 +1,8 @@
 //! One expression through fend, offline and deterministic: a fresh context per call (no variables carried between
 //! calls), no clock (`today` fails), no random numbers (`roll d6` fails), no exchange rates (currencies fail), and a
-//! step budget.
+//! time budget.
 
-use crate::budget::{MAX_STEPS, StepBudget};
+use crate::budget::{MAX_MILLIS, TimeBudget};
 use fend_core::{Context, SpanKind};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -37,12 +37,12 @@ pub(crate) fn evaluate(expression: &str) -> Result<Calculation, String> {
         return Err("the expression is empty".into());
     }
     let mut context = Context::new();
-    let budget = StepBudget::new(MAX_STEPS);
+    let budget = TimeBudget::new(MAX_MILLIS);
     let outcome = fend_core::evaluate_with_interrupt(expression, &mut context, &budget);
     let result = match outcome {
         Ok(result) => result,
         Err(_) if budget.exhausted() => {
-            return Err(format!("the calculation is too large: it was stopped after {MAX_STEPS} steps"));
+            return Err(format!("the calculation is too large: it was stopped after {} seconds", MAX_MILLIS / 1000.0));
         }
         Err(e) => return Err(explain(e)),
     };

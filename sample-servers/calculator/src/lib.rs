@@ -1,7 +1,7 @@
 //! The calculator server: math with units, by fend (arbitrary precision, pure Rust), offline and deterministic.
 //!
 //! Each call gets a fresh fend context: no variables carried between calls, no clock, no random numbers, no
-//! exchange rates (so no currencies), and a step budget (see `budget`) so no expression holds the worker for long.
+//! exchange rates (so no currencies), and a time budget (see `budget`) so no expression holds the worker for long.
 
 mod answer;
 mod budget;
