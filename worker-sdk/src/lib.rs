@@ -25,6 +25,8 @@ mod schema;
 mod server;
 mod session;
 mod state;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod tool;
 mod uri_template;
 #[cfg(target_arch = "wasm32")]
@@ -49,7 +51,7 @@ pub use mcp_worker_protocol::{
 pub use peer::{CLOSE_SSE_STREAM, Outbound, RELATED_REQUEST_META, Sleeper};
 pub use prompt::{IntoPromptResult, PromptDef, PromptHandler};
 pub use resource::{IntoReadResult, ResourceDef, ResourceRequest, ResourceTemplateDef};
-pub use result::{IntoCallToolResult, Json};
+pub use result::{IntoCallToolResult, Json, JsonWithText};
 pub use schemars;
 pub use server::{DEFAULT_CLIENT_REQUEST_TIMEOUT_MS, DEFAULT_LIST_TTL_MS, DEFAULT_PAGE_SIZE, Server};
 pub use session::{Session, Spawner};

@@ -95,6 +95,31 @@ impl<T: Serialize + JsonSchema> IntoCallToolResult for Json<T> {
     }
 }
 
+/// Structured content with a text of its own: `text` is the result's text block, for people and models; `data` its
+/// `structuredContent`, whose schema is the tool's `outputSchema`. [`Json`] sends the JSON of the data as the text,
+/// which reads worse than a sentence, and a value's own text (a JSON document with its key order, a number as
+/// written) can say more.
+#[derive(Debug)]
+pub struct JsonWithText<T> {
+    /// The text block.
+    pub text: String,
+    /// The structured content.
+    pub data: T,
+}
+
+impl<T: Serialize + JsonSchema> IntoCallToolResult for JsonWithText<T> {
+    fn into_call_tool_result(self) -> CallToolResult {
+        match serde_json::to_value(&self.data) {
+            Ok(value) => CallToolResult { structured_content: Some(value), ..CallToolResult::text(self.text) },
+            Err(err) => CallToolResult::error(format!("the tool's result could not be serialized: {err}")),
+        }
+    }
+
+    fn output_schema() -> Option<JsonObject> {
+        Some(crate::schema::output_schema::<T>())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

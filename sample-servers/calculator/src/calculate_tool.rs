@@ -1,8 +1,8 @@
 //! `calculate`: an expression in, its value (and unit) out.
 
-use crate::answer::Answer;
 use crate::budget::MAX_MILLIS;
 use crate::evaluate::{MAX_EXPRESSION_BYTES, evaluate};
+use mcp_worker_sdk::JsonWithText;
 use mcp_worker_sdk::ToolDef;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -16,7 +16,8 @@ struct CalculateArgs {
 
 pub(crate) fn tool() -> ToolDef {
     ToolDef::new("calculate", |args: CalculateArgs| async move {
-        evaluate(&args.expression).map(|calculation| Answer { text: calculation.result.clone(), data: calculation })
+        evaluate(&args.expression)
+            .map(|calculation| JsonWithText { text: calculation.result.clone(), data: calculation })
     })
     .title("Calculate")
     .description(format!(

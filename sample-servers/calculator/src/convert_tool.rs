@@ -1,7 +1,7 @@
 //! `convert`: a quantity from one unit to another, without writing an expression.
 
-use crate::answer::Answer;
 use crate::evaluate::evaluate;
+use mcp_worker_sdk::JsonWithText;
 use mcp_worker_sdk::ToolDef;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -22,7 +22,7 @@ struct ConvertArgs {
 pub(crate) fn tool() -> ToolDef {
     ToolDef::new("convert", |args: ConvertArgs| async move {
         let expression = expression(&args)?;
-        evaluate(&expression).map(|calculation| Answer { text: calculation.result.clone(), data: calculation })
+        evaluate(&expression).map(|calculation| JsonWithText { text: calculation.result.clone(), data: calculation })
     })
     .title("Convert units")
     .description(

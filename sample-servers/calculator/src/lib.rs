@@ -3,7 +3,6 @@
 //! Each call gets a fresh fend context: no variables carried between calls, no clock, no random numbers, no
 //! exchange rates (so no currencies), and a time budget (see `budget`) so no expression holds the worker for long.
 
-mod answer;
 mod budget;
 mod calculate_tool;
 mod convert_tool;

@@ -1,6 +1,6 @@
 //! `find_units`: the unit names fend knows that start with a prefix, to spell a unit right.
 
-use crate::answer::Answer;
+use mcp_worker_sdk::JsonWithText;
 use mcp_worker_sdk::ToolDef;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -36,7 +36,7 @@ pub(crate) fn tool() -> ToolDef {
         .idempotent()
 }
 
-fn find(prefix: &str) -> Result<Answer<UnitNames>, String> {
+fn find(prefix: &str) -> Result<JsonWithText<UnitNames>, String> {
     let prefix = prefix.trim();
     if prefix.is_empty() || prefix.len() > 100 || prefix.contains(char::is_whitespace) {
         return Err("give the start of one unit name, e.g. `mil`".into());
@@ -57,5 +57,5 @@ fn find(prefix: &str) -> Result<Answer<UnitNames>, String> {
     } else {
         format!("{}{}", units.join(", "), if truncated { ", …" } else { "" })
     };
-    Ok(Answer { text, data: UnitNames { units, truncated } })
+    Ok(JsonWithText { text, data: UnitNames { units, truncated } })
 }

@@ -2,17 +2,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
-#[path = "support/session.rs"]
-mod session;
-
+use mcp_worker_sdk::testing::TestClient;
 use serde_json::{Value, json};
-use session::TestSession;
 
-fn server() -> TestSession {
-    TestSession::start(calculator_server::server(&Default::default()))
+fn server() -> TestClient {
+    TestClient::new(calculator_server::server(&Default::default()))
 }
 
-fn calculate(s: &mut TestSession, expression: &str) -> Value {
+fn calculate(s: &mut TestClient, expression: &str) -> Value {
     s.call("calculate", json!({"expression": expression}))
 }
 

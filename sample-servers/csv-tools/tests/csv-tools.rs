@@ -3,15 +3,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
-#[path = "support/session.rs"]
-mod session;
-
 use mcp_worker_sdk::Env;
+use mcp_worker_sdk::testing::{TestClient, text};
 use serde_json::{Value, json};
-use session::{Client, text};
 
-fn client() -> Client {
-    Client::new(csv_tools_server::server(&Env::default()))
+fn client() -> TestClient {
+    TestClient::new(csv_tools_server::server(&Env::default()))
 }
 
 const INVENTORY: &str = "name,city,price,qty,in_stock,date
@@ -27,7 +24,7 @@ fn names(result: &Value) -> Vec<&str> {
 
 #[test]
 fn every_tool_is_listed_read_only_with_a_description() {
-    let tools = client().tools();
+    let tools = client().list_tools();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["csv_to_json", "json_to_csv", "csv_stats", "csv_query"]);
     for tool in &tools {

@@ -1,11 +1,11 @@
 //! The `jq` tool: a filter and JSON text in, every output value out.
 
-use crate::answer::Answer;
 use crate::document::{self, MAX_JSON_BYTES};
 use crate::program::{self, MAX_FILTER_BYTES};
 use crate::run::{self, MAX_OUTPUT_BYTES, MAX_OUTPUTS};
 use crate::writer;
 use jaq_json::Val;
+use mcp_worker_sdk::JsonWithText;
 use mcp_worker_sdk::ToolDef;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -50,7 +50,7 @@ pub(crate) fn tool() -> ToolDef {
         .idempotent()
 }
 
-fn jq(args: &JqArgs) -> Result<Answer<JqResult>, String> {
+fn jq(args: &JqArgs) -> Result<JsonWithText<JqResult>, String> {
     let filter = program::compile(&args.filter)?;
     let inputs = match &args.input {
         None => vec![Val::Null],
@@ -82,5 +82,5 @@ fn jq(args: &JqArgs) -> Result<Answer<JqResult>, String> {
         .map(|(value, _)| writer::to_json(value))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;
-    Ok(Answer { text, data: JqResult { count: outputs.len(), outputs, stopped: run.stopped } })
+    Ok(JsonWithText { text, data: JqResult { count: outputs.len(), outputs, stopped: run.stopped } })
 }

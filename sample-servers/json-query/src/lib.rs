@@ -4,7 +4,6 @@
 //! Everything runs in the worker, offline. Inputs are bounded (1 MiB of JSON, 16 KiB of filter, 128 levels of
 //! nesting) and so are outputs (1,000 values, 1 MiB of text); jaq has no step limit (see `run`).
 
-mod answer;
 mod document;
 mod format_tool;
 mod jq_tool;

@@ -1,11 +1,11 @@
 //! The `json_paths` tool: every path of a document as a jq expression, with its type, for finding one's way in a
 //! large document before writing a filter.
 
-use crate::answer::Answer;
 use crate::document::{self, MAX_JSON_BYTES};
 use crate::shape::type_name;
 use crate::writer::{self, Layout};
 use jaq_json::Val;
+use mcp_worker_sdk::JsonWithText;
 use mcp_worker_sdk::ToolDef;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -61,7 +61,7 @@ pub(crate) fn tool() -> ToolDef {
         .idempotent()
 }
 
-fn list(args: &PathsArgs) -> Result<Answer<PathListing>, String> {
+fn list(args: &PathsArgs) -> Result<JsonWithText<PathListing>, String> {
     document::check_size("json", &args.json)?;
     let value = document::parse(&args.json).map_err(|e| format!("the JSON is not valid: {e}"))?;
     let mut walk = Walk {
@@ -75,7 +75,7 @@ fn list(args: &PathsArgs) -> Result<Answer<PathListing>, String> {
     if walk.truncated {
         text.push(format!("… more paths follow (listed the first {})", walk.max));
     }
-    Ok(Answer { text: text.join("\n"), data: PathListing { paths: walk.paths, truncated: walk.truncated } })
+    Ok(JsonWithText { text: text.join("\n"), data: PathListing { paths: walk.paths, truncated: walk.truncated } })
 }
 
 struct Walk {

@@ -1,8 +1,8 @@
 //! The `validate_json` tool: is this text JSON, and if not, where does it break.
 
-use crate::answer::Answer;
 use crate::document::{self, JsonError, MAX_JSON_BYTES};
 use crate::shape::{Shape, shape_of};
+use mcp_worker_sdk::JsonWithText;
 use mcp_worker_sdk::ToolDef;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -38,7 +38,7 @@ pub(crate) fn tool() -> ToolDef {
         .idempotent()
 }
 
-fn validate(text: &str) -> Result<Answer<Validation>, String> {
+fn validate(text: &str) -> Result<JsonWithText<Validation>, String> {
     document::check_size("json", text)?;
     Ok(match document::parse(text) {
         Ok(value) => {
@@ -49,11 +49,11 @@ fn validate(text: &str) -> Result<Answer<Validation>, String> {
                 shape.values,
                 shape.depth
             );
-            Answer { text, data: Validation { valid: true, shape: Some(shape), error: None } }
+            JsonWithText { text, data: Validation { valid: true, shape: Some(shape), error: None } }
         }
         Err(error) => {
             let text = format!("invalid JSON: {error}");
-            Answer { text, data: Validation { valid: false, shape: None, error: Some(error) } }
+            JsonWithText { text, data: Validation { valid: false, shape: None, error: Some(error) } }
         }
     })
 }

@@ -2,15 +2,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
-#[path = "support/session.rs"]
-mod session;
-
 use mcp_worker_sdk::Env;
+use mcp_worker_sdk::testing::{TestClient, text};
 use serde_json::{Value, json};
-use session::{Client, text};
 
-fn client() -> Client {
-    Client::new(markdown_server::server(&Env::default()))
+fn client() -> TestClient {
+    TestClient::new(markdown_server::server(&Env::default()))
 }
 
 const GUIDE: &str = "# Guide
@@ -38,7 +35,7 @@ Visit <https://example.com>, [the docs][docs] or [broken][nothing].
 #[test]
 fn every_tool_and_the_prompt_are_listed_with_descriptions() {
     let mut client = client();
-    let tools = client.tools();
+    let tools = client.list_tools();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["render_html", "outline", "extract_links", "to_plain_text", "document_stats"]);
     for tool in &tools {

@@ -1,7 +1,7 @@
 //! `diff`: what changed between two texts, as a unified diff of lines or an inline diff of words.
 
-use crate::answer::Answer;
 use crate::limits::check_len;
+use mcp_worker_sdk::JsonWithText;
 use mcp_worker_sdk::ToolDef;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -68,7 +68,7 @@ pub(crate) fn tool() -> ToolDef {
         .idempotent()
 }
 
-fn diff(args: &DiffArgs) -> Result<Answer<DiffSummary>, String> {
+fn diff(args: &DiffArgs) -> Result<JsonWithText<DiffSummary>, String> {
     check_len("old", &args.old, MAX_SIDE_BYTES)?;
     check_len("new", &args.new, MAX_SIDE_BYTES)?;
     let context = args.context.unwrap_or(3).min(MAX_CONTEXT);
@@ -106,7 +106,7 @@ fn diff(args: &DiffArgs) -> Result<Answer<DiffSummary>, String> {
         similarity: (f64::from(text_diff.ratio()) * 1e4).round() / 1e4,
         diff,
     };
-    Ok(Answer { text, data: summary })
+    Ok(JsonWithText { text, data: summary })
 }
 
 /// Each group of changes as running text, removals as `[-…-]` and additions as `{+…+}`; groups apart are separated

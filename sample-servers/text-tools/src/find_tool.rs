@@ -1,9 +1,9 @@
 //! `regex_find`: every match of a pattern, with where it is and what its groups captured.
 
-use crate::answer::Answer;
 use crate::limits::{MAX_TEXT_BYTES, check_text};
 use crate::pattern::{MAX_PATTERN_BYTES, PatternArgs};
 use crate::positions::Cursor;
+use mcp_worker_sdk::JsonWithText;
 use mcp_worker_sdk::ToolDef;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -68,7 +68,7 @@ pub(crate) fn tool() -> ToolDef {
         .idempotent()
 }
 
-fn find(args: &FindArgs) -> Result<Answer<Matches>, String> {
+fn find(args: &FindArgs) -> Result<JsonWithText<Matches>, String> {
     check_text("text", &args.text)?;
     let regex = args.pattern.compile()?;
     let max = args.max_matches.unwrap_or(DEFAULT_MATCHES).clamp(1, MAX_MATCHES);
@@ -99,7 +99,7 @@ fn find(args: &FindArgs) -> Result<Answer<Matches>, String> {
         });
     }
     let text = describe(&matches, truncated);
-    Ok(Answer { text, data: Matches { count: matches.len(), matches, truncated } })
+    Ok(JsonWithText { text, data: Matches { count: matches.len(), matches, truncated } })
 }
 
 /// One line a match: where, what, and the groups.

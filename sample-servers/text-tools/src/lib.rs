@@ -3,7 +3,6 @@
 //!
 //! Every tool bounds its input (1 MiB of text, 512 KiB a side for diffs) and its output.
 
-mod answer;
 mod case_tool;
 mod diff_tool;
 mod find_tool;

@@ -1,8 +1,8 @@
 //! `regex_replace`: a pattern's matches replaced, with `$1` and `${name}` for what the groups captured.
 
-use crate::answer::Answer;
 use crate::limits::{MAX_TEXT_BYTES, check_text};
 use crate::pattern::PatternArgs;
+use mcp_worker_sdk::JsonWithText;
 use mcp_worker_sdk::ToolDef;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -44,7 +44,7 @@ pub(crate) fn tool() -> ToolDef {
         .idempotent()
 }
 
-fn replace(args: &ReplaceArgs) -> Result<Answer<Replaced>, String> {
+fn replace(args: &ReplaceArgs) -> Result<JsonWithText<Replaced>, String> {
     check_text("text", &args.text)?;
     check_text("replacement", &args.replacement)?;
     let regex = args.pattern.compile()?;
@@ -74,7 +74,7 @@ fn replace(args: &ReplaceArgs) -> Result<Answer<Replaced>, String> {
     if out.len() > MAX_RESULT_BYTES {
         return Err(too_long());
     }
-    Ok(Answer { text: out.clone(), data: Replaced { text: out, replacements: count } })
+    Ok(JsonWithText { text: out.clone(), data: Replaced { text: out, replacements: count } })
 }
 
 fn too_long() -> String {

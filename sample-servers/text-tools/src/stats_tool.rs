@@ -1,8 +1,8 @@
 //! `text_stats`: how long a text is, counted the ways people count (Unicode's rules for graphemes, words and
 //! sentences).
 
-use crate::answer::Answer;
 use crate::limits::{MAX_TEXT_BYTES, check_text};
+use mcp_worker_sdk::JsonWithText;
 use mcp_worker_sdk::ToolDef;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -72,7 +72,7 @@ pub(crate) fn tool() -> ToolDef {
         .idempotent()
 }
 
-fn stats(text: &str) -> Result<Answer<TextStats>, String> {
+fn stats(text: &str) -> Result<JsonWithText<TextStats>, String> {
     check_text("text", text)?;
     let words: Vec<&str> = text.unicode_words().collect();
     let mut frequency: HashMap<String, usize> = HashMap::new();
@@ -99,7 +99,7 @@ fn stats(text: &str) -> Result<Answer<TextStats>, String> {
         speaking_seconds: (words.len() * 60).div_ceil(SPOKEN_WORDS_PER_MINUTE),
         top_words,
     };
-    Ok(Answer { text: describe(&stats), data: stats })
+    Ok(JsonWithText { text: describe(&stats), data: stats })
 }
 
 fn paragraphs(text: &str) -> usize {

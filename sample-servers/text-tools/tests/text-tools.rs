@@ -2,14 +2,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
-#[path = "support/session.rs"]
-mod session;
-
+use mcp_worker_sdk::testing::TestClient;
 use serde_json::{Value, json};
-use session::TestSession;
 
-fn server() -> TestSession {
-    TestSession::start(text_tools_server::server(&Default::default()))
+fn server() -> TestClient {
+    TestClient::new(text_tools_server::server(&Default::default()))
 }
 
 #[test]

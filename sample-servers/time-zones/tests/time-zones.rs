@@ -2,15 +2,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
-#[path = "support/session.rs"]
-mod session;
-
 use mcp_worker_sdk::Env;
+use mcp_worker_sdk::testing::TestClient;
 use serde_json::{Value, json};
-use session::Client;
 
-fn client() -> Client {
-    Client::new(time_zones_server::server(&Env::default()))
+fn client() -> TestClient {
+    TestClient::new(time_zones_server::server(&Env::default()))
 }
 
 /// The `hours` of each zone in an overlap window.
@@ -25,7 +22,7 @@ fn local_hours(window: &Value) -> Vec<String> {
 
 #[test]
 fn every_tool_is_listed_read_only_with_a_description_and_an_output_schema() {
-    let tools = client().tools();
+    let tools = client().list_tools();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["now", "convert_time", "time_difference", "find_zones", "business_hours_overlap"]);
     for tool in &tools {
