@@ -1,39 +1,30 @@
-// mcp-worker console: starts MCP servers in Web Workers through the host's JS API, lists their tools, calls them
-// from forms generated from each tool's inputSchema, and logs what happens. Plain ES modules, no build step.
-import { app, byTestId, describe, emit } from "./console/app.js";
-import { formatMs } from "./console/dom.js";
-import { createLog } from "./console/log.js";
-import { connect, mountServers } from "./console/servers.js";
-import { mountTools } from "./console/tools.js";
-import { mountWorkbench } from "./console/workbench.js";
+// mcp-worker console: the whole runtime (McpRuntime) on one page. Servers from a catalogue, a form or an
+// `mcpServers` file; the encrypted vault for their keys; the union tool registry with the console's own tools;
+// resources, prompts and server requests; the status socket as a timeline; and a chat with a model that calls the
+// tools. Plain ES modules, no build step. Everything is kept in IndexedDB, so a reload brings it back.
+import { DATABASE, app, byTestId, describe, emit, toast } from "./console/app.js";
+import { h } from "./console/dom.js";
+import { mountTabs } from "./console/tabs.js";
+
+/** The full host package, where `cargo xtask demo` puts it in the site. */
+const HOST_URL = "./pkg/host/mcp_worker_host.js";
+const OAUTH_URL = "./pkg/host/oauth-popup.mjs";
+const CATALOGUE_URL = "./catalogue.json";
 
 /**
- * The servers the console offers. `workerUrl` is the bundle's bootstrap script. Optional: `env` (values the server
- * receives), `moduleUrl` (its wasm, compiled once here so reconnects skip the worker's own fetch and compile),
- * `autoConnect` (default true).
+ * The parts of the console: each module's `mount(element)` builds its part. They are loaded one by one, so that a
+ * part that fails shows its error in place and the others still work.
  */
-const SERVERS = [{ name: "echo", workerUrl: "./bundles/echo/bootstrap.js" }];
-
-/**
- * The light host package, where `cargo xtask demo` puts it in the site: the console only needs McpClient
- * (pkg/host/ is the full runtime).
- */
-const HOST_URL = "./pkg/host-client/mcp_worker_host.js";
-
-async function loadHost() {
-  const started = performance.now();
-  try {
-    // Imported dynamically so that a missing or broken host build is a readable message, not a blank page.
-    const host = await import(HOST_URL);
-    await host.default();
-    app.host = host;
-    setHostStatus("ready", "Host ready");
-    app.log("ok", `Host loaded in ${formatMs(performance.now() - started)}`);
-  } catch (e) {
-    setHostStatus("error", "Host failed to load");
-    app.log("error", `Host failed to load from ${HOST_URL}: ${e.message}. Is the site built (cargo xtask demo)?`);
-  }
-}
+const PARTS = [
+  { module: "./console/servers.js", element: "server-list" },
+  { module: "./console/vault.js", element: "vault-status" },
+  { module: "./console/add.js", element: "view-add" },
+  { module: "./console/tools.js", element: "view-tools" },
+  { module: "./console/resources.js", element: "view-resources" },
+  { module: "./console/events.js", element: "view-events" },
+  { module: "./console/chat.js", element: "view-chat" },
+  { module: "./console/requests.js", element: null },
+];
 
 function setHostStatus(state, text) {
   const status = byTestId("host-status");
@@ -41,21 +32,93 @@ function setHostStatus(state, text) {
   status.querySelector(".host-status-text").textContent = text;
 }
 
-// Anything unexpected still reaches the log, so a bug shows on the page and not only in devtools.
-window.addEventListener("error", (event) => app.log("error", `Unexpected error: ${event.message}`));
-window.addEventListener("unhandledrejection", (event) => app.log("error", `Unexpected error: ${describe(event.reason)}`));
-
-app.log = createLog(byTestId("log"));
-byTestId("log-clear").addEventListener("click", () => byTestId("log").replaceChildren());
-for (const config of SERVERS) {
-  app.servers.set(config.name, { config, state: "idle", client: null, info: null, tools: [], error: null });
+async function createRuntime() {
+  const started = performance.now();
+  const host = await import(HOST_URL);
+  await host.default();
+  app.host = host;
+  const { popupAuthorize, callbackUrl } = await import(OAUTH_URL);
+  app.runtime = await host.McpRuntime.create({
+    database: DATABASE,
+    // Server requests are answered from the page: elicitation as forms, sampling after the user approves.
+    elicitation: true,
+    sampling: true,
+    roots: [],
+    oauth: { redirectUri: callbackUrl, authorize: (url) => popupAuthorize(url), clientName: "mcp-worker console" },
+  });
+  // For people poking at the console from devtools: `mcpConsole.runtime` is the McpRuntime.
+  globalThis.mcpConsole = app;
+  return performance.now() - started;
 }
-mountServers();
-mountTools();
-mountWorkbench();
 
-await loadHost();
-emit("servers"); // the Connect buttons need the host
-for (const config of SERVERS) {
-  if (config.autoConnect !== false) connect(config.name);
+async function loadCatalogue() {
+  try {
+    const response = await fetch(CATALOGUE_URL);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const document = await response.json();
+    app.catalogue = Array.isArray(document?.servers) ? document.servers : [];
+  } catch (error) {
+    app.catalogue = [];
+    toast(`The catalogue (${CATALOGUE_URL}) could not be loaded: ${error.message}`, "error");
+  }
+  emit("catalogue");
+}
+
+/** Keeps `app.health` current and hands every event of the status socket to the views. */
+function listen(runtime) {
+  for (const health of runtime.servers()) app.health.set(health.name, health);
+  runtime.subscribe(
+    (event) => {
+      if (event.type === "serverStatus") {
+        const { id, seq, timestamp, type, ...health } = event;
+        app.health.set(event.server, { ...health, name: event.server });
+        emit("servers");
+      } else if (event.type === "serverRemoved") {
+        app.health.delete(event.server);
+        emit("servers");
+      } else if (event.type === "toolsChanged") {
+        emit("tools");
+      }
+      emit("event", event);
+    },
+    { replay: true },
+  );
+}
+
+async function mountParts() {
+  for (const part of PARTS) {
+    const element = part.element ? byTestId(part.element) : null;
+    try {
+      const module = await import(part.module);
+      module.mount(element);
+    } catch (error) {
+      console.error(`console: ${part.module} failed`, error);
+      element?.replaceChildren(h("p", { class: "error-box", role: "alert" }, `This part of the console failed to load: ${describe(error)}`));
+    }
+  }
+}
+
+// Anything unexpected still shows on the page, not only in devtools.
+window.addEventListener("error", (event) => toast(`Unexpected error: ${event.message}`, "error"));
+window.addEventListener("unhandledrejection", (event) => toast(`Unexpected error: ${describe(event.reason)}`, "error"));
+
+try {
+  const ms = await createRuntime();
+  setHostStatus("ready", `Runtime ready in ${Math.round(ms)} ms`);
+} catch (error) {
+  setHostStatus("error", "The runtime failed to load");
+  document.getElementById("main").replaceChildren(
+    h("p", { class: "error-box", role: "alert" }, `The runtime failed to load from ${HOST_URL}: ${describe(error)}. Is the site built (cargo xtask demo)?`),
+  );
+}
+if (app.runtime) {
+  await loadCatalogue();
+  await mountParts();
+  listen(app.runtime);
+  // A first visit (no server yet) opens on the catalogue; later visits on the tools.
+  mountTabs(app.health.size === 0 ? "add" : "tools");
+  const persistence = app.runtime.persistence();
+  for (const problem of persistence?.problems ?? []) {
+    toast(`A saved ${problem.store} record (${problem.key}) could not be restored: ${problem.reason}`, "error");
+  }
 }
