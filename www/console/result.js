@@ -65,7 +65,7 @@ function renderCallResult(result) {
     h(
       "div",
       { class: "content-blocks", "data-testid": "result-content" },
-      blocks.length === 0 ? h("p", { class: "muted" }, "No content blocks.") : blocks.map(renderBlock),
+      blocks.length === 0 ? h("p", { class: "muted" }, "No content blocks.") : blocks.map((block) => renderBlock(block)),
     ),
     result.structuredContent !== undefined
       ? section("Structured content", h("pre", { class: "code", "data-testid": "result-structured" }, pretty(result.structuredContent)))
@@ -79,7 +79,8 @@ function renderCallResult(result) {
   ];
 }
 
-function renderBlock(block) {
+/** One content block (of a result, a prompt message or a sampling message); `origin` names where an image came from. */
+export function renderBlock(block, origin = "returned by the tool") {
   switch (block?.type) {
     case "text":
       return blockFrame("text", textView(String(block.text ?? "")));
@@ -87,7 +88,7 @@ function renderBlock(block) {
       return blockFrame(
         `image · ${block.mimeType}`,
         safeMime(block.mimeType, "image/")
-          ? h("img", { class: "result-image", src: `data:${block.mimeType};base64,${block.data}`, alt: `Image returned by the tool (${block.mimeType})` })
+          ? h("img", { class: "result-image", src: `data:${block.mimeType};base64,${block.data}`, alt: `Image ${origin} (${block.mimeType})` })
           : h("p", { class: "muted" }, `Not shown: ${block.mimeType} is not an image type.`),
       );
     case "audio":
@@ -112,7 +113,8 @@ function renderBlock(block) {
   }
 }
 
-function textView(text) {
+/** Text in a <pre>, cut at the display limit. */
+export function textView(text) {
   const { text: shown, omitted } = truncate(text, TEXT_LIMIT);
   return [
     h("pre", { class: "text-block", "data-testid": "result-text" }, shown),
@@ -129,6 +131,6 @@ function section(title, body) {
 }
 
 /** Only plain `type/subtype` values go into a data: URL, so a server cannot smuggle other URL syntax in. */
-function safeMime(mime, prefix) {
+export function safeMime(mime, prefix) {
   return typeof mime === "string" && mime.startsWith(prefix) && /^[\w.+-]+\/[\w.+-]+$/.test(mime);
 }
