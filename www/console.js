@@ -67,6 +67,8 @@ async function loadCatalogue() {
 /** Keeps `app.health` current and hands every event of the status socket to the views. */
 function listen(runtime) {
   for (const health of runtime.servers()) app.health.set(health.name, health);
+  // Kept events are replayed first: parts show them, but do not open dialogs for what is long past.
+  app.replaying = true;
   runtime.subscribe(
     (event) => {
       if (event.type === "serverStatus") {
@@ -83,6 +85,8 @@ function listen(runtime) {
     },
     { replay: true },
   );
+  app.replaying = false;
+  emit("servers");
 }
 
 async function mountParts() {

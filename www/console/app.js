@@ -20,6 +20,8 @@ export const app = {
   catalogue: [],
   /** name → ServerHealth, kept current from `serverStatus` and `serverRemoved` events. */
   health: new Map(),
+  /** True while the status socket replays kept events (at start-up): parts open no dialog for those. */
+  replaying: false,
   /** The thread whose tool enablement the Tools view edits and the chat runs in. */
   thread: "console-chat",
   /**

@@ -9,6 +9,7 @@ const STATUS = {
   ok: "Success",
   "tool-error": "Tool error",
   error: "Call failed",
+  cancelled: "Cancelled",
 };
 
 /**
@@ -30,7 +31,14 @@ export function renderResult(container, outcome) {
         ? h("span", { class: "result-duration", "data-testid": "result-duration" }, formatMs(outcome.durationMs))
         : null,
     ),
-    state === "pending" ? h("p", { class: "muted", "data-testid": "result-progress" }, "Waiting for the server…") : null,
+    state === "pending"
+      ? h(
+          "div",
+          { class: "progress-line" },
+          h("progress", { "data-testid": "result-progress-bar", "aria-label": `Progress of ${tool}` }),
+          h("p", { class: "muted", "data-testid": "result-progress" }, "Waiting for the server…"),
+        )
+      : null,
     state === "error" ? renderError(outcome.error) : null,
     outcome.result ? renderCallResult(outcome.result) : null,
   );
@@ -40,6 +48,11 @@ export function renderResult(container, outcome) {
 export function renderProgress(container, { progress, total, message }) {
   const line = container.querySelector("[data-testid=result-progress]");
   if (!line) return;
+  const bar = container.querySelector("[data-testid=result-progress-bar]");
+  if (bar && Number.isFinite(total) && total > 0 && Number.isFinite(progress)) {
+    bar.max = total;
+    bar.value = Math.min(progress, total);
+  }
   const amount = total ? `${progress} / ${total}` : String(progress);
   line.textContent = message ? `Progress ${amount}: ${message}` : `Progress ${amount}`;
 }

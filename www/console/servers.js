@@ -1,161 +1,230 @@
-// Server lifecycle (connect, disconnect, ping, loss) and the servers panel.
-import { app, byTestId, describe, emit, on, select } from "./app.js";
-import { formatMs, h } from "./dom.js";
-import { renderError } from "./result.js";
+// The servers sidebar: one card per configured server, live from the status socket. Each says where the server
+// stands (status, transport, sandbox and network policy, tools, protocol, last error, failures, restarts, uptime),
+// what it waits for (credentials, a sign-in), and offers what can be done (connect, restart, enable, disable,
+// credentials, remove).
+import { app, byTestId, describe, emit, on, toast } from "./app.js";
+import { confirmDialog } from "./dialog.js";
+import { fill, h } from "./dom.js";
 
-const STATE_LABEL = { idle: "Disconnected", starting: "Starting…", connected: "Connected", error: "Error" };
-const modules = new Map();
+const STATUS_LABEL = {
+  disconnected: "Idle",
+  connecting: "Starting…",
+  connected: "Connected",
+  needs_credentials: "Needs credentials",
+  needs_authorization: "Needs sign-in",
+  error: "Error",
+  disabled: "Disabled",
+};
 
-export function mountServers() {
-  on("servers", renderServers);
-  renderServers();
+/** What the runtime said each server waits for: `credentialsRequired` and `authorizationRequired` events. */
+const waiting = new Map();
+/** Restarts seen per server (`serverRestarting` events), since the page loaded. */
+const restarts = new Map();
+const cards = new Map();
+
+export function mount(list) {
+  byTestId("add-server-open").addEventListener("click", () => {
+    emit("show-view", "add");
+    byTestId("view-add").focus();
+  });
+  on("servers", () => render(list));
+  on("event", (event) => {
+    if (event.type === "credentialsRequired" || event.type === "authorizationRequired") {
+      waiting.set(event.server, event);
+      render(list);
+    } else if (event.type === "serverRestarting") {
+      restarts.set(event.server, (restarts.get(event.server) ?? 0) + 1);
+    } else if (event.type === "serverRemoved") {
+      waiting.delete(event.server);
+      restarts.delete(event.server);
+    }
+  });
+  // Uptimes tick without re-rendering the cards (focus and hover stay put).
+  setInterval(() => {
+    for (const [name, card] of cards) {
+      const uptime = byTestId("server-uptime", card);
+      if (uptime) uptime.textContent = uptimeText(app.health.get(name));
+    }
+  }, 1000);
+  render(list);
 }
 
-export async function connect(name) {
-  const server = app.servers.get(name);
-  if (!app.host || server.state === "starting" || server.state === "connected") return;
-  const { workerUrl, env = {}, moduleUrl } = server.config;
-  setState(server, "starting", { error: null });
-  app.log("info", `${name}: starting worker ${workerUrl}`);
-  const started = performance.now();
-  let client = null;
-  try {
-    const module = moduleUrl ? await compiled(moduleUrl) : undefined;
-    client = await app.host.McpClient.spawn({ name, workerUrl, env, module });
-    const info = client.serverInfo;
-    setState(server, "connected", { client, info });
-    app.log(
-      "ok",
-      `${name}: connected in ${formatMs(performance.now() - started)}: ` +
-        `${info.serverInfo.name} ${info.serverInfo.version}, protocol ${info.protocolVersion}`,
-    );
-    const tools = await client.listTools();
-    if (server.client !== client) return; // disconnected while listing
-    app.log("info", `${name}: ${tools.length} tool${tools.length === 1 ? "" : "s"} listed`);
-    setState(server, "connected", { tools });
-    if (!app.selected && tools.length > 0) select(name, tools[0].name);
-  } catch (e) {
-    if (client && server.client !== client) return; // the user disconnected meanwhile: nothing to report
-    client?.close();
-    setState(server, "error", { client: null, tools: [], error: e });
-    app.log("error", `${name}: ${describe(e)}`);
-  }
-}
-
-export function disconnect(name) {
-  const server = app.servers.get(name);
-  const client = server.client;
-  if (!client) return;
-  // Forgotten before close(), so the CLOSED rejections of calls in flight are not taken for a crash.
-  setState(server, "idle", { client: null, tools: [] });
-  client.close();
-  app.log("info", `${name}: disconnected`);
-}
-
-export async function ping(name) {
-  const client = app.servers.get(name).client;
-  if (!client) return;
-  const started = performance.now();
-  try {
-    await client.ping();
-    app.log("ok", `${name}: ping answered in ${formatMs(performance.now() - started)}`);
-  } catch (e) {
-    app.log("error", `${name}: ping failed: ${describe(e)}`);
-    connectionLost(name, client, e);
-  }
-}
-
-/** After an error meaning the worker is gone, its server shows as failed, with its Connect button back. */
-export function connectionLost(name, client, error) {
-  const server = app.servers.get(name);
-  const gone = error?.code === "WORKER_CRASHED" || error?.code === "CLOSED";
-  if (!gone || server.client !== client) return;
-  client.close();
-  setState(server, "error", { client: null, tools: [], error });
-}
-
-function setState(server, state, changes = {}) {
-  Object.assign(server, changes, { state });
-  emit("servers");
-}
-
-/** One compile per wasm URL, shared by every (re)connect of servers using it. */
-function compiled(url) {
-  if (!modules.has(url)) {
-    const promise = app.host.compileModule(url);
-    promise.catch(() => modules.delete(url)); // a failed compile is retried on the next connect
-    modules.set(url, promise);
-  }
-  return modules.get(url);
-}
-
-// ---- the panel
-
-function renderServers() {
-  const list = byTestId("server-list");
-  // Cards are replaced one by one and focus is carried over, so a keyboard user stays on the card they used.
-  for (const server of app.servers.values()) {
-    const old = server.card;
-    const focused = old?.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
-    server.card = serverCard(server);
-    if (old) old.replaceWith(server.card);
-    else list.append(server.card);
-    if (focused) {
-      const same = byTestId(focused, server.card);
-      const fallback = byTestId(server.state === "connected" ? "server-disconnect" : "server-connect", server.card);
-      (same && !same.disabled ? same : fallback)?.focus();
+function render(list) {
+  const names = [...app.health.keys()].sort();
+  byTestId("server-count").textContent = names.length ? String(names.length) : "";
+  for (const [name, card] of cards) {
+    if (!app.health.has(name)) {
+      card.remove();
+      cards.delete(name);
     }
   }
+  if (names.length === 0) {
+    fill(
+      list,
+      h(
+        "li",
+        { class: "empty", "data-testid": "servers-empty" },
+        "No server yet. ",
+        h("button", { type: "button", class: "btn-link", onclick: () => emit("show-view", "add") }, "Add one from the catalogue"),
+        ".",
+      ),
+    );
+    return;
+  }
+  byTestId("servers-empty", list)?.remove();
+  // Cards are replaced one by one and focus is carried over, so a keyboard user stays on the button they used.
+  names.forEach((name, index) => {
+    const old = cards.get(name);
+    const focused = old?.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
+    const card = serverCard(app.health.get(name));
+    cards.set(name, card);
+    if (old) old.replaceWith(card);
+    else list.insertBefore(card, list.children[index] ?? null);
+    if (focused) (byTestId(focused, card) ?? card.querySelector("button"))?.focus();
+  });
 }
 
-function serverCard(server) {
-  const { name, workerUrl } = server.config;
-  const { state } = server;
-  const button = (testid, label, enabled, onclick, variant = "") =>
-    h("button", { type: "button", class: `btn btn-small ${variant}`, "data-testid": testid, disabled: !enabled, onclick }, label);
+function serverCard(health) {
+  const { name, status } = health;
+  const config = app.runtime.serverConfig(name);
+  const wait = waitingFor(health);
   return h(
     "li",
-    { class: `server-card state-${state}`, "data-testid": "server-card", dataset: { server: name } },
+    { class: `server-card state-${status}`, "data-testid": "server-card", dataset: { server: name }, "aria-label": `Server ${name}` },
     h(
       "div",
       { class: "server-top" },
       h("span", { class: "status-dot", "aria-hidden": "true" }),
-      h("span", { class: "server-name mono" }, name),
-      h("span", { class: "server-state", "data-testid": "server-status", dataset: { state } }, STATE_LABEL[state]),
+      h("h3", { class: "server-name mono" }, name),
+      h("span", { class: "server-state", "data-testid": "server-status", dataset: { state: status } }, STATUS_LABEL[status] ?? status),
     ),
-    serverDetail(server),
-    h("p", { class: "server-url mono", title: workerUrl }, workerUrl),
-    h(
-      "div",
-      { class: "server-actions" },
-      button(
-        "server-connect",
-        state === "error" ? "Reconnect" : "Connect",
-        app.host && (state === "idle" || state === "error"),
-        () => connect(name),
-        "btn-primary",
-      ),
-      button("server-disconnect", "Disconnect", state === "connected", () => disconnect(name)),
-      button("server-ping", "Ping", state === "connected", () => ping(name), "btn-ghost"),
-    ),
+    h("dl", { class: "server-facts" }, facts(health, config)),
+    wait,
+    health.lastError && status !== "connected"
+      ? h("p", { class: "server-error", "data-testid": "server-error", role: status === "error" ? "alert" : null }, health.lastError)
+      : null,
+    actions(health, config),
   );
 }
 
-function serverDetail(server) {
-  if (server.state === "starting") return h("p", { class: "server-detail muted" }, "Starting the worker and initializing…");
-  if (server.state === "error") return renderError(server.error);
-  if (server.state !== "connected") return h("p", { class: "server-detail muted" }, "Not connected");
-  const { serverInfo, protocolVersion, instructions } = server.info;
+function facts(health, config) {
+  const fact = (label, value, testid) => [h("dt", {}, label), h("dd", { "data-testid": testid }, value)];
+  const where = config?.url ?? config?.workerUrl ?? config?.command ?? "";
+  return [
+    fact("Transport", transportText(health, config), "server-transport"),
+    fact("Runs in", isolationText(health), "server-isolation"),
+    health.isolation === "remote" ? null : fact("Network", networkText(health), "server-network"),
+    fact("Tools", String(health.toolCount), "server-tools"),
+    health.protocolVersion ? fact("Protocol", health.protocolVersion, "server-protocol") : null,
+    health.status === "connected" ? fact("Up", uptimeText(health), "server-uptime") : null,
+    health.consecutiveFailures ? fact("Failures", `${health.consecutiveFailures} in a row`, "server-failures") : null,
+    restarts.get(health.name) ? fact("Restarts", String(restarts.get(health.name)), "server-restarts") : null,
+    health.blockedRequests ? fact("Blocked", `${health.blockedRequests} (last: ${health.lastBlockedOrigin})`, "server-blocked") : null,
+    where ? fact("From", h("span", { class: "mono small", title: where }, where), "server-source") : null,
+  ];
+}
+
+function transportText(health, config) {
+  if (config?.type === "sse") return "HTTP+SSE";
+  return { wasm: "Web Worker (wasm)", http: "Streamable HTTP", stdio: "stdio (not in a browser)" }[health.transport] ?? health.transport;
+}
+
+function isolationText(health) {
+  return {
+    sandbox: "Sandbox (its own origin)",
+    page: "The page's origin (trusted)",
+    remote: "A remote server",
+  }[health.isolation] ?? health.isolation;
+}
+
+function networkText(health) {
+  return health.network.length ? health.network.join(", ") : "None";
+}
+
+function uptimeText(health) {
+  if (!health || health.status !== "connected" || !health.lastConnectedMs) return "";
+  const seconds = Math.max(0, Math.round((Date.now() - health.lastConnectedMs) / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
+}
+
+/** What the server waits for, with the names and descriptions it declared, and the button that helps. */
+function waitingFor(health) {
+  const event = waiting.get(health.name);
+  if (health.status === "needs_credentials") {
+    const missing = event?.type === "credentialsRequired" ? event.credentials : [];
+    const locked = event?.type === "credentialsRequired" && event.locked;
+    return h(
+      "div",
+      { class: "server-needs", "data-testid": "server-needs" },
+      h("p", {}, locked ? "Needs credentials from the vault, which is locked:" : "Needs credentials:"),
+      missing.length
+        ? h("ul", {}, missing.map((c) => h("li", {}, h("code", {}, c.name), c.description ? ` — ${c.description}` : "")))
+        : null,
+      event?.identityChange
+        ? h("p", { class: "small" }, `Its stored credentials were kept for ${event.identityChange.storedFor ?? "no known code"}; it now runs ${event.identityChange.current}.`)
+        : null,
+    );
+  }
+  if (health.status === "needs_authorization") {
+    const auth = event?.type === "authorizationRequired" ? event : null;
+    const whom = auth?.authorizationServer ? ` with ${auth.authorizationServer}` : "";
+    return h(
+      "div",
+      { class: "server-needs", "data-testid": "server-needs" },
+      h("p", {}, `Needs you to sign in${whom}.`),
+      auth && !auth.canAuthorize ? h("p", { class: "small" }, "This page has no sign-in configured.") : null,
+    );
+  }
+  return null;
+}
+
+function actions(health, config) {
+  const { name, status } = health;
+  const button = (testid, label, onclick, variant = "") =>
+    h("button", { type: "button", class: `btn btn-small ${variant}`, "data-testid": testid, "aria-label": `${label}: ${name}`, onclick }, label);
+  const runnable = config?.type !== "stdio";
   return h(
     "div",
-    { class: "server-detail", "data-testid": "server-info" },
-    h("p", {}, h("strong", {}, serverInfo.title ?? serverInfo.name), " ", h("span", { class: "mono muted" }, `${serverInfo.name} ${serverInfo.version}`)),
-    h("p", { class: "muted" }, "MCP ", h("span", { class: "mono", "data-testid": "server-protocol" }, protocolVersion)),
-    instructions ? h("p", { class: "server-instructions" }, withCode(instructions)) : null,
+    { class: "server-actions" },
+    status === "disabled"
+      ? button("server-enable", "Enable", () => act(name, "enabled", () => app.runtime.enableServer(name)), "btn-primary")
+      : [
+          status === "needs_authorization"
+            ? button("server-sign-in", "Sign in", () => act(name, "signed in", () => app.runtime.connectServer(name)), "btn-primary")
+            : null,
+          status === "needs_credentials"
+            ? button("server-credentials", "Give credentials", () => emit("credentials-open", name), "btn-primary")
+            : null,
+          runnable && status !== "connected" && status !== "connecting" && status !== "needs_credentials"
+            ? button("server-connect", "Connect", () => act(name, "connected", () => app.runtime.connectServer(name)), status === "error" ? "btn-primary" : "")
+            : null,
+          status === "connected"
+            ? button("server-restart", "Restart", () => act(name, "restarted", () => app.runtime.restartServer(name)))
+            : null,
+          button("server-disable", "Disable", () => act(name, "disabled", () => app.runtime.disableServer(name)), "btn-ghost"),
+        ],
+    status !== "needs_credentials" ? button("server-keys", "Credentials", () => emit("credentials-open", name), "btn-ghost") : null,
+    button("server-remove", "Remove", () => remove(name), "btn-ghost btn-danger-text"),
   );
 }
 
-/** Markdown-style `code` spans as <code>; everything else stays plain text. */
-function withCode(text) {
-  return text.split("`").map((part, i) => (i % 2 ? h("code", {}, part) : part));
+async function act(name, done, action) {
+  try {
+    await action();
+    toast(`${name}: ${done}`, "ok");
+  } catch (error) {
+    toast(`${name}: ${describe(error)}`, "error");
+  }
+}
+
+async function remove(name) {
+  const ok = await confirmDialog({
+    title: `Remove ${name}?`,
+    message: `The server stops, its tools go, and the credentials stored for it are deleted.`,
+    confirm: "Remove",
+    danger: true,
+  });
+  if (ok) act(name, "removed", () => app.runtime.removeServer(name));
 }

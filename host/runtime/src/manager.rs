@@ -406,6 +406,21 @@ impl McpTransportManager {
         Ok(())
     }
 
+    /// Changes whether a server's destructive tools are shown to agents (its config's `allow_destructive_tools`),
+    /// at once and for its later starts, without restarting it or touching its credentials.
+    pub fn set_allow_destructive_tools(&self, name: &str, allow: bool) -> Result<()> {
+        let changed = self.inner.with_slot(name, |slot| {
+            let changed = slot.config.allow_destructive_tools != allow;
+            slot.config.allow_destructive_tools = allow;
+            changed
+        })?;
+        if changed {
+            self.inner.registry.allow_destructive(name, allow);
+            self.inner.emit_status(name);
+        }
+        Ok(())
+    }
+
     /// Disables a server: stops it and unregisters its tools; it will not start until enabled.
     pub fn disable(&self, name: &str) -> Result<()> {
         self.inner.stop(name, "the server was disabled", |slot| slot.config.enabled = false)

@@ -89,6 +89,8 @@ fn kit(spawner: futures_executor::LocalSpawner) -> Server {
             .read_only(),
         )
         .tool(ToolDef::new("fails", |_: NoArgs| async { CallToolResult::error("nope") }).read_only())
+        // Without a read-only hint, so hidden from agents unless the config allows destructive tools.
+        .tool(ToolDef::new("reset", |_: NoArgs| async { "reset" }))
 }
 
 pub(super) struct World {
@@ -194,7 +196,7 @@ fn a_lazy_server_starts_at_first_use_and_registers_its_tools() {
     assert_eq!(w.text("a", "echo", json!({"text": "hi"})), "hi");
     let health = w.manager.health("a").unwrap();
     assert_eq!(health.status, ServerStatus::Connected);
-    assert_eq!(health.tool_count, 9);
+    assert_eq!(health.tool_count, 10);
     assert!(w.manager.registry().get("mcp__a__echo").is_some());
     let statuses: Vec<ServerStatus> = w
         .events
@@ -210,7 +212,7 @@ fn a_lazy_server_starts_at_first_use_and_registers_its_tools() {
         w.events
             .borrow()
             .iter()
-            .any(|e| matches!(e, ManagerEvent::ToolsChanged { server, tools } if server == "a" && tools.len() == 9))
+            .any(|e| matches!(e, ManagerEvent::ToolsChanged { server, tools } if server == "a" && tools.len() == 10))
     );
 }
 
@@ -287,6 +289,24 @@ fn add_remove_enable_disable_at_run_time() {
     assert!(w.manager.registry().get("mcp__a__echo").is_none());
     assert!(w.events.borrow().iter().any(|e| matches!(e, ManagerEvent::Removed { server } if server == "a")));
     assert_eq!(w.launcher.launch_count("b"), 1);
+}
+
+#[test]
+fn allowing_destructive_tools_takes_effect_at_once_without_a_restart() {
+    let mut w = world();
+    w.add_kit("a");
+    assert_eq!(w.text("a", "echo", json!({"text": "1"})), "1");
+    let shown = |w: &World| w.manager.registry().list(&crate::registry::ToolFilter::default().server("a")).len();
+    assert_eq!(shown(&w), 9, "reset has no read-only hint: hidden");
+
+    w.manager.set_allow_destructive_tools("a", true).unwrap();
+    assert_eq!(shown(&w), 10);
+    assert!(w.manager.config("a").unwrap().allow_destructive_tools, "kept in the config for later starts");
+    assert_eq!(w.launcher.launch_count("a"), 1, "not restarted");
+
+    w.manager.set_allow_destructive_tools("a", false).unwrap();
+    assert_eq!(shown(&w), 9);
+    assert!(matches!(w.manager.set_allow_destructive_tools("nobody", true), Err(Error::UnknownServer { .. })));
 }
 
 #[test]
@@ -519,7 +539,7 @@ fn list_changed_rediscovers_and_updates_the_registry() {
     assert_eq!(w.text("a", "unlock", json!({})), "unlocked");
     w.settle();
     assert!(w.manager.registry().get("mcp__a__secret").is_some());
-    assert_eq!(w.manager.health("a").unwrap().tool_count, 10);
+    assert_eq!(w.manager.health("a").unwrap().tool_count, 11);
     let changes: Vec<usize> = w
         .events
         .borrow()
@@ -529,7 +549,7 @@ fn list_changed_rediscovers_and_updates_the_registry() {
             _ => None,
         })
         .collect();
-    assert_eq!(changes, [9, 10]);
+    assert_eq!(changes, [10, 11]);
     assert!(w.events.borrow().iter().any(|e| matches!(e, ManagerEvent::ListChanged { list: ListKind::Tools, .. })));
     assert_eq!(w.text("a", "secret", json!({})), "42");
 }

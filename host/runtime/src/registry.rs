@@ -286,6 +286,16 @@ impl ToolRegistry {
         ServerTools { registered, rejected, violations }
     }
 
+    /// Shows a server's destructive tools to agents (`allow`), or hides them again: what its config's
+    /// `allowDestructiveTools` now says. Agents see the tools come and go as added and removed; the registry names
+    /// whose visibility changed are returned.
+    pub fn allow_destructive(&self, server: &str, allow: bool) -> Vec<String> {
+        let changed = self.table.borrow_mut().expose_destructive(server, allow);
+        let (added, removed) = if allow { (changed.clone(), Vec::new()) } else { (Vec::new(), changed.clone()) };
+        self.emit(RegistryChange { added, removed, ..RegistryChange::default() });
+        changed
+    }
+
     /// Removes one tool; true if it was registered.
     pub fn unregister(&self, name: &str) -> bool {
         self.unregister_where(|entry| entry.name == name) == 1

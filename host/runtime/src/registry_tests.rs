@@ -90,6 +90,27 @@ fn destructive_tools_are_hidden_unless_the_server_allows_them() {
 }
 
 #[test]
+fn allowing_destructive_tools_shows_them_and_says_so() {
+    let registry = ToolRegistry::new();
+    let changes = Rc::new(RefCell::new(Vec::new()));
+    let log = changes.clone();
+    registry.subscribe(Rc::new(move |c: &RegistryChange| log.borrow_mut().push(c.clone())));
+    registry.replace_server_tools("notes", vec![read_only("delete_note"), read_only("list")], false);
+    registry.set_thread_tools("t", ["mcp__notes__*"]);
+    assert!(!registry.is_callable("t", "mcp__notes__delete_note"));
+
+    assert_eq!(registry.allow_destructive("notes", true), ["mcp__notes__delete_note"]);
+    assert!(registry.is_callable("t", "mcp__notes__delete_note"));
+    assert_eq!(changes.borrow().last().unwrap().added, ["mcp__notes__delete_note"]);
+    assert!(registry.allow_destructive("notes", true).is_empty(), "allowing twice changes nothing");
+
+    assert_eq!(registry.allow_destructive("notes", false), ["mcp__notes__delete_note"]);
+    assert!(!registry.is_callable("t", "mcp__notes__delete_note"));
+    assert_eq!(changes.borrow().last().unwrap().removed, ["mcp__notes__delete_note"]);
+    assert!(registry.allow_destructive("other", true).is_empty(), "an unknown server changes nothing");
+}
+
+#[test]
 fn threads_see_only_what_is_enabled_for_them() {
     let registry = ToolRegistry::new();
     registry.register_native(read_only("search"), native_echo()).unwrap();

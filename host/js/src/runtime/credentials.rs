@@ -1,6 +1,6 @@
 //! `runtime.credentials`: the encrypted vault from JavaScript. Values go in and reach only the servers that declared
-//! them; nothing here returns a value. Unlocking, or storing a credential, retries the servers that wait for
-//! credentials.
+//! them; the one way back out is `get`, the application's read of a secret it keeps for itself. Unlocking, or
+//! storing a credential, retries the servers that wait for credentials.
 
 use super::convert::{JsFailure, property, to_js};
 use super::{Inner, JsRuntime};
@@ -143,6 +143,19 @@ impl JsCredentials {
                 }
             },
             retry,
+        )
+    }
+
+    /// The application's own read of a stored value, or `null` when none is stored (the vault must be unlocked):
+    /// for secrets the application uses itself, such as the key of the model endpoint it calls, kept under a scope
+    /// that names no server (the console keeps its model's key under `"@console"`). It reads any scope, so it is
+    /// for the application's code only; servers get their credentials when they start, never through this.
+    #[wasm_bindgen(unchecked_return_type = "Promise<string | null>")]
+    pub fn get(&self, server: String, name: String) -> Promise {
+        vault_promise(
+            &self.inner,
+            async move |inner| inner.vault.repository()?.get(&server, &name).await,
+            |_, value| Ok(value.map_or(JsValue::NULL, |secret| JsValue::from_str(secret.expose()))),
         )
     }
 

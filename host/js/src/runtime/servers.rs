@@ -88,6 +88,14 @@ impl JsRuntime {
         Ok(self.inner.runtime.manager().disable(&name).map_err(JsFailure::from)?)
     }
 
+    /// Shows a server's destructive tools to agents, or hides them again (its config's `allowDestructiveTools`):
+    /// at once, saved with its config, without a restart and without touching its credentials.
+    #[wasm_bindgen(js_name = setAllowDestructiveTools)]
+    pub fn set_allow_destructive_tools(&self, name: String, allow: bool) -> Result<(), JsValue> {
+        self.inner.open()?;
+        Ok(self.inner.runtime.manager().set_allow_destructive_tools(&name, allow).map_err(JsFailure::from)?)
+    }
+
     /// Starts a server now and resolves once it is connected (also brings a server out of `error`).
     #[wasm_bindgen(js_name = connectServer, unchecked_return_type = "Promise<void>")]
     pub fn connect_server(&self, name: String) -> Promise {

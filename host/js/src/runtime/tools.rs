@@ -25,6 +25,20 @@ struct ListFilter {
     include_hidden: bool,
 }
 
+impl ListFilter {
+    fn selection(&self) -> ToolFilter {
+        let selection = match &self.thread_id {
+            Some(thread) => ToolFilter::for_thread(thread.clone()),
+            None if self.include_hidden => ToolFilter::everything(),
+            None => ToolFilter::default(),
+        };
+        match &self.server {
+            Some(server) => selection.server(server.clone()),
+            None => selection,
+        }
+    }
+}
+
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct ExecuteJson {
@@ -59,18 +73,37 @@ impl JsRuntime {
             _ => return Err(JsFailure::invalid("format must be one of openai, anthropic, art, mcp").into()),
         };
         let filter: ListFilter = options_from_js(&filter, "tool filter")?;
-        let mut selection = match filter.thread_id {
-            Some(thread) => ToolFilter::for_thread(thread),
-            None if filter.include_hidden => ToolFilter::everything(),
-            None => ToolFilter::default(),
-        };
-        if let Some(server) = filter.server {
-            selection = selection.server(server);
-        }
-        let export = self.inner.runtime.registry().export(format, &selection);
+        let export = self.inner.runtime.registry().export(format, &filter.selection());
         let skipped: Vec<_> =
             export.skipped.iter().map(|(name, why)| json!({"name": name, "reason": why.to_string()})).collect();
         Ok(to_js(&json!({"tools": export.tools, "skipped": skipped}))?)
+    }
+
+    /// The registry's tools as a settings page shows them (default: those agents may see; `includeHidden` adds
+    /// the destructive tools their server does not allow), by registry name: where each runs, its own name there,
+    /// whether it counts as destructive and whether agents see it, and its definition.
+    #[wasm_bindgen(js_name = toolEntries, unchecked_return_type = "RegisteredTool[]")]
+    pub fn tool_entries(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "ToolListFilter")] filter: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let filter: ListFilter = options_from_js(&filter.unwrap_or(JsValue::UNDEFINED), "tool filter")?;
+        let entries = self.inner.runtime.registry().list(&filter.selection());
+        let entries: Vec<_> = entries
+            .iter()
+            .map(|entry| {
+                json!({
+                    "name": entry.name,
+                    "source": if entry.server().is_some() { "mcp" } else { "native" },
+                    "server": entry.server(),
+                    "tool": entry.original_name(),
+                    "destructive": entry.destructive,
+                    "hidden": !entry.exposed,
+                    "definition": entry.definition.as_ref(),
+                })
+            })
+            .collect();
+        Ok(to_js(&entries)?)
     }
 
     /// Registers a tool that runs in the page: `definition` is an MCP tool definition (its `name` must match

@@ -277,6 +277,22 @@ export interface ToolExport<T> {
   skipped: { name: string; reason: string }[];
 }
 
+/** A registered tool as a settings page shows it (`toolEntries`). */
+export interface RegisteredTool {
+  /** The registry name, what agents call it. */
+  name: string;
+  source: "mcp" | "native";
+  /** The server, for an MCP tool. */
+  server: string | null;
+  /** Its own name: the server's name for it (what `callTool` takes), or the registry name of a native tool. */
+  tool: string;
+  /** Whether it counts as destructive: its annotations say so (a tool without annotations does, by the spec's defaults), or its name is a destructive verb. */
+  destructive: boolean;
+  /** Hidden from agents: destructive, and its server's config does not allow destructive tools (`setAllowDestructiveTools`). */
+  hidden: boolean;
+  definition: Tool;
+}
+
 /** Which tools a listing returns. */
 export interface ToolListFilter {
   /** Only what an agent in this thread may call. */

@@ -99,6 +99,25 @@ impl Table {
         (count, change)
     }
 
+    /// Shows a server's destructive tools to agents, or hides them; returns the registry names whose visibility
+    /// changed.
+    pub(super) fn expose_destructive(&mut self, server: &str, allow: bool) -> Vec<String> {
+        let mut changed = Vec::new();
+        for listed in self.servers.get_mut(server).map(Vec::as_mut_slice).unwrap_or_default() {
+            if !listed.entry.destructive || listed.entry.exposed == allow {
+                continue;
+            }
+            listed.entry.exposed = allow;
+            if listed.registered
+                && let Some(entry) = self.index.get_mut(&listed.entry.name)
+            {
+                entry.exposed = allow;
+                changed.push(listed.entry.name.clone());
+            }
+        }
+        changed
+    }
+
     /// The registry names of a server's registered tools, in the order it listed them.
     pub(super) fn registered_names(&self, server: &str) -> Vec<String> {
         let listed = self.servers.get(server).map(Vec::as_slice).unwrap_or_default();
