@@ -159,6 +159,19 @@ describe("console: try it with a model", () => {
     assert.match(await text(page, `${sel("chat-message")}[data-role="assistant"]`), /that tool does not exist/);
   });
 
+  it("a model that keeps calling tools is stopped after 10 rounds, with a message saying so", async () => {
+    const endpoint = await useModel(
+      Array.from({ length: 11 }, (_, round) => ({ toolCalls: [{ name: CALCULATE, arguments: { expression: `${round} + 1` } }] })),
+    );
+    await say("Count forever");
+    assert.equal(endpoint.requests.length, 10, "the model was asked 10 times, not more");
+    assert.equal((await page.$$(sel("chat-tool-call"))).length, 10);
+    assert.match(await text(page, sel("chat-notice")), /Stopped after 10 rounds of tool calls/);
+    const last = endpoint.requests[9].body.messages.filter((message) => message.role === "tool");
+    assert.equal(last.length, 9, "each round's result went back to the model");
+    assert.equal(last[8].content, "9");
+  });
+
   it("Stop ends a turn whose answer does not come", async () => {
     await useModel([{ delayMs: 10_000, text: "Too late." }]);
     await page.click(sel("chat-new"));

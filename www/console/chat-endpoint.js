@@ -7,12 +7,12 @@ const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 /** How much of an unexpected body an error message quotes. */
 const QUOTE_CHARS = 300;
 
-/** A failed exchange with the endpoint. `kind`: http, unreachable, malformed. */
+/** A failed exchange with the endpoint. `code` (as the runtime's errors have one): HTTP, UNREACHABLE, MALFORMED. */
 export class EndpointError extends Error {
-  constructor(kind, message) {
+  constructor(code, message) {
     super(message);
     this.name = "EndpointError";
-    this.kind = kind;
+    this.code = code;
   }
 }
 
@@ -40,14 +40,14 @@ export async function requestCompletion({ base, model, key, messages, tools, max
   } catch (error) {
     if (error?.name === "AbortError") throw error;
     throw new EndpointError(
-      "unreachable",
+      "UNREACHABLE",
       `The endpoint (${url}) could not be reached from this page: is it running, and does it allow this page's origin (CORS)?`,
     );
   }
   const text = await readText(response, signal);
   if (!response.ok) {
     const detail = errorDetail(text);
-    throw new EndpointError("http", `The endpoint answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}${detail ? `: ${detail}` : ""}`);
+    throw new EndpointError("HTTP", `The endpoint answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}${detail ? `: ${detail}` : ""}`);
   }
   let answer;
   try {
@@ -77,7 +77,7 @@ async function readText(response, signal) {
     }
   } catch (error) {
     if (error instanceof EndpointError || signal?.aborted) throw error;
-    throw new EndpointError("unreachable", `The endpoint's answer broke off: ${error?.message ?? error}`);
+    throw new EndpointError("UNREACHABLE", `The endpoint's answer broke off: ${error?.message ?? error}`);
   }
   return new TextDecoder().decode(await new Blob(chunks).arrayBuffer());
 }
@@ -124,7 +124,7 @@ function contentText(content) {
 }
 
 function malformed(why) {
-  return new EndpointError("malformed", `The endpoint's answer is not a Chat Completions answer: ${why}.`);
+  return new EndpointError("MALFORMED", `The endpoint's answer is not a Chat Completions answer: ${why}.`);
 }
 
 function cut(text) {

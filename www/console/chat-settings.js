@@ -90,8 +90,8 @@ export function mountSettings(container, onChange) {
       }
       key.value = "";
     }
-    report(value ? "Saved; the key is in the vault." : "Saved.", "ok");
     await refresh();
+    report(value ? "Saved; the key is in the vault." : "Saved.", "ok");
     // Set up: the settings fold away so the conversation has the room (the summary says which model it is).
     if (app.model) details.open = false;
   }
