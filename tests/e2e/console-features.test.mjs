@@ -14,6 +14,7 @@ import {
   text,
   waitForServerStatus,
 } from "./console-page.mjs";
+import { startScriptedModel } from "../fixtures/scripted-model.mjs";
 
 const resourceItem = (uri) => `${sel("resource-item", `[data-uri="${uri}"]`)} button`;
 const promptItem = (name) => `${sel("prompt-item", `[data-name="${name}"]`)} button`;
@@ -34,6 +35,7 @@ async function openResources(page, server) {
 describe("console: resources, prompts and server requests", () => {
   let consolePage;
   let page;
+  let model;
 
   before(async () => {
     consolePage = await openConsole();
@@ -44,6 +46,7 @@ describe("console: resources, prompts and server requests", () => {
 
   after(async () => {
     await consolePage?.close();
+    await model?.close();
   });
 
   it("reads a resource and shows its text; a subscribed resource is read again and marked updated when it changes", async () => {
@@ -210,6 +213,52 @@ describe("console: resources, prompts and server requests", () => {
     const refused = await settledResult(page);
     assert.notEqual(refused.state, "ok", refused.text);
     assert.match(refused.text, /The user refused the sampling request/);
+  });
+
+  it("sends an approved sampling request to the chat's model, and the tool gets the model's answer", async () => {
+    model = await startScriptedModel([{ text: "Paris is the capital of France." }]);
+    await showView(page, "chat");
+    if (!(await page.isVisible(sel("chat-base")))) await page.click(`${sel("chat-settings")} summary`);
+    await page.fill(sel("chat-base"), model.url);
+    await page.fill(sel("chat-model"), "scripted-1");
+    await page.click(sel("chat-save"));
+    await page.waitForSelector(`${sel("chat-settings-status")}[data-kind="ok"]`, { state: "attached" });
+
+    await callFromWorkbench(page, "everything", "test_sampling", { prompt: "What is the capital of France?" }, { wait: false });
+    await page.waitForSelector(sel("sampling-approve"));
+    assert.match(await text(page, sel("sampling-approve")), /^Approve and send to scripted-1 at 127\.0\.0\.1:\d+$/);
+    assert.equal(model.requests.length, 0, "nothing is sent before the approval");
+    await page.click(sel("sampling-approve"));
+    const answered = await settledResult(page);
+    assert.equal(answered.state, "ok", answered.text);
+    assert.match(answered.text, /LLM response: Paris is the capital of France\./);
+    assert.equal(model.requests.length, 1);
+    const sent = model.requests[0].body.messages.at(-1);
+    assert.deepEqual(sent, { role: "user", content: "What is the capital of France?" });
+  });
+
+  it("closes a request's dialog, and says why, when the server stops waiting for the answer", async () => {
+    await callFromWorkbench(page, "everything", "test_elicitation", { message: "Still there?" }, { wait: false });
+    await page.waitForSelector(sel("elicitation-dialog"));
+    // The server goes away while the dialog is open (restarted from devtools: the modal dialog keeps the page's
+    // own buttons out of reach, as it should).
+    await page.evaluate(() => mcpConsole.runtime.restartServer("everything").catch(() => {}));
+    await page.waitForSelector(sel("elicitation-dialog"), { state: "detached" });
+    await page.waitForSelector(`${sel("toast")}:has-text("everything no longer waits for an answer")`);
+    const outcome = await settledResult(page);
+    assert.equal(outcome.state, "error", outcome.text);
+    await waitForServerStatus(page, "everything", "connected");
+  });
+
+  it("says so when a server offers no resources and no prompts", async () => {
+    await addFromCatalogue(page, "echo");
+    await showView(page, "resources");
+    await page.selectOption(sel("resources-server"), "echo");
+    await page.waitForSelector(sel("resource-list-unsupported"));
+    assert.equal(await text(page, sel("resource-list-unsupported")), "This server offers no resources.");
+    await page.waitForSelector(sel("prompt-list-unsupported"));
+    assert.equal(await text(page, sel("prompt-list-unsupported")), "This server offers no prompts.");
+    assert.equal(await page.$$eval(sel("resource-item"), (items) => items.length), 0);
   });
 
   it("reported no page errors", () => {

@@ -3,6 +3,7 @@
 // description as a hint, its default filled in, and its error beside it. Every part of the schema is untrusted:
 // anything unexpected becomes a field that says it cannot be filled in, never an exception.
 import { h } from "./dom.js";
+import { clip } from "./listing.js";
 
 /** Fields built at most: a schema with more says how many were left out. */
 const MAX_FIELDS = 100;
@@ -32,15 +33,16 @@ export function buildElicitationForm(requestedSchema, idPrefix) {
   );
 
   function read() {
-    const content = {};
+    const entries = [];
     const invalid = [];
     for (const field of fields) {
       const { value, error } = field.read();
       field.setError(error);
       if (error) invalid.push(field);
-      else if (value !== undefined) content[field.name] = value;
+      else if (value !== undefined) entries.push([field.name, value]);
     }
-    return { content, invalid };
+    // fromEntries makes own properties of every name, `__proto__` included.
+    return { content: Object.fromEntries(entries), invalid };
   }
 
   return { element, read };
@@ -50,11 +52,11 @@ export function buildElicitationForm(requestedSchema, idPrefix) {
 function choices(schema) {
   if (Array.isArray(schema.enum)) {
     const names = Array.isArray(schema.enumNames) ? schema.enumNames : [];
-    return schema.enum.filter((v) => typeof v === "string").map((v, i) => ({ value: v, label: text(names[i]) || v }));
+    return schema.enum.filter((v) => typeof v === "string").map((v, i) => ({ value: v, label: clip(names[i], 200) || clip(v, 200) }));
   }
   const variants = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : null;
   if (!variants) return null;
-  return variants.filter((v) => isObject(v) && typeof v.const === "string").map((v) => ({ value: v.const, label: text(v.title) || v.const }));
+  return variants.filter((v) => isObject(v) && typeof v.const === "string").map((v) => ({ value: v.const, label: clip(v.title, 200) || clip(v.const, 200) }));
 }
 
 function kindOf(prop) {
@@ -64,19 +66,21 @@ function kindOf(prop) {
     const itemOptions = choices(prop.items);
     if (itemOptions?.length) return { kind: "multi", options: itemOptions };
   }
-  if (["string", "number", "integer", "boolean"].includes(prop.type)) return { kind: prop.type };
+  // `["string", "null"]` (how schema generators spell an optional value) counts as a string.
+  const types = Array.isArray(prop.type) ? prop.type.filter((t) => t !== "null") : [prop.type];
+  if (types.length === 1 && ["string", "number", "integer", "boolean"].includes(types[0])) return { kind: types[0] };
   return { kind: "unsupported" };
 }
 
 function buildField(name, prop, isRequired, id) {
   const { kind, options } = kindOf(prop);
-  const label = text(prop.title) || name;
+  const label = clip(prop.title, 200) || clip(name, 200);
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const described = `${hintId} ${errorId}`;
   const common = { id, name, "data-testid": `elicit-${name}`, "aria-describedby": described, "aria-required": isRequired ? "true" : null };
   const requiredMark = isRequired ? h("span", { class: "required", title: "required" }, "*", h("span", { class: "sr-only" }, " (required)")) : null;
-  const hint = h("p", { id: hintId, class: "field-hint" }, text(prop.description));
+  const hint = h("p", { id: hintId, class: "field-hint" }, clip(prop.description, 2000));
   const error = h("p", { id: errorId, class: "field-error", "data-testid": `elicit-error-${name}` });
   const missing = { error: `${label} is required` };
   let input;
@@ -147,7 +151,8 @@ function buildField(name, prop, isRequired, id) {
   } else {
     input = h("input", { ...common, type: "text", disabled: true, value: "" });
     control = [h("label", { for: id }, label, requiredMark), input];
-    hint.textContent = `This field (${Array.isArray(prop.type) ? prop.type.join(" | ") : text(prop.type) || "no type"}) cannot be filled in here.`;
+    const type = Array.isArray(prop.type) ? prop.type.join(" | ") : text(prop.type) || "no type";
+    hint.textContent = `This field (${clip(type, 100)}) cannot be filled in here.`;
     read = () => (isRequired ? { error: `${label} is required, but its type cannot be filled in here` } : {});
   }
 

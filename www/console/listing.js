@@ -64,3 +64,9 @@ export function pagedList({ testid, label, emptyText, unsupportedText, item }) {
 export function objects(value) {
   return Array.isArray(value) ? value.filter((x) => x && typeof x === "object") : [];
 }
+
+/** A server's string for display, cut at `limit` characters (anything that is not a string is ""). */
+export function clip(value, limit = 400) {
+  if (typeof value !== "string") return "";
+  return value.length > limit ? `${value.slice(0, limit)}…` : value;
+}

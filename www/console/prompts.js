@@ -2,7 +2,7 @@
 // server's completion suggestions while typing), and the messages the prompt expands to.
 import { app } from "./app.js";
 import { fill, h } from "./dom.js";
-import { objects, pagedList } from "./listing.js";
+import { clip, objects, pagedList } from "./listing.js";
 import { renderBlock, renderError } from "./result.js";
 
 /** How long typing pauses before the server is asked for suggestions. */
@@ -44,9 +44,9 @@ export function createPromptsPanel() {
       h(
         "button",
         { type: "button", class: "feature-select", "aria-current": shown?.name === name ? "true" : null, onclick: () => pick(prompt) },
-        h("span", { class: "feature-name mono" }, name),
-        text(prompt.title) ? h("span", { class: "feature-title" }, prompt.title) : null,
-        text(prompt.description) ? h("span", { class: "feature-desc" }, prompt.description) : null,
+        h("span", { class: "feature-name mono" }, clip(name)),
+        clip(prompt.title) ? h("span", { class: "feature-title" }, clip(prompt.title)) : null,
+        clip(prompt.description) ? h("span", { class: "feature-desc" }, clip(prompt.description)) : null,
         h("span", { class: "badges" }, h("span", { class: "badge" }, args.length === 1 ? "1 argument" : `${args.length} arguments`)),
       ),
     );
@@ -85,9 +85,9 @@ export function createPromptsPanel() {
     const form = h(
       "form",
       { class: "prompt-form", novalidate: true, "data-testid": "prompt-form", dataset: { prompt: promptName } },
-      h("h3", { class: "mono", "data-testid": "prompt-name" }, promptName),
-      text(prompt.title) ? h("p", { class: "feature-title" }, prompt.title) : null,
-      text(prompt.description) ? h("p", { class: "muted" }, prompt.description) : null,
+      h("h3", { class: "mono", "data-testid": "prompt-name" }, clip(promptName)),
+      clip(prompt.title) ? h("p", { class: "feature-title" }, clip(prompt.title)) : null,
+      clip(prompt.description, 4000) ? h("p", { class: "muted" }, clip(prompt.description, 4000)) : null,
       h("div", { class: "fields" }, fields.length ? fields.map((f) => f.element) : h("p", { class: "muted" }, "This prompt takes no arguments.")),
       h("div", { class: "call-bar" }, getButton),
     );
@@ -181,13 +181,13 @@ function argumentField(arg, id) {
       h(
         "label",
         { for: id },
-        h("span", { class: "field-name" }, title || name),
-        title && title !== name ? h("span", { class: "field-type" }, name) : null,
+        h("span", { class: "field-name" }, clip(title || name)),
+        title && title !== name ? h("span", { class: "field-type" }, clip(name)) : null,
         required ? h("span", { class: "required", title: "required" }, "*", h("span", { class: "sr-only" }, " (required)")) : null,
       ),
       input,
       datalist,
-      h("p", { id: hintId, class: "field-hint" }, text(arg.description)),
+      h("p", { id: hintId, class: "field-hint" }, clip(arg.description, 2000)),
       chips,
       error,
     ),
@@ -243,7 +243,7 @@ function argumentField(arg, id) {
 function renderMessages(result) {
   const messages = objects(result?.messages);
   return [
-    text(result?.description) ? h("p", { class: "muted", "data-testid": "prompt-description" }, result.description) : null,
+    clip(result?.description, 4000) ? h("p", { class: "muted", "data-testid": "prompt-description" }, clip(result.description, 4000)) : null,
     messages.length === 0
       ? h("p", { class: "muted" }, "The prompt has no messages.")
       : h(
@@ -252,8 +252,8 @@ function renderMessages(result) {
           messages.map((message) =>
             h(
               "li",
-              { class: "prompt-message", "data-testid": "prompt-message", dataset: { role: text(message.role) } },
-              h("span", { class: "pill prompt-role" }, text(message.role) || "?"),
+              { class: "prompt-message", "data-testid": "prompt-message", dataset: { role: clip(message.role, 40) } },
+              h("span", { class: "pill prompt-role" }, clip(message.role, 40) || "?"),
               h(
                 "div",
                 { class: "content-blocks" },

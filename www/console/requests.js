@@ -109,7 +109,7 @@ function settled({ requestId, server, outcome }) {
   state.dialog.close();
   const who = text(server) || "The server";
   const why = {
-    cancelled: `${who} withdrew its request.`,
+    cancelled: `${who} no longer waits for an answer: its request was cancelled.`,
     timedOut: `${who}'s request timed out: it waited too long for an answer.`,
   }[outcome] ?? `${who}'s request was answered elsewhere.`;
   toast(why, outcome === "timedOut" ? "error" : "info");

@@ -3,19 +3,19 @@
 // prompts (prompts.js). Listing starts a server that is not running; everything a server sends is shown as text.
 import { announce, app, describe, on } from "./app.js";
 import { clock, fill, h } from "./dom.js";
-import { objects, pagedList } from "./listing.js";
+import { clip, objects, pagedList } from "./listing.js";
 import { createPromptsPanel } from "./prompts.js";
 import { renderBlock, safeMime, textView } from "./result.js";
 
-/** What people read for each server status, next to the picker. */
+/** What people read for each server status, after its name, next to the picker. */
 const STATUS_TEXT = {
-  connected: "running",
-  connecting: "starting…",
-  disconnected: "not running: it starts when its resources or prompts are listed",
-  needs_credentials: "waiting for credentials (see the vault)",
-  needs_authorization: "waiting for a sign-in",
+  connected: "is running",
+  connecting: "is starting…",
+  disconnected: "is not running: it starts when its resources or prompts are listed",
+  needs_credentials: "is waiting for credentials (see the vault)",
+  needs_authorization: "is waiting for a sign-in",
   error: "failed",
-  disabled: "disabled: enable it in the sidebar to use it",
+  disabled: "is disabled: enable it in the sidebar to use it",
 };
 
 export function mount(view) {
@@ -62,10 +62,10 @@ export function mount(view) {
   function renderStatus() {
     const health = selected ? app.health.get(selected) : null;
     if (!health) return fill(status, "");
-    const said = STATUS_TEXT[health.status] ?? String(health.status);
+    const said = STATUS_TEXT[health.status] ?? `is ${health.status}`;
     const error = health.status === "error" && health.lastError ? `: ${health.lastError}` : "";
     status.dataset.state = health.status;
-    fill(status, h("span", { class: "status-dot", "aria-hidden": "true" }), ` ${selected} is ${said}${error}`);
+    fill(status, h("span", { class: "status-dot", "aria-hidden": "true" }), ` ${selected} ${said}${error}`);
   }
 
   function renderPicker() {
@@ -169,13 +169,13 @@ function createResourcesPanel() {
       h(
         "button",
         { type: "button", class: "feature-select", "aria-current": shown?.uri === uri ? "true" : null, onclick: () => read(uri) },
-        h("span", { class: "feature-name" }, text(resource.title) || text(resource.name) || uri),
-        h("span", { class: "mono feature-uri" }, uri),
-        text(resource.description) ? h("span", { class: "feature-desc" }, resource.description) : null,
+        h("span", { class: "feature-name" }, clip(resource.title) || clip(resource.name) || clip(uri)),
+        h("span", { class: "mono feature-uri" }, clip(uri)),
+        clip(resource.description) ? h("span", { class: "feature-desc" }, clip(resource.description)) : null,
         h(
           "span",
           { class: "badges" },
-          text(resource.mimeType) ? h("span", { class: "badge" }, resource.mimeType) : null,
+          clip(resource.mimeType, 80) ? h("span", { class: "badge" }, clip(resource.mimeType, 80)) : null,
           h("span", { class: "badge badge-ok badge-subscribed", hidden: !subscriptions().includes(uri) }, "subscribed"),
           h("span", { class: "badge badge-changed", hidden: !changes.has(uri) }, `changed at ${changes.get(uri)}`),
         ),
@@ -214,9 +214,9 @@ function createResourcesPanel() {
             uriInput.focus();
           },
         },
-        h("span", { class: "feature-name" }, text(template.title) || text(template.name) || uriTemplate),
-        h("span", { class: "mono feature-uri" }, uriTemplate),
-        text(template.description) ? h("span", { class: "feature-desc" }, template.description) : null,
+        h("span", { class: "feature-name" }, clip(template.title) || clip(template.name) || clip(uriTemplate)),
+        h("span", { class: "mono feature-uri" }, clip(uriTemplate)),
+        clip(template.description) ? h("span", { class: "feature-desc" }, clip(template.description)) : null,
       ),
     );
   }
@@ -279,7 +279,7 @@ function createResourcesPanel() {
       h(
         "div",
         { class: "reader-head" },
-        h("h3", { class: "mono reader-uri", "data-testid": "resource-reader-uri" }, uri),
+        h("h3", { class: "mono reader-uri", "data-testid": "resource-reader-uri" }, clip(uri, 1000)),
         h(
           "div",
           { class: "reader-actions" },
@@ -340,11 +340,13 @@ function createResourcesPanel() {
     const uri = text(contents.uri);
     const mime = text(contents.mimeType);
     const label = [mime || (typeof contents.blob === "string" ? "binary" : "text"), uri !== shown?.uri ? uri : ""].filter(Boolean).join(" · ");
-    let body;
-    if (typeof contents.text === "string") body = textView(contents.text);
-    else if (typeof contents.blob === "string") body = blobView(contents.blob, mime, uri);
-    else body = h("p", { class: "muted" }, "Neither text nor a blob: nothing to show.");
-    return h("div", { class: "content-block" }, h("div", { class: "block-label" }, label), body);
+    return h("div", { class: "content-block" }, h("div", { class: "block-label" }, clip(label)), contentsBody(contents, mime, uri));
+  }
+
+  function contentsBody(contents, mime, uri) {
+    if (typeof contents.text === "string") return textView(contents.text);
+    if (typeof contents.blob === "string") return blobView(contents.blob, mime, uri);
+    return h("p", { class: "muted" }, "Neither text nor a blob: nothing to show.");
   }
 
   function blobView(base64, mime, uri) {
