@@ -8,6 +8,7 @@ import { startScriptedModel } from "../fixtures/scripted-model.mjs";
 import { addFromCatalogue, assertNoPageErrors, openConsole, sel, setUpVault, showView, text } from "./console-page.mjs";
 
 const KEY = "sk-test-5f2c9a1e-never-shown";
+const PASSPHRASE = "correct horse battery staple";
 const CALCULATE = "mcp__calculator__calculate";
 
 describe("console: try it with a model", () => {
@@ -59,7 +60,7 @@ describe("console: try it with a model", () => {
 
   it("a model calls the calculator, sees its result, and answers; the key goes only into the Authorization header", async () => {
     await addFromCatalogue(page, "calculator");
-    await setUpVault(page);
+    await setUpVault(page, PASSPHRASE);
     await showView(page, "chat");
     await page.waitForFunction(
       (selector) => /^\d+ tools? enabled for this chat/.test(document.querySelector(selector)?.textContent ?? ""),
@@ -159,6 +160,14 @@ describe("console: try it with a model", () => {
     assert.match(await text(page, `${sel("chat-message")}[data-role="assistant"]`), /that tool does not exist/);
   });
 
+  it("a huge answer is shown cut, saying how much was left out", async () => {
+    await useModel([{ text: `${"All work and no play. ".repeat(10_000)}THE END` }]);
+    await say("Tell me a long story");
+    const answer = `${sel("chat-message")}[data-role="assistant"]`;
+    assert.match(await text(page, answer), /… 120\D?007 more characters not shown/);
+    assert.ok(!(await text(page, answer)).includes("THE END"));
+  });
+
   it("a model that keeps calling tools is stopped after 10 rounds, with a message saying so", async () => {
     const endpoint = await useModel(
       Array.from({ length: 11 }, (_, round) => ({ toolCalls: [{ name: CALCULATE, arguments: { expression: `${round} + 1` } }] })),
@@ -183,6 +192,30 @@ describe("console: try it with a model", () => {
     assert.match(await text(page, sel("chat-notice")), /Stopped/);
     assert.equal(await page.$(sel("chat-error")), null);
     assert.equal(await page.isDisabled(sel("chat-send")), false);
+  });
+
+  it("with the vault locked, the chat says the key cannot be read and offers to unlock it", async () => {
+    const endpoint = await useModel([{ text: "Unlocked and answering." }]);
+    await page.click(sel("vault-button"));
+    await page.waitForSelector(`${sel("vault-status")}[data-state="locked"]`);
+    await page.click(`${sel("chat-settings")} summary`);
+    await page.waitForSelector(`${sel("chat-vault")}[data-state="locked"]`);
+    assert.match(await text(page, sel("chat-vault")), /The vault is locked/);
+    assert.equal(await page.isDisabled(sel("chat-key")), true, "no key can be typed while the vault is locked");
+
+    await say("Are you there?");
+    assert.match(await text(page, sel("chat-error")), /stored in the vault, which is locked/);
+    assert.equal(endpoint.requests.length, 0, "nothing was sent without the key");
+    await page.click(sel("chat-vault-unlock"));
+    await page.waitForSelector(sel("vault-dialog"));
+    await page.fill(sel("vault-passphrase"), PASSPHRASE);
+    await page.click(sel("vault-submit"));
+    await page.waitForSelector(`${sel("vault-status")}[data-state="unlocked"]`);
+    await page.waitForSelector(`${sel("chat-vault")}[data-state="unlocked"]`, { state: "attached" });
+
+    await say("Are you there now?");
+    assert.match(await text(page, `${sel("chat-message")}[data-role="assistant"]`), /Unlocked and answering/);
+    assert.equal(endpoint.requests[0].authorization, `Bearer ${KEY}`);
   });
 
   it("the chat's model answers other parts of the console (sampling) without tools", async () => {

@@ -4,8 +4,10 @@
 
 /** The most of an answer that is read; past it the answer is refused rather than parsed. */
 const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
-/** How much of an unexpected body an error message quotes. */
+/** How much of an unexpected body an error message quotes (and of a model name the answer gives). */
 const QUOTE_CHARS = 300;
+/** The most tool calls one answer may ask for; more are refused rather than run at once. */
+const MAX_TOOL_CALLS = 32;
 
 /** A failed exchange with the endpoint. `code` (as the runtime's errors have one): HTTP, UNREACHABLE, MALFORMED. */
 export class EndpointError extends Error {
@@ -17,7 +19,7 @@ export class EndpointError extends Error {
 }
 
 /** `{base}/chat/completions`, whether or not the base ends with a slash. */
-export function completionsUrl(base) {
+function completionsUrl(base) {
   return `${base.replace(/\/+$/, "")}/chat/completions`;
 }
 
@@ -55,7 +57,7 @@ export async function requestCompletion({ base, model, key, messages, tools, max
   } catch {
     throw malformed(`it is not JSON (it starts with ${quote(text)})`);
   }
-  return { message: parseMessage(answer), model: typeof answer?.model === "string" ? answer.model : model };
+  return { message: parseMessage(answer), model: typeof answer?.model === "string" && answer.model ? cut(answer.model) : model };
 }
 
 /** The body as text, refusing one larger than `MAX_ANSWER_BYTES`. */
@@ -102,6 +104,7 @@ function parseMessage(answer) {
   if (content == null) throw malformed("choices[0].message.content is neither text nor a list of text parts");
   const calls = message.tool_calls ?? [];
   if (!Array.isArray(calls)) throw malformed("choices[0].message.tool_calls is not a list");
+  if (calls.length > MAX_TOOL_CALLS) throw malformed(`it asks for ${calls.length} tool calls at once, more than the ${MAX_TOOL_CALLS} this chat runs`);
   const toolCalls = calls.map((call, index) => {
     const name = call?.function?.name;
     if (typeof name !== "string" || !name) throw malformed(`tool call ${index + 1} has no function.name`);

@@ -43,10 +43,12 @@ export function mountSettings(container, onChange) {
   const keyState = h("p", { id: "chat-key-state", class: "field-hint", "data-testid": "chat-key-state" });
   const vault = h("div", { class: "chat-vault", "data-testid": "chat-vault" });
   const status = h("p", { class: "chat-settings-status", "data-testid": "chat-settings-status" });
+  const forgetButton = h("button", { type: "button", class: "btn", "data-testid": "chat-key-forget", hidden: true, onclick: forget }, "Forget the key");
+  const label = h("span", { class: "muted", "data-testid": "chat-model-label" });
   const details = h(
     "details",
     { class: "panel chat-settings", "data-testid": "chat-settings", open: !(saved.base && saved.model) },
-    h("summary", { class: "chat-settings-summary" }, h("span", { class: "chat-settings-title" }, "Model"), h("span", { class: "muted", "data-testid": "chat-model-label" })),
+    h("summary", { class: "chat-settings-summary" }, h("span", { class: "chat-settings-title" }, "Model"), label),
     h(
       "form",
       { class: "chat-settings-form", novalidate: true, onsubmit: (event) => (event.preventDefault(), save()) },
@@ -58,7 +60,7 @@ export function mountSettings(container, onChange) {
         "div",
         { class: "chat-settings-actions" },
         h("button", { type: "submit", class: "btn btn-primary", "data-testid": "chat-save" }, "Save"),
-        h("button", { type: "button", class: "btn", "data-testid": "chat-key-forget", hidden: true, onclick: forget }, "Forget the key"),
+        forgetButton,
         status,
       ),
     ),
@@ -80,8 +82,10 @@ export function mountSettings(container, onChange) {
     store(STORAGE.model, current.model);
     publishModel();
     onChange();
-    const value = key.value;
+    const value = key.value.trim();
     if (value) {
+      // It goes into an HTTP header, which takes printable ASCII only.
+      if (!/^[\x21-\x7e]+$/.test(value)) return report("Saved, but not the key: an API key has no spaces and no characters beyond ASCII.", "error", key);
       if (!app.runtime.credentials.isUnlocked()) return report("Saved, but not the key: the vault must be unlocked to store it.", "error", key);
       try {
         await app.runtime.credentials.set(VAULT_SERVER, KEY_NAME, value);
@@ -120,7 +124,7 @@ export function mountSettings(container, onChange) {
     const [names, mode] = await Promise.all([credentials.names(VAULT_SERVER).catch(() => []), credentials.keyMode().catch(() => null)]);
     const stored = names.includes(KEY_NAME);
     keyState.textContent = stored ? "A key is stored in the vault. Type a new one to replace it." : "No key stored. Local servers usually need none.";
-    details.querySelector("[data-testid=chat-key-forget]").hidden = !stored;
+    forgetButton.hidden = !stored;
     const unlocked = credentials.isUnlocked();
     vault.dataset.state = unlocked ? "unlocked" : mode ? "locked" : "none";
     key.disabled = !unlocked;
@@ -133,8 +137,8 @@ export function mountSettings(container, onChange) {
             h("button", { type: "button", class: "btn btn-small", "data-testid": "chat-vault-open", onclick: () => emit("vault-open") }, mode ? "Unlock the vault" : "Set up the vault"),
           ],
     );
-    const label = app.model ? app.model.label : "not set up: enter an endpoint and a model";
-    details.querySelector("[data-testid=chat-model-label]").textContent = stored ? `${label} · key in the vault` : label;
+    const which = app.model ? app.model.label : "not set up: enter an endpoint and a model";
+    label.textContent = stored ? `${which} · key in the vault` : which;
   }
 
   on("vault", refresh);

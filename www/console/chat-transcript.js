@@ -10,10 +10,12 @@ const TEXT_LIMIT = 100_000;
 
 /** A transcript writing into `log` (the `role="log"` element); `empty` is shown while there is nothing. */
 export function createTranscript(log, empty) {
+  // The log scrolls itself to what was said last; the page around it stays where it is.
+  const follow = () => (log.scrollTop = log.scrollHeight);
   const add = (entry) => {
     empty.remove();
     log.append(entry);
-    entry.scrollIntoView({ block: "nearest" });
+    follow();
     return entry;
   };
   return {
@@ -27,7 +29,7 @@ export function createTranscript(log, empty) {
           "div",
           { class: "chat-error error-box", "data-testid": "chat-error" },
           h("p", { class: "error-message" }, text),
-          unlock ? h("button", { type: "button", class: "btn btn-small", onclick: () => emit("vault-open") }, "Unlock the vault") : null,
+          unlock ? h("button", { type: "button", class: "btn btn-small", "data-testid": "chat-vault-unlock", onclick: () => emit("vault-open") }, "Unlock the vault") : null,
         ),
       ),
     /** A tool call, its result pending: `settle(toolResult)` shows the result, `cancel(reason)` that it will not come. */
@@ -45,7 +47,10 @@ export function createTranscript(log, empty) {
         ),
       );
       return {
-        settle: (toolResult) => showToolResult(result, toolResult),
+        settle(toolResult) {
+          showToolResult(result, toolResult);
+          follow();
+        },
         cancel(reason) {
           renderResult(result, { ...tool, state: "cancelled" });
           result.append(h("p", { class: "muted" }, reason));
