@@ -1,6 +1,6 @@
 // The prompts of the server picked in "Resources & prompts": the list, a form with a field per argument (with the
 // server's completion suggestions while typing), and the messages the prompt expands to.
-import { app } from "./app.js";
+import { announce, app } from "./app.js";
 import { fill, h } from "./dom.js";
 import { clip, objects, pagedList } from "./listing.js";
 import { renderBlock, renderError } from "./result.js";
@@ -63,24 +63,25 @@ export function createPromptsPanel() {
     fill(detail, h("p", { class: "empty" }, "Pick a prompt to fill in its arguments and get its messages."));
   }
 
+  /** Shows the form of `prompt`, for the server listed now. */
   function pick(prompt) {
-    shown = { name: text(prompt.name) };
+    const promptName = text(prompt.name);
+    const target = server;
+    shown = { name: promptName };
     getRun += 1;
     for (const item of list.element.querySelectorAll("[data-testid=prompt-item]")) {
       const button = item.querySelector(".feature-select");
-      if (item.dataset.name === shown.name) button.setAttribute("aria-current", "true");
+      if (item.dataset.name === promptName) button.setAttribute("aria-current", "true");
       else button.removeAttribute("aria-current");
     }
     const id = `pf${++formSeq}`;
-    const target = server;
     const args = objects(prompt.arguments).filter((arg) => text(arg.name) !== "");
-    const promptName = shown.name;
     const fields = args.map((arg, i) => argumentField(arg, `${id}-${i}`));
     const otherValues = (except) =>
       Object.fromEntries(fields.filter((f) => f.name !== except && f.input.value !== "").map((f) => [f.name, f.input.value]));
     for (const field of fields) field.complete = (value) => suggest(target, promptName, field, value, otherValues(field.name));
 
-    const output = h("div", { class: "prompt-result", "data-testid": "prompt-result", "aria-live": "polite" });
+    const output = h("div", { class: "prompt-result", "data-testid": "prompt-result" });
     const getButton = h("button", { type: "submit", class: "btn btn-primary", "data-testid": "prompt-get" }, "Get prompt");
     const form = h(
       "form",
@@ -110,6 +111,8 @@ export function createPromptsPanel() {
       if (run !== getRun) return;
       output.dataset.state = "ok";
       fill(output, renderMessages(result));
+      const count = objects(result?.messages).length;
+      announce(`${name}: ${count === 1 ? "1 message" : `${count} messages`}`);
     } catch (error) {
       if (run !== getRun) return;
       output.dataset.state = "error";

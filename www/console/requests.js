@@ -11,6 +11,8 @@ import { renderBlock } from "./result.js";
 /** Characters of a server's message or of one prompt shown in a dialog. */
 const TEXT_LIMIT = 4000;
 
+/** The server requests answered here. */
+const METHODS = ["elicitation/create", "sampling/createMessage"];
 /** Requests waiting for their dialog, oldest first. */
 const queue = [];
 /** Every request id already queued or shown, so that a replayed event does not show a request twice. */
@@ -34,19 +36,22 @@ export function mount() {
       settled(event);
     }
   });
-  for (const request of app.runtime.pendingRequests()) enqueue(request);
+  for (const request of waiting()) enqueue(request);
 }
 
-function isWaiting(requestId) {
+/** The requests waiting for an answer (none when the runtime cannot say). */
+function waiting() {
   try {
-    return app.runtime.pendingRequests().some((r) => r.requestId === requestId);
+    return app.runtime.pendingRequests();
   } catch {
-    return false;
+    return [];
   }
 }
 
+const isWaiting = (requestId) => waiting().some((r) => r.requestId === requestId);
+
 function enqueue({ requestId, server, method, params }) {
-  if (known.has(requestId)) return;
+  if (known.has(requestId) || !METHODS.includes(method)) return;
   known.add(requestId);
   queue.push({ requestId, server: text(server), method, params: params && typeof params === "object" ? params : {} });
   if (current) updateQueueNote();
@@ -60,8 +65,20 @@ function showNext() {
   const state = { request, finished: false, abort: new AbortController() };
   current = state;
   const build = request.method === "sampling/createMessage" ? samplingDialog : elicitationDialog;
-  const { options, body } = build(request, state);
-  state.dialog = openDialog({ ...options, wide: true }, () => [body, h("p", { class: "muted small request-queue", "data-testid": "request-queue" })]);
+  try {
+    const { options, body } = build(request, state);
+    state.dialog = openDialog({ ...options, wide: true }, () => [body, h("p", { class: "muted small request-queue", "data-testid": "request-queue" })]);
+  } catch (error) {
+    // A request the console cannot show is refused, so that it neither hangs nor blocks the ones after it.
+    state.finished = true;
+    toast(`A request from ${request.server} could not be shown, and was refused: ${describe(error)}`, "error");
+    try {
+      app.runtime.rejectRequest(request.requestId, "The console could not show the request");
+    } catch {
+      // It stopped waiting meanwhile.
+    }
+    return showNext();
+  }
   state.dialog.element.dataset.requestId = String(request.requestId);
   updateQueueNote();
   // Escape or the close button: an elicitation is cancelled, a sampling request refused.
@@ -133,7 +150,7 @@ function elicitationDialog(request, state) {
         respond(state, { answer: { action: "accept", content } });
       },
     },
-    h("p", { class: "request-message", "data-testid": "elicitation-message" }, capped(params.message)),
+    h("p", { class: "request-message", "data-testid": "elicitation-message" }, capped(params.message) || "(The server gave no message.)"),
     form.element,
     h(
       "div",
@@ -221,7 +238,8 @@ function samplingDialog(request, state) {
     h(
       "div",
       { class: "dialog-actions" },
-      button({ class: "btn btn-danger", "data-testid": "sampling-refuse", onclick: () => respond(state, { reject: "The user refused the sampling request" }) }, "Refuse"),
+      // Refuse stays usable while the model works: it also stops the model's request.
+      h("button", { type: "button", class: "btn btn-danger", "data-testid": "sampling-refuse", onclick: () => respond(state, { reject: "The user refused the sampling request" }) }, "Refuse"),
       button({ class: "btn", "data-testid": "sampling-send-own", onclick: sendOwn }, "Send your answer"),
     ),
   );
