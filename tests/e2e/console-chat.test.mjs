@@ -235,6 +235,17 @@ describe("console: try it with a model", () => {
     assert.equal(request.authorization, `Bearer ${KEY}`, "the stored key is used");
   });
 
+  it("“Forget the key” deletes it from the vault, and requests go without one", async () => {
+    const endpoint = await useModel([{ text: "No key needed here." }]);
+    await page.click(`${sel("chat-settings")} summary`);
+    await page.click(sel("chat-key-forget"));
+    await page.waitForSelector(`${sel("chat-key-forget")}[hidden]`, { state: "attached" });
+    assert.match(await text(page, sel("chat-key-state")), /No key stored/);
+    await say("Hello without a key");
+    assert.match(await text(page, `${sel("chat-message")}[data-role="assistant"]`), /No key needed here/);
+    assert.equal(endpoint.requests[0].authorization, null);
+  });
+
   it("“New chat” clears the conversation, and the page reported no errors", async () => {
     await showView(page, "chat");
     await page.click(sel("chat-new"));

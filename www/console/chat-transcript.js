@@ -95,7 +95,8 @@ function argumentsText(args) {
 /** An ART `ToolResult` in the result view: success, a tool's own error (its content), or a refused/failed call. */
 function showToolResult(container, result) {
   const meta = result?.metadata ?? {};
-  const where = { server: meta.server ?? (meta.source === "native" ? "console" : ""), tool: meta.tool ?? result?.toolName, durationMs: meta.durationMs };
+  const named = registryParts(String(result?.toolName ?? ""));
+  const where = { server: meta.server ?? named.server, tool: meta.tool ?? named.tool, durationMs: meta.durationMs };
   const output = result?.output;
   const mcp = Array.isArray(output?.content);
   if (result?.status === "success") {
