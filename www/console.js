@@ -90,10 +90,13 @@ function listen(runtime) {
 }
 
 async function mountParts() {
-  for (const part of PARTS) {
+  // Fetched together, mounted in order.
+  const modules = PARTS.map((part) => import(part.module).then((module) => ({ module }), (error) => ({ error })));
+  for (const [index, part] of PARTS.entries()) {
     const element = part.element ? byTestId(part.element) : null;
     try {
-      const module = await import(part.module);
+      const { module, error } = await modules[index];
+      if (error) throw error;
       module.mount(element);
     } catch (error) {
       console.error(`console: ${part.module} failed`, error);
@@ -106,9 +109,9 @@ async function mountParts() {
 window.addEventListener("error", (event) => toast(`Unexpected error: ${event.message}`, "error"));
 window.addEventListener("unhandledrejection", (event) => toast(`Unexpected error: ${describe(event.reason)}`, "error"));
 
+let loadMs = 0;
 try {
-  const ms = await createRuntime();
-  setHostStatus("ready", `Runtime ready in ${Math.round(ms)} ms`);
+  loadMs = await createRuntime();
 } catch (error) {
   setHostStatus("error", "The runtime failed to load");
   document.getElementById("main").replaceChildren(
@@ -121,6 +124,7 @@ if (app.runtime) {
   listen(app.runtime);
   // A first visit (no server yet) opens on the catalogue; later visits on the tools.
   mountTabs(app.health.size === 0 ? "add" : "tools");
+  setHostStatus("ready", `Runtime ready in ${Math.round(loadMs)} ms`);
   const persistence = app.runtime.persistence();
   for (const problem of persistence?.problems ?? []) {
     toast(`A saved ${problem.store} record (${problem.key}) could not be restored: ${problem.reason}`, "error");

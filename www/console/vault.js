@@ -7,6 +7,9 @@ import { fill, h } from "./dom.js";
 
 const MIN_PASSPHRASE = 8;
 
+/** Servers that started while the vault was locked: they run without the credentials stored for them. */
+const startedLocked = new Set();
+
 /** "unavailable" (no IndexedDB), "not-set-up", "locked" or "unlocked". */
 let state = "locked";
 let mode = null;
@@ -14,6 +17,10 @@ let mode = null;
 export function mount(element) {
   on("vault-open", () => openVault());
   on("event", (event) => {
+    if (event.type === "serverStatus") {
+      if (event.status === "connected" && !app.runtime.credentials.isUnlocked()) startedLocked.add(event.server);
+      else if (event.status !== "connected") startedLocked.delete(event.server);
+    }
     if (event.type === "credentialsRequired" && event.locked && !app.replaying && state !== "unlocked") {
       openVault(`${event.server} needs its credentials, which are in the vault.`);
     }
@@ -182,12 +189,31 @@ async function unlock(key, error = null) {
     await app.runtime.credentials.unlock(key);
     toast("Vault unlocked: servers waiting for credentials start again", "ok");
     emit("vault");
+    restartStartedLocked();
     return true;
   } catch (e) {
     const message = e.code === "WRONG_KEY" ? "Wrong passphrase: the vault stays locked." : describe(e);
     if (error) fail(error, message, null);
     else toast(message, "error");
     return false;
+  }
+}
+
+/**
+ * Servers that started while the vault was locked did without their optional credentials (required ones make a
+ * server wait instead): once it is unlocked, those with credentials stored restart to get them.
+ */
+async function restartStartedLocked() {
+  for (const server of [...startedLocked]) {
+    startedLocked.delete(server);
+    const names = await app.runtime.credentials.names(server).catch(() => []);
+    if (names.length === 0 || app.health.get(server)?.status !== "connected") continue;
+    try {
+      await app.runtime.restartServer(server);
+      toast(`${server} restarted with its credentials (${names.join(", ")})`, "ok");
+    } catch (error) {
+      toast(`${server}: ${describe(error)}`, "error");
+    }
   }
 }
 
