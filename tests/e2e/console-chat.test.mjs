@@ -246,6 +246,17 @@ describe("console: try it with a model", () => {
     assert.equal(endpoint.requests[0].authorization, null);
   });
 
+  it("the endpoint and model are remembered after a reload", async () => {
+    const before = { base: await page.inputValue(sel("chat-base")), model: await page.inputValue(sel("chat-model")) };
+    await consolePage.reload();
+    // The tabs are set up after the runtime is ready: a click before that would be lost.
+    await page.waitForSelector(`${sel("tabs")} [aria-selected="true"]`);
+    await showView(page, "chat");
+    assert.deepEqual({ base: await page.inputValue(sel("chat-base")), model: await page.inputValue(sel("chat-model")) }, before);
+    assert.match(await text(page, sel("chat-model-label")), new RegExp(`^${before.model} at 127\\.0\\.0\\.1:\\d+`));
+    assert.equal(await page.getAttribute(sel("chat-settings"), "open"), null, "complete settings start folded");
+  });
+
   it("“New chat” clears the conversation, and the page reported no errors", async () => {
     await showView(page, "chat");
     await page.click(sel("chat-new"));
