@@ -78,6 +78,8 @@ export function toast(text, kind = "info") {
   item.dataset.kind = kind;
   item.textContent = text;
   box.append(item);
+  // At most four at once: the oldest gives way.
+  while (box.childElementCount > 4) box.firstElementChild.remove();
   setTimeout(() => item.remove(), kind === "error" ? 9000 : 5000);
 }
 
