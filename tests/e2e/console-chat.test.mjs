@@ -181,12 +181,15 @@ describe("console: try it with a model", () => {
     assert.equal(last[8].content, "9");
   });
 
-  it("Stop ends a turn whose answer does not come", async () => {
+  it("Shift+Enter starts a new line, and Stop ends a turn whose answer does not come", async () => {
     await useModel([{ delayMs: 10_000, text: "Too late." }]);
     await page.click(sel("chat-new"));
-    await page.fill(sel("chat-input"), "Take your time");
+    await page.fill(sel("chat-input"), "Take");
+    await page.press(sel("chat-input"), "Shift+Enter");
+    await page.type(sel("chat-input"), "your time");
     await page.click(sel("chat-send"));
     await page.waitForSelector(`${sel("chat-send")}[aria-busy="true"]`);
+    assert.equal(await text(page, `${sel("chat-message")}[data-role="user"] .chat-text`), "Take\nyour time", "Shift+Enter starts a new line");
     await page.click(sel("chat-stop"));
     await page.waitForSelector(`${sel("view-chat")}:not([data-busy])`, { timeout: 3000 });
     assert.match(await text(page, sel("chat-notice")), /Stopped/);
