@@ -216,4 +216,59 @@ describe("McpRuntime: declared credentials and saved state", () => {
     assert.deepEqual(out.thread2, ["mcp__echo__echo"]);
     assert.deepEqual(out.withoutPersistence, [null, 0], "databaseName alone keeps credentials only");
   });
+
+  it("lets a settings page list every tool, allow destructive ones for good, and keep its own secret", async () => {
+    const database = await page.evaluate(async () => {
+      const database = unique("settings");
+      const rt = await host.McpRuntime.create({ database });
+      // The fixture's `env` tool has no annotations: destructive by the spec's defaults, so hidden at first.
+      rt.addServer({ name: "search", workerUrl: "/e2e-fixtures/env-reporter.js" });
+      await rt.connectServer("search");
+      await rt.credentials.setup({ passphrase: "correct horse battery" });
+      await rt.credentials.set("@app", "MODEL_KEY", "sk-app-secret");
+      await rt.flushState();
+      rt.close();
+      return database;
+    });
+    const out = await page.evaluate(async (database) => {
+      const rt = await host.McpRuntime.create({ database });
+      await rt.connectServer("search");
+      const entry = () => rt.toolEntries({ includeHidden: true }).find((e) => e.server === "search");
+      const before = { entry: entry(), visible: rt.toolEntries().filter((e) => e.server === "search").length };
+      const locked = await failure(rt.credentials.get("@app", "MODEL_KEY"));
+      await rt.credentials.unlock({ passphrase: "correct horse battery" });
+      const secret = await rt.credentials.get("@app", "MODEL_KEY");
+      const none = await rt.credentials.get("@app", "OTHER");
+      rt.setAllowDestructiveTools("search", true);
+      const after = { entry: entry(), agents: rt.listTools("mcp").tools.map((t) => t.name) };
+      const unknown = (() => {
+        try {
+          rt.setAllowDestructiveTools("nobody", true);
+          return null;
+        } catch (error) {
+          return error.code;
+        }
+      })();
+      await rt.flushState();
+      rt.close();
+      const again = await host.McpRuntime.create({ database });
+      const kept = again.serverConfig("search").allowDestructiveTools;
+      again.close();
+      return { before, locked, secret, none, after, unknown, kept };
+    }, database);
+    const { entry } = out.before;
+    assert.deepEqual(
+      [entry.name, entry.source, entry.server, entry.tool, entry.destructive, entry.hidden],
+      ["mcp__search__env", "mcp", "search", "env", true, true],
+    );
+    assert.equal(entry.definition.name, "env", "the definition as the server listed it");
+    assert.equal(out.before.visible, 0, "without includeHidden, only what agents may see");
+    assert.equal(out.locked.code, "LOCKED");
+    assert.equal(out.secret, "sk-app-secret");
+    assert.equal(out.none, null);
+    assert.equal(out.after.entry.hidden, false);
+    assert.ok(out.after.agents.includes("mcp__search__env"), "agents see it once allowed, without a restart");
+    assert.equal(out.unknown, "UNKNOWN_SERVER");
+    assert.equal(out.kept, true, "saved with the server's config");
+  });
 });

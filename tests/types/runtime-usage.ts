@@ -226,6 +226,13 @@ export async function usage(): Promise<void> {
   runtime.addServer({ name: "old", url: "https://mcp.example.com/mcp", protocol: "2024-11-05" });
   const era: string | null | undefined = runtime.server("pinned")?.protocolVersion;
   real(era, true);
+  // A settings page: every tool with where it runs and whether agents see it; destructive tools allowed in place.
+  const entry = runtime.toolEntries({ includeHidden: true })[0];
+  const where: [string, "mcp" | "native", string | null, boolean, boolean] | undefined = entry && [entry.tool, entry.source, entry.server, entry.destructive, entry.hidden];
+  real(where, true);
+  runtime.setAllowDestructiveTools("docs", true);
+  const appSecret: Promise<string | null> = runtime.credentials.get("@app", "MODEL_KEY");
+  real(appSecret, true);
   runtime.close();
 
   real([next, body, subscribed, pickedServer, role, values], true);

@@ -6,8 +6,8 @@ import { requestCompletion } from "./chat-endpoint.js";
 import { fill, h } from "./dom.js";
 
 const STORAGE = { base: "mcp-worker-console.chat.base", model: "mcp-worker-console.chat.model" };
-/** Where the key is kept in the vault: a "server" name of the console's own, and the credential's name. */
-const VAULT_SERVER = "console";
+/** Where the key is kept in the vault: a scope no server is named ("@console"), and the credential's name. */
+const VAULT_SERVER = "@console";
 const KEY_NAME = "CHAT_API_KEY";
 
 /** A stored key that cannot be read because the vault is locked; the view offers to unlock it. */
