@@ -6,6 +6,7 @@ import { confirmDialog } from "./dialog.js";
 import { fill, h, pretty } from "./dom.js";
 import { openExport } from "./export.js";
 import { registerNativeTools } from "./native-tools.js";
+import { enabledBy, turnOff } from "./thread-tools.js";
 import { mountWorkbench, select } from "./workbench.js";
 
 /** Rows rendered at once: a registry with thousands of tools is narrowed with the filter instead. */
@@ -63,11 +64,6 @@ export function mount(view) {
 
 function registerNames() {
   return app.runtime.toolEntries({ includeHidden: true }).map((e) => e.name);
-}
-
-/** Whether a thread's entries (names, and prefixes ending in `*`) enable `name`. */
-function enabledBy(entries, name) {
-  return entries.some((e) => (e.endsWith("*") ? name.startsWith(e.slice(0, -1)) : e === name));
 }
 
 function renderList(list, count, filter) {
@@ -213,17 +209,12 @@ export function badges(entry) {
 }
 
 function setEnabled(entry, on) {
-  const thread = app.runtime.threadTools(app.thread) ?? [];
   if (on) {
     app.runtime.enableTools(app.thread, [entry.name]);
-  } else if (thread.includes(entry.name)) {
-    app.runtime.disableTools(app.thread, [entry.name]);
   } else {
-    // Enabled through a prefix (`mcp__echo__*`): the prefix gives way to the names it covers, less this one.
-    const prefixes = thread.filter((e) => e.endsWith("*") && entry.name.startsWith(e.slice(0, -1)));
-    const covered = registerNames().filter((n) => n !== entry.name && prefixes.some((p) => n.startsWith(p.slice(0, -1))));
-    app.runtime.disableTools(app.thread, prefixes);
-    if (covered.length) app.runtime.enableTools(app.thread, covered);
+    const change = turnOff(app.runtime.threadTools(app.thread) ?? [], entry.name, registerNames());
+    if (change.disable.length) app.runtime.disableTools(app.thread, change.disable);
+    if (change.enable.length) app.runtime.enableTools(app.thread, change.enable);
   }
   emit("tools");
 }
