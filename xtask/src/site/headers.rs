@@ -12,12 +12,13 @@ pub(crate) fn frame_script_hash() -> &'static str {
 }
 
 /// The Content-Security-Policy of the console and bench pages: scripts and workers from the site only (plus the
-/// servers' sandboxed frames and their blob: workers), network to any http(s)/ws(s) origin (remote MCP servers), no
-/// plugins, no framing by other sites.
+/// servers' sandboxed frames and their blob: workers), network to any http(s)/ws(s) origin (remote MCP servers),
+/// images and audio of results inline (`data:`, `blob:`), no plugins, no framing by other sites.
 pub(crate) fn page_policy() -> String {
     format!(
         "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' '{}'; style-src 'self' 'unsafe-inline'; \
-         img-src 'self' data:; worker-src 'self' blob:; connect-src 'self' http: https: ws: wss:; \
+         img-src 'self' data: blob:; media-src 'self' data: blob:; worker-src 'self' blob:; \
+         connect-src 'self' http: https: ws: wss:; \
          object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
         frame_script_hash()
     )
