@@ -3,6 +3,7 @@
 //! gets the worker entry `bootstrap.js`, the Node entry `serve.mjs` (with `serve-http.mjs` and a `package.json`)
 //! and the server's `manifest.json` (see `manifest`).
 
+pub(crate) mod budgets;
 mod manifest;
 
 use std::fmt;
@@ -167,6 +168,14 @@ pub(crate) fn build(profile: Profile) -> Result<Outputs> {
         let mut files = files_in(dir)?;
         files.sort();
         report_sizes(&files)?;
+    }
+    if profile == Profile::Release {
+        // Shown here; `cargo xtask test` fails on a package over its budget.
+        let weighed = budgets::weigh_all(&target_dir())?;
+        budgets::print(&weighed);
+        if let Err(over) = budgets::verdict(&weighed) {
+            println!("warning: {over}");
+        }
     }
     Ok(outputs)
 }

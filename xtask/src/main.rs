@@ -1,7 +1,7 @@
 //! `cargo xtask …`: build orchestration for mcp-worker.
 //!
 //! Subcommands: `setup`, `build [--release]`, `demo [--port N]`, `test [--native-only|--browser-only]`,
-//! `bench [-- args for run.mjs]`. Every subcommand runs `setup` first, which installs only what is missing.
+//! `bench [-- args for run.mjs]`, `sizes`. Every subcommand but `sizes` runs `setup` first, which installs only what is missing.
 
 mod bench;
 mod build;
@@ -29,6 +29,7 @@ commands:
   test [--native-only | --browser-only]
                              the full CI run: fmt, clippy, native tests, browser tests, end-to-end tests
   bench [-- <run.mjs args>]  release build, serve the site, run tests/bench/run.mjs against it
+  sizes                      the release packages in target/ against size-budgets.json (no build)
   help                       this text";
 
 fn main() -> ExitCode {
@@ -67,6 +68,12 @@ fn dispatch(args: &[String]) -> Result {
             site::demo(port, &proxy_allow)
         }
         "test" => test::run(test::Selection::from_args(rest)?),
+        "sizes" => {
+            no_options(command, rest)?;
+            let weighed = build::budgets::weigh_all(&target_dir())?;
+            build::budgets::print(&weighed);
+            build::budgets::verdict(&weighed)
+        }
         "bench" => {
             let passthrough = match rest.split_first() {
                 None => &[][..],

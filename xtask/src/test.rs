@@ -140,6 +140,7 @@ fn native_tests() -> Result {
 /// which serves files only from the package directory.
 fn build_bundles() -> Result {
     build::build(Profile::Release)?;
+    build::budgets::verdict(&build::budgets::weigh_all(&target_dir())?)?;
     let bundles = target_dir().join("bundles");
     let tests_bundles = root().join("tests/bundles");
     remove_dir(&tests_bundles)?;
