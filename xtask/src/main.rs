@@ -1,7 +1,8 @@
 //! `cargo xtask …`: build orchestration for mcp-worker.
 //!
 //! Subcommands: `setup`, `build [--release]`, `demo [--port N]`, `test [--native-only|--browser-only]`,
-//! `bench [-- args for run.mjs]`, `sizes`. Every subcommand but `sizes` runs `setup` first, which installs only what is missing.
+//! `bench [-- args for run.mjs]`, `sizes`. Every subcommand but `sizes` runs `setup` first, which installs only what
+//! is missing.
 
 mod bench;
 mod build;
