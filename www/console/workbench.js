@@ -202,6 +202,8 @@ async function call(view) {
     const cancelled = error?.name === "AbortError" || error?.code === "ABORTED";
     if (current()) renderResult(resultView, { state: cancelled ? "cancelled" : "error", ...label, durationMs: performance.now() - started, error: cancelled ? { code: "ABORTED", message: "You cancelled the call; the server was told to stop." } : error });
   } finally {
+    // The outcome may be below the form: bring it into view.
+    if (current()) resultPanel.scrollIntoView({ block: "nearest" });
     if (inFlight === controller) inFlight = null;
     callButton.disabled = false;
     callButton.textContent = "Call";
