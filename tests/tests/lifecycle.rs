@@ -88,7 +88,7 @@ async fn a_thousand_tools_are_listed_across_pages() {
             None => break,
         }
     }
-    assert_eq!(pages, 11, "1,003 tools at the default 100 per page");
+    assert_eq!(pages, 2, "1,003 tools at the default 1,000 per page");
     let tools = client.list_tools().await.unwrap();
     assert_eq!(tools.len(), 1_003);
     let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();

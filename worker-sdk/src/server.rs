@@ -13,8 +13,10 @@ use crate::tool::ToolDef;
 use mcp_worker_protocol::lifecycle::{Icon, ListChangedCapability, ResourcesCapability};
 use mcp_worker_protocol::{Implementation, JsonObject, ServerCapabilities};
 
-/// The default number of items per page of a list.
-pub const DEFAULT_PAGE_SIZE: usize = 100;
+/// The default number of items per page of a list: as many tools as the host registers from one server by
+/// default, so that a listing is one round trip (each page is one; a client lists every page before it can offer
+/// any tool).
+pub const DEFAULT_PAGE_SIZE: usize = 1000;
 
 /// The default time a handler waits for the client to answer a request (elicitation, sampling, roots): 60 s.
 pub const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS: u32 = 60_000;
