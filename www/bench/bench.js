@@ -1,14 +1,17 @@
-// mcp-worker bench: our host <-> the Rust echo server, against a raw JS postMessage echo on the same machine, in
-// one page and one run. `runBench()` returns a JSON-able result (also stored as `window.__benchResults` by
-// bench.html); `renderResults()` draws it as tables.
+// mcp-worker bench: our host <-> the Rust echo server, against a raw JS postMessage echo and against the official
+// TypeScript SDK (its Client on the page, its McpServer in a worker, over a MessagePort on two wires: ts-sdk.js), on
+// the same machine, in one page and one run. `runBench()` returns a JSON-able result (also stored as
+// `window.__benchResults` by bench.html); `renderResults()` draws it as tables.
 //
 // Every time is taken with performance.now(). Its resolution is 100 us unless the page is cross-origin isolated
 // (COOP + COEP headers; then 5 us): tests/bench/run.mjs serves the site through a proxy that adds them, and the
 // result records `crossOriginIsolated` and the measured timer resolution.
 //
 // Rows:
-//   figures        the issue's figures, mcp-worker vs the raw baseline, with ratio = our cost / raw cost
-//                  (for rates: raw rate / our rate), so > 1 always means "that many times slower".
+//   figures        each figure for ours, raw and the TS SDK (per wire), with ratio = our cost / raw cost and
+//                  vsSdk = our cost / the TS SDK's on its best wire (for rates: the inverse of the rates), so > 1
+//                  always means "that many times slower"; where a target applies, whether it is met (reported, not
+//                  asserted: machines are noisy).
 //   decomposition  the same workloads with one side swapped, to separate host-side from worker-side cost:
 //                    host -> JS echo server   our host, the worker a few lines of JS (host cost + JS floor)
 //                    raw JS client -> Rust    a lean JS client posting JSON-RPC text to our Rust echo server
@@ -16,6 +19,8 @@
 //                  plus an instrumented breakdown of one host -> Rust echo call into segments.
 
 import init, { McpClient, McpRuntime, compileModule } from "/pkg/host/mcp_worker_host.js";
+import { connectWorker } from "./handshake.js";
+import { SDK_WIRES, SdkClient, loadSdk } from "./ts-sdk.js";
 
 const ECHO_BUNDLE = "/bundles/echo/";
 const ECHO_WORKER = ECHO_BUNDLE + "bootstrap.js";
@@ -187,32 +192,11 @@ function pipelinedOnce(call, total, depth, offset) {
 const echoFrame = (id) =>
   `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"ping"}}}`;
 
-function waitForBoot(worker) {
-  return new Promise((resolve, reject) => {
-    worker.onmessage = (event) => {
-      const kind = event.data?.mcpWorker;
-      if (kind === "boot") resolve();
-      else if (kind === "fatal") reject(new Error(`worker fatal: ${event.data.error}`));
-    };
-    worker.onerror = (event) => reject(new Error(`worker error: ${event.message ?? "script failed to load"}`));
-  });
-}
-
-/** Starts a worker and does the host's side of the wire protocol's boot/connect handshake. */
-async function connectWorker(url, { module, env = {} } = {}) {
-  const worker = new Worker(url, { type: "module" });
-  await waitForBoot(worker);
-  const { port1, port2 } = new MessageChannel();
-  const connect = { mcpWorker: "connect", v: 1, port: port2, env };
-  if (module) connect.module = module;
-  worker.postMessage(connect, [port2]);
-  return { worker, port: port1 };
-}
-
-/** The baseline: a worker that echoes each port message back; replies match requests in FIFO order. */
+/** The baseline: a worker that echoes each port message back (or, with `reply`, answers every message with that
+ * string); replies match requests in FIFO order. */
 class RawEcho {
-  static async spawn() {
-    const { worker, port } = await connectWorker(RAW_ECHO_WORKER);
+  static async spawn(reply) {
+    const { worker, port } = await connectWorker(RAW_ECHO_WORKER, { env: reply === undefined ? {} : { REPLY: reply } });
     return new RawEcho(worker, port);
   }
 
@@ -326,18 +310,77 @@ function checkEcho(result, text = "ping") {
 
 const figures = [];
 const decomposition = [];
+const sdkFailures = []; // {phase, wire, error}: TS SDK clients that could not start; their figures are left out
 
-/** A figure: ours vs raw; `unit` says which direction is better (times: lower; rates: higher). */
-function figure(section, id, label, unit, ours, raw, note) {
-  const rate = unit === "calls/s" || unit === "msgs/s";
-  const ratio = rate ? raw / ours : ours / raw;
-  figures.push({ section, id, label, unit, ours, raw, ratio, note });
+const isRate = (unit) => unit === "calls/s" || unit === "msgs/s";
+/** The cost of `a` relative to `b` (> 1: a is slower), for a time or a rate. */
+const costRatio = (unit, a, b) => (isRate(unit) ? b / a : a / b);
+const finite = (x) => typeof x === "number" && Number.isFinite(x);
+
+/** Targets for ours against raw, as the highest cost ratio that meets them. */
+const TARGETS = {
+  seq_p50: { max: 1.3, text: "<= 1.3x raw" },
+  pipe_rate: { max: 1 / 0.7, text: ">= 0.7x raw's rate" },
+  cold_module: { max: 1.3, text: "<= 1.3x raw" },
+  cold_fetch: { max: 1.3, text: "<= 1.3x raw" },
+  [`blob_${1 << 20}`]: { max: 1.1, text: "<= 1.1x raw" },
+  [`blob_${8 << 20}`]: { max: 1.1, text: "<= 1.1x raw" },
+  list_500: { max: 2, text: "<= 2x raw" },
+};
+
+/**
+ * A figure: ours, raw and the TS SDK per wire (`sdk`: {clone, json}; a wire that did not run is absent). `unit` says
+ * which direction is better (times: lower; rates: higher).
+ */
+function figure(section, id, label, unit, { ours, raw, sdk = {} }, note) {
+  const ratio = finite(raw) ? costRatio(unit, ours, raw) : undefined;
+  const wires = Object.entries(sdk).filter(([, v]) => finite(v));
+  const best = wires.reduce((b, w) => (b === null || costRatio(unit, w[1], b[1]) < 1 ? w : b), null);
+  const vsSdk = best ? costRatio(unit, ours, best[1]) : undefined;
+  const goal = TARGETS[id];
+  figures.push({
+    section, id, label, unit, ours, raw, sdk: Object.fromEntries(wires), ratio,
+    sdkBestWire: best?.[0], vsSdk, aheadOfSdk: vsSdk === undefined ? undefined : vsSdk < 1,
+    target: goal && ratio !== undefined ? { text: goal.text, met: ratio <= goal.max } : undefined,
+    note,
+  });
+}
+
+/** The workload key of the TS SDK on `wire`. */
+const sdkKey = (wire) => `sdk_${wire}`;
+
+/** The TS SDK's values of `byKey` (keyed by workload), per wire. */
+const sdkValues = (byKey) => Object.fromEntries(SDK_WIRES.map((w) => [w, byKey[sdkKey(w)]]));
+
+function sdkFailed(phase, wire, error) {
+  const message = String((error && error.message) || error).trim();
+  sdkFailures.push({ phase, wire, error: message });
+  log(`TS SDK (${wire}) left out of ${phase}: ${message}`);
+}
+
+/**
+ * One TS SDK client per wire, each checked with `probe`; a wire that cannot start or fails the probe is left out and
+ * its error recorded. Resolves with {sdk_clone: client, sdk_json: client} (the started ones).
+ */
+async function sdkClients(phase, options, probe) {
+  const clients = {};
+  for (const wire of SDK_WIRES) {
+    let client;
+    try {
+      client = await SdkClient.spawn(wire, options);
+      await probe(client);
+      clients[sdkKey(wire)] = client;
+    } catch (error) {
+      client?.close();
+      sdkFailed(phase, wire, error);
+    }
+  }
+  return clients;
 }
 
 /** A decomposition row: one value, and its cost ratio to the matching raw baseline when there is one. */
 function part(section, id, label, unit, value, raw, note) {
-  const rate = unit === "calls/s" || unit === "msgs/s";
-  const ratio = raw === undefined || raw === 0 ? undefined : rate ? raw / value : value / raw;
+  const ratio = raw === undefined || raw === 0 ? undefined : costRatio(unit, value, raw);
   decomposition.push({ section, id, label, unit, value, raw, ratio, note });
 }
 
@@ -400,6 +443,20 @@ async function coldStarts(cfg, module, samples) {
       client.close();
       return ms;
     },
+    ...Object.fromEntries(
+      SDK_WIRES.map((wire) => [
+        sdkKey(wire),
+        async () => {
+          const t = now();
+          const client = await SdkClient.spawn(wire);
+          const tools = await client.listTools();
+          const ms = now() - t;
+          client.close();
+          check(tools.length === 3, `expected 3 tools, got ${tools.length}`);
+          return ms;
+        },
+      ]),
+    ),
   };
   const first = {};
   const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
@@ -407,17 +464,28 @@ async function coldStarts(cfg, module, samples) {
   for (let round = 0; round <= cfg.coldN; round++) {
     for (const [name, start] of Object.entries(variants)) {
       await settle();
-      const ms = await start();
+      let ms;
+      try {
+        ms = await start();
+      } catch (error) {
+        const wire = SDK_WIRES.find((w) => sdkKey(w) === name);
+        if (wire === undefined) throw error;
+        sdkFailed("cold start", wire, error);
+        delete variants[name];
+        delete times[name];
+        continue;
+      }
       if (round === 0) first[name] = ms;
       else times[name].push(ms);
     }
   }
   const med = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
   samples.coldStart = { firstInPage: first, samples: times };
-  const base = "raw: new Worker -> boot/connect -> first echo reply";
-  figure("cold start", "cold_module", `new Worker -> tools listed, module passed in (median of ${cfg.coldN})`, "ms", med.hostModule, med.raw, base);
-  figure("cold start", "cold_fetch", `new Worker -> tools listed, worker fetches+compiles (median of ${cfg.coldN})`, "ms", med.hostFetch, med.raw, base);
-  figure("cold start", "cold_sandbox", `new sandboxed frame + Worker -> tools listed, worker fetches+compiles (median of ${cfg.coldN})`, "ms", med.hostSandbox, med.raw, "the server in its own opaque origin, the default");
+  const base = `median of ${cfg.coldN}; raw: new Worker -> boot/connect -> first echo reply; TS SDK: new Worker (fetches its bundle) -> boot/connect -> initialize -> tools listed`;
+  const sdk = sdkValues(med);
+  figure("cold start", "cold_module", "new Worker -> tools listed, module passed in", "ms", { ours: med.hostModule, raw: med.raw, sdk }, base);
+  figure("cold start", "cold_fetch", "new Worker -> tools listed, worker fetches+compiles", "ms", { ours: med.hostFetch, raw: med.raw, sdk }, base);
+  figure("cold start", "cold_sandbox", "sandboxed frame + Worker -> tools listed, worker fetches+compiles", "ms", { ours: med.hostSandbox, raw: med.raw }, "the server in its own opaque origin, the default; no other contender isolates it so");
   part("cold start", "cold_host_js", "host -> JS echo server: new Worker -> tools listed (no wasm in the worker)", "ms", med.hostJsServer, med.raw);
   part("cold start", "cold_raw_rust", "raw JS client -> Rust echo (module): new Worker -> tools listed (no host wasm)", "ms", med.rawClientRust, med.raw);
   part("cold start", "cold_first_module", "first start in the page, host, precompiled module (not a median)", "ms", first.hostModule, first.raw);
@@ -435,6 +503,7 @@ async function sequentialAndPipelined(cfg, module, samples) {
   checkEcho(await rawRust.callTool("echo", { text: "ping" }));
   checkEcho(await rawJs.callTool("echo", { text: "ping" }));
   check((await raw.echo(echoFrame(7))) === echoFrame(7), "raw echo changed the message");
+  const sdk = await sdkClients("sequential and pipelined", {}, async (c) => checkEcho(await c.callTool("echo", { text: "ping" })));
   // What our host posts and what the server answers, to size the raw payload like a real frame.
   samples.frames = {
     request: echoFrame(1).length,
@@ -449,6 +518,7 @@ async function sequentialAndPipelined(cfg, module, samples) {
     hostJs: () => hostJs.callTool("echo", args),
     rawRust: () => rawRust.callTool("echo", args),
     rawJs: () => rawJs.callTool("echo", args),
+    ...Object.fromEntries(Object.entries(sdk).map(([key, c]) => [key, () => c.callTool("echo", args)])),
   };
 
   const names = Object.keys(workloads);
@@ -503,12 +573,21 @@ async function sequentialAndPipelined(cfg, module, samples) {
   const range = (k) => `${Math.min(...seq[k].roundP50Us).toFixed(0)}-${Math.max(...seq[k].roundP50Us).toFixed(0)} us`;
   const seqNote =
     `N=${cfg.seqN} (${cfg.seqRounds} rounds of ${perRound}, interleaved) after ${cfg.seqWarm} warm-up; raw posts a ` +
-    `${samples.frames.request}-char JSON-RPC string and awaits its echo. p50 per round: mcp-worker ${range("host")}, raw ${range("raw")}`;
+    `${samples.frames.request}-char JSON-RPC string and awaits its echo. p50 per round: ` +
+    ["host", "raw", ...Object.keys(sdk)].map((k) => `${k} ${range(k)}`).join(", ");
   const pipeRange = (k) => `${Math.round(Math.min(...pipe[k].rounds)).toLocaleString("en-US")}-${Math.round(Math.max(...pipe[k].rounds)).toLocaleString("en-US")}`;
-  figure("sequential", "seq_p50", `tools/call echo "ping" round trip, p50 (N=${seq.host.n.toLocaleString("en-US")})`, "us", seq.host.p50Us, seq.raw.p50Us, seqNote);
-  figure("sequential", "seq_p99", `tools/call echo "ping" round trip, p99`, "us", seq.host.p99Us, seq.raw.p99Us);
-  figure("sequential", "seq_rate", `tools/call echo "ping", one at a time`, "calls/s", seq.host.callsPerSec, seq.raw.callsPerSec);
-  figure("pipelined", "pipe_rate", `tools/call echo, ${cfg.depth} in flight until ${cfg.pipeTotal.toLocaleString("en-US")} done`, "calls/s", pipe.host.callsPerSec, pipe.raw.callsPerSec, `median of ${cfg.pipeRounds} rounds (mcp-worker ${pipeRange("host")}, raw ${pipeRange("raw")} calls/s); raw: ${cfg.depth} echoes in flight`);
+  const pick = (field) => Object.fromEntries(Object.entries(seq).map(([k, v]) => [k, v[field]]));
+  const values = (field) => {
+    const byKey = pick(field);
+    return { ours: byKey.host, raw: byKey.raw, sdk: sdkValues(byKey) };
+  };
+  figure("sequential", "seq_p50", `tools/call echo "ping" round trip, p50 (N=${seq.host.n.toLocaleString("en-US")})`, "us", values("p50Us"), seqNote);
+  figure("sequential", "seq_p99", `tools/call echo "ping" round trip, p99`, "us", values("p99Us"));
+  figure("sequential", "seq_rate", `tools/call echo "ping", one at a time`, "calls/s", values("callsPerSec"));
+  const pipeRate = Object.fromEntries(Object.entries(pipe).map(([k, v]) => [k, v.callsPerSec]));
+  figure("pipelined", "pipe_rate", `tools/call echo, ${cfg.depth} in flight until ${cfg.pipeTotal.toLocaleString("en-US")} done`, "calls/s",
+    { ours: pipeRate.host, raw: pipeRate.raw, sdk: sdkValues(pipeRate) },
+    `median of ${cfg.pipeRounds} rounds (calls/s per round: ${["host", "raw", ...Object.keys(sdk)].map((k) => `${k} ${pipeRange(k)}`).join(", ")}); raw: ${cfg.depth} echoes in flight`);
 
   const rows = [
     ["hostPing", "host -> Rust echo, ping() (no arguments, no tool dispatch, empty result)"],
@@ -535,7 +614,7 @@ async function sequentialAndPipelined(cfg, module, samples) {
   part("attribution", "pipe_worker_side", "pipelined: worker-side extra per call = (rawclient->Rust) - (rawclient->JS)", "us", pipeCost("rawRust") - pipeCost("rawJs"));
   part("attribution", "pipe_host_rust", "pipelined: per-call cost host->Rust echo (1e6 / calls/s)", "us", pipeCost("host"), pipeCost("raw"));
 
-  for (const c of [raw, host, hostJs, rawRust, rawJs]) c.close();
+  for (const c of [raw, host, hostJs, rawRust, rawJs, ...Object.values(sdk)]) c.close();
 }
 
 /** Waits for one reply on the BroadcastChannel the timed bootstrap listens on. */
@@ -711,6 +790,8 @@ async function largeResults(cfg, module, samples) {
   const host = await spawnHost(ECHO_WORKER, { module });
   const hostJs = await spawnHost(JS_SERVER_WORKER);
   const rawRust = await RawMcpClient.spawn(ECHO_WORKER, { module });
+  const blobLen = (r) => r?.content?.[0]?.text?.length;
+  const sdk = await sdkClients("large results", {}, async (c) => check(blobLen(await c.callTool("blob", { bytes: 16 })) === 16, "TS SDK blob has the wrong length"));
   samples.blob = {};
   const timeIt = async (fn) => {
     await fn(); // warm-up
@@ -726,24 +807,38 @@ async function largeResults(cfg, module, samples) {
   for (const bytes of cfg.blobSizes) {
     const mib = `${bytes / (1 << 20)} MiB`;
     const payload = "x".repeat(bytes);
-    const blobLen = (r) => r?.content?.[0]?.text?.length;
+    const rawReply = await RawEcho.spawn(payload);
     check(blobLen(await host.callTool("blob", { bytes })) === bytes, `host blob ${mib} has the wrong length`);
     check(blobLen(await hostJs.callTool("blob", { bytes })) === bytes, `JS server blob ${mib} has the wrong length`);
     check(blobLen(await rawRust.callTool("blob", { bytes })) === bytes, `raw client blob ${mib} has the wrong length`);
+    for (const [key, c] of Object.entries(sdk)) check(blobLen(await c.callTool("blob", { bytes })) === bytes, `${key} blob ${mib} has the wrong length`);
     check((await raw.echo(payload)).length === bytes, `raw echo ${mib} has the wrong length`);
+    check((await rawReply.echo("")).length === bytes, `raw reply ${mib} has the wrong length`);
     const t = {
       raw: await timeIt(() => raw.echo(payload)),
       host: await timeIt(() => host.callTool("blob", { bytes })),
+      ...Object.fromEntries(await sequence(Object.entries(sdk), async ([key, c]) => [key, await timeIt(() => c.callTool("blob", { bytes }))])),
+      rawReply: await timeIt(() => rawReply.echo("")),
       hostJs: await timeIt(() => hostJs.callTool("blob", { bytes })),
       rawRust: await timeIt(() => rawRust.callTool("blob", { bytes })),
     };
+    rawReply.close();
     samples.blob[bytes] = t;
     const med = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, median(v)]));
-    figure("large results", `blob_${bytes}`, `tools/call blob ${mib} (median of ${cfg.blobN}, after 1 warm-up)`, "ms", med.host, med.raw, `raw: echo of a ${mib} string (both directions)`);
+    figure("large results", `blob_${bytes}`, `tools/call blob ${mib}`, "ms", { ours: med.host, raw: med.raw, sdk: sdkValues(med) },
+      `median of ${cfg.blobN}, after 1 warm-up; raw: echo of a ${mib} string (both directions)`);
+    part("large results", `blob_${bytes}_raw_reply`, `raw alternative: empty message answered with a ${mib} string made in advance`, "ms", med.rawReply, med.raw);
     part("large results", `blob_${bytes}_host_js`, `host -> JS echo server, blob ${mib} (host receive cost)`, "ms", med.hostJs, med.raw);
     part("large results", `blob_${bytes}_raw_rust`, `raw JS client -> Rust echo, blob ${mib} (worker produce cost)`, "ms", med.rawRust, med.raw);
   }
-  for (const c of [raw, host, hostJs, rawRust]) c.close();
+  for (const c of [raw, host, hostJs, rawRust, ...Object.values(sdk)]) c.close();
+}
+
+/** Runs `fn` over `items` one after the other (each measurement alone on the machine); resolves with the results. */
+async function sequence(items, fn) {
+  const out = [];
+  for (const item of items) out.push(await fn(item));
+  return out;
 }
 
 async function listTools(cfg, module, samples) {
@@ -755,6 +850,12 @@ async function listTools(cfg, module, samples) {
   const expected = 3 + cfg.listExtra;
   check(tools.length === expected, `expected ${expected} tools, got ${tools.length}`);
   check((await rawRust.listTools()).length === expected, "raw client listed the wrong number of tools");
+  let sdkListChars;
+  const sdk = await sdkClients("tools/list", { extraTools: cfg.listExtra }, async (c) => {
+    const listed = await c.listTools();
+    check(listed.length === expected, `TS SDK listed ${listed.length} tools, expected ${expected}`);
+    sdkListChars = JSON.stringify(listed).length;
+  });
   const listJson = JSON.stringify(tools);
   const hostJs = await spawnHost(JS_SERVER_WORKER, { env: { TOOLS_JSON: listJson } });
   check((await hostJs.listTools()).length === expected, "JS server listed the wrong number of tools");
@@ -762,6 +863,7 @@ async function listTools(cfg, module, samples) {
   const pages = Math.ceil(expected / 100);
   const whole = listJson;
   const slice = listJson.slice(0, Math.ceil(listJson.length / pages));
+  const rawReply = await RawEcho.spawn(slice);
 
   const timeIt = async (fn) => {
     await fn();
@@ -780,18 +882,25 @@ async function listTools(cfg, module, samples) {
     rawPaged: await timeIt(async () => {
       for (let p = 0; p < pages; p++) await raw.echo(slice);
     }),
+    ...Object.fromEntries(await sequence(Object.entries(sdk), async ([key, c]) => [key, await timeIt(() => c.listTools())])),
+    rawReplyPaged: await timeIt(async () => {
+      for (let p = 0; p < pages; p++) await rawReply.echo("");
+    }),
     rawWhole: await timeIt(() => raw.echo(whole)),
     hostJs: await timeIt(() => hostJs.listTools()),
     rawRust: await timeIt(() => rawRust.listTools()),
   };
-  samples.list = { tools: expected, pages, listJsonChars: listJson.length, pageChars: slice.length, times: t };
+  samples.list = { tools: expected, pages, listJsonChars: listJson.length, sdkListJsonChars: sdkListChars, pageChars: slice.length, times: t };
   const med = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, median(v)]));
-  figure("tools/list", "list_500", `listTools(), ${expected} tools = ${pages} pages (median of ${cfg.listN})`, "ms", med.host, med.rawPaged,
-    `raw: ${pages} sequential echoes of ${slice.length} chars (1/${pages} of the ${listJson.length}-char list JSON), matching the page count`);
-  part("tools/list", "list_500_raw_whole", `raw alternative: 1 echo of the whole ${listJson.length}-char list JSON`, "ms", med.rawWhole);
+  figure("tools/list", "list_500", `listTools(), ${expected} tools`, "ms", { ours: med.host, raw: med.rawPaged, sdk: sdkValues(med) },
+    `median of ${cfg.listN}; ours in ${pages} pages of 100, the TS SDK's McpServer in 1 (it does not page); ` +
+    `list JSON: ours ${listJson.length} chars, TS SDK ${sdkListChars ?? "-"} chars; ` +
+    `raw: ${pages} sequential echoes of ${slice.length} chars (1/${pages} of our list JSON, both directions), matching our page count`);
+  part("tools/list", "list_500_raw_reply", `raw alternative: ${pages} empty messages, each answered with a ${slice.length}-char string made in advance`, "ms", med.rawReplyPaged, med.rawPaged);
+  part("tools/list", "list_500_raw_whole", `raw alternative: 1 echo of the whole ${listJson.length}-char list JSON`, "ms", med.rawWhole, med.rawPaged);
   part("tools/list", "list_500_host_js", `host -> JS server listing the same ${expected} tools (host cost)`, "ms", med.hostJs, med.rawPaged);
   part("tools/list", "list_500_raw_rust", `raw JS client -> Rust echo, ${pages} pages (worker cost)`, "ms", med.rawRust, med.rawPaged);
-  for (const c of [raw, host, hostJs, rawRust]) c.close();
+  for (const c of [raw, rawReply, host, hostJs, rawRust, ...Object.values(sdk)]) c.close();
 }
 
 /**
@@ -832,8 +941,8 @@ async function streamableHttp(cfg, samples) {
   }
   samples.http = t;
   const ms = (times) => summarize(times).p50;
-  figure("streamable http", "http_call_p50", `tools/call echo over Streamable HTTP, sequential p50 (${t.ours.length} calls)`, "ms", ms(t.ours), ms(t.sdk),
-    "baseline column: the official TS SDK Client in the same page, same server (a TS SDK StreamableHTTPServerTransport on 127.0.0.1)");
+  figure("streamable http", "http_call_p50", `tools/call echo over Streamable HTTP, sequential p50 (${t.ours.length} calls)`, "ms", { ours: ms(t.ours), sdk: { json: ms(t.sdk) } },
+    "no raw baseline; TS SDK: its Client with its StreamableHTTPClientTransport (JSON text over HTTP) in the same page, same server (a TS SDK StreamableHTTPServerTransport on 127.0.0.1)");
   await sdk.close();
   rt.close();
 }
@@ -872,6 +981,7 @@ export async function runBench(config = DEFAULT_CONFIG) {
   const cfg = { ...DEFAULT_CONFIG, ...config };
   figures.length = 0;
   decomposition.length = 0;
+  sdkFailures.length = 0;
   const samples = {};
   const started = now();
   const env = {
@@ -898,6 +1008,14 @@ export async function runBench(config = DEFAULT_CONFIG) {
     await (await fetch(ECHO_BUNDLE + "server.js", { cache: "no-store" })).arrayBuffer();
     fetchTimes.push(now() - t);
   }
+  // The TS SDK's page-side bundle is imported once here, so no figure includes it (as our host's init above).
+  t = now();
+  try {
+    await loadSdk();
+    part("setup", "sdk_import", "import of the TS SDK's page-side bundle (Client + PortTransport), once", "ms", now() - t);
+  } catch (error) {
+    for (const wire of SDK_WIRES) sdkFailed("setup", wire, `the page-side bundle did not load: ${error.message ?? error}`);
+  }
   part("setup", "fetch_file", "fetch() of the echo bundle's server.js from the page (median of 5; each worker start pays such fetches)", "ms", median(fetchTimes));
 
   await coldStarts(cfg, module, samples);
@@ -915,6 +1033,7 @@ export async function runBench(config = DEFAULT_CONFIG) {
     config: cfg,
     figures: [...figures],
     decomposition: [...decomposition],
+    sdkFailures: [...sdkFailures],
     samples,
     durationMs: now() - started,
   };
@@ -969,13 +1088,26 @@ export function renderResults(result, container) {
   if (!e.crossOriginIsolated) {
     h("p", `warning: this page is not cross-origin isolated, so performance.now() moves in ${e.timerResolutionUs} us steps and per-call percentiles are meaningless; run it through tests/bench/run.mjs (cargo xtask bench) for 5 us timers`);
   }
-  h("h2", "Figures (ratio = mcp-worker cost / raw postMessage cost)");
+  h("h2", "Figures (ratio = mcp-worker cost / the other's cost; > 1 = mcp-worker slower)");
+  const met = (x) => (x === undefined ? "" : x ? "met" : "not met");
   container.appendChild(
     table(
-      ["figure", "mcp-worker", "raw postMessage", "ratio", "baseline"],
-      result.figures.map((f) => [`[${f.section}] ${f.label}`, formatValue(f.ours, f.unit), formatValue(f.raw, f.unit), formatRatio(f.ratio), f.note ?? ""]),
+      ["figure", "raw postMessage", "mcp-worker", "TS SDK clone", "TS SDK JSON", "ours/raw", "ours/TS SDK (best)", "target vs raw", "ahead of TS SDK", "baseline"],
+      result.figures.map((f) => [
+        `[${f.section}] ${f.label}`,
+        formatValue(f.raw, f.unit),
+        formatValue(f.ours, f.unit),
+        formatValue(f.sdk.clone, f.unit),
+        formatValue(f.sdk.json, f.unit),
+        formatRatio(f.ratio),
+        formatRatio(f.vsSdk),
+        f.target ? `${f.target.text}: ${met(f.target.met)}` : "",
+        met(f.aheadOfSdk),
+        f.note ?? "",
+      ]),
     ),
   );
+  for (const failure of result.sdkFailures ?? []) h("p", `TS SDK (${failure.wire}) left out of ${failure.phase}: ${failure.error}`);
   h("h2", "Decomposition: where the time goes");
   container.appendChild(
     table(
