@@ -271,12 +271,15 @@ class RawMcpClient {
     return this.request("tools/call", { name, arguments: args });
   }
 
+  /** Every tool, following cursors; `pageSizes` keeps how many tools each page of the last listing held. */
   async listTools() {
     const tools = [];
+    this.pageSizes = [];
     let cursor;
     do {
       const page = await this.request("tools/list", cursor === undefined ? {} : { cursor });
       tools.push(...page.tools);
+      this.pageSizes.push(page.tools.length);
       cursor = page.nextCursor;
     } while (cursor !== undefined);
     return tools;
@@ -850,6 +853,9 @@ async function listTools(cfg, module, samples) {
   const expected = 3 + cfg.listExtra;
   check(tools.length === expected, `expected ${expected} tools, got ${tools.length}`);
   check((await rawRust.listTools()).length === expected, "raw client listed the wrong number of tools");
+  // Our server's paging, which the raw baseline and the JS server mirror.
+  const pages = rawRust.pageSizes.length;
+  const pageSize = rawRust.pageSizes[0];
   let sdkListChars;
   const sdk = await sdkClients("tools/list", { extraTools: cfg.listExtra }, async (c) => {
     const listed = await c.listTools();
@@ -857,10 +863,9 @@ async function listTools(cfg, module, samples) {
     sdkListChars = JSON.stringify(listed).length;
   });
   const listJson = JSON.stringify(tools);
-  const hostJs = await spawnHost(JS_SERVER_WORKER, { env: { TOOLS_JSON: listJson } });
+  const hostJs = await spawnHost(JS_SERVER_WORKER, { env: { TOOLS_JSON: listJson, PAGE_SIZE: String(pageSize) } });
   check((await hostJs.listTools()).length === expected, "JS server listed the wrong number of tools");
   const raw = await RawEcho.spawn();
-  const pages = Math.ceil(expected / 100);
   const whole = listJson;
   const slice = listJson.slice(0, Math.ceil(listJson.length / pages));
   const rawReply = await RawEcho.spawn(slice);
@@ -890,16 +895,16 @@ async function listTools(cfg, module, samples) {
     hostJs: await timeIt(() => hostJs.listTools()),
     rawRust: await timeIt(() => rawRust.listTools()),
   };
-  samples.list = { tools: expected, pages, listJsonChars: listJson.length, sdkListJsonChars: sdkListChars, pageChars: slice.length, times: t };
+  samples.list = { tools: expected, pages, pageSize, listJsonChars: listJson.length, sdkListJsonChars: sdkListChars, pageChars: slice.length, times: t };
   const med = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, median(v)]));
   figure("tools/list", "list_500", `listTools(), ${expected} tools`, "ms", { ours: med.host, raw: med.rawPaged, sdk: sdkValues(med) },
-    `median of ${cfg.listN}; ours in ${pages} pages of 100, the TS SDK's McpServer in 1 (it does not page); ` +
+    `median of ${cfg.listN}; ours in ${pages} page(s) of up to ${pageSize}, the TS SDK's McpServer in 1 (it does not page); ` +
     `list JSON: ours ${listJson.length} chars, TS SDK ${sdkListChars ?? "-"} chars; ` +
     `raw: ${pages} sequential echoes of ${slice.length} chars (1/${pages} of our list JSON, both directions), matching our page count`);
   part("tools/list", "list_500_raw_reply", `raw alternative: ${pages} empty messages, each answered with a ${slice.length}-char string made in advance`, "ms", med.rawReplyPaged, med.rawPaged);
   part("tools/list", "list_500_raw_whole", `raw alternative: 1 echo of the whole ${listJson.length}-char list JSON`, "ms", med.rawWhole, med.rawPaged);
   part("tools/list", "list_500_host_js", `host -> JS server listing the same ${expected} tools (host cost)`, "ms", med.hostJs, med.rawPaged);
-  part("tools/list", "list_500_raw_rust", `raw JS client -> Rust echo, ${pages} pages (worker cost)`, "ms", med.rawRust, med.rawPaged);
+  part("tools/list", "list_500_raw_rust", `raw JS client -> Rust echo, ${pages} page(s) (worker cost)`, "ms", med.rawRust, med.rawPaged);
   for (const c of [raw, rawReply, host, hostJs, rawRust, ...Object.values(sdk)]) c.close();
 }
 

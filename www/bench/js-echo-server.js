@@ -1,8 +1,8 @@
 // A hand-written MCP server in plain JavaScript that speaks the mcp-worker wire protocol (like
 // tests/fixtures/js-server.js) and offers the echo server's `echo` and `blob` tools. Behind our host it isolates the
 // host's cost (the worker side is a few lines of JS); behind the bench's raw JS client it is the all-JS floor.
-// env TOOLS_JSON: a JSON array of tool definitions to list (paged by 100, like the Rust SDK's default).
-const PAGE_SIZE = 100;
+// env TOOLS_JSON: a JSON array of tool definitions to list; PAGE_SIZE: tools per tools/list page (default 100).
+let pageSize = 100;
 let tools = [
   { name: "echo", description: "Returns its text", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
   { name: "blob", description: "Returns N bytes of text", inputSchema: { type: "object", properties: { bytes: { type: "integer" } }, required: ["bytes"] } },
@@ -25,7 +25,7 @@ function serve(port) {
         return reply(msg.id, {});
       case "tools/list": {
         const start = msg.params?.cursor ? Number(msg.params.cursor) : 0;
-        const end = start + PAGE_SIZE;
+        const end = start + pageSize;
         const page = { tools: tools.slice(start, end) };
         if (end < tools.length) page.nextCursor = String(end);
         return reply(msg.id, page);
@@ -46,6 +46,7 @@ self.addEventListener("message", (event) => {
   const msg = event.data;
   if (!msg || msg.mcpWorker !== "connect" || !(msg.port instanceof MessagePort)) return;
   if (msg.env?.TOOLS_JSON) tools = JSON.parse(msg.env.TOOLS_JSON);
+  if (Number(msg.env?.PAGE_SIZE) > 0) pageSize = Number(msg.env.PAGE_SIZE);
   serve(msg.port);
 });
 self.postMessage({ mcpWorker: "boot", v: 1 });
