@@ -250,4 +250,22 @@ describe("MCP 2026-07-28 beside the 2025-11-25 handshake", () => {
       { server: "every-old", method: "elicitation/create", message: "What is your name?" },
     ]);
   });
+
+  it("McpClient speaks 2026-07-28 by default, the handshake when pinned, and refuses an unknown era", async () => {
+    const out = await page.evaluate(async ({ EVERYTHING }) => {
+      const spawn = (protocol) => host.McpClient.spawn({ name: "every", workerUrl: EVERYTHING, isolation: "page", ...(protocol ? { protocol } : {}) });
+      const versions = [];
+      for (const protocol of [undefined, "2025-11-25", "2026-07-28"]) {
+        const client = await spawn(protocol);
+        const echoed = await client.callTool("test_simple_text", {});
+        versions.push([client.serverInfo.protocolVersion, echoed.content[0].type]);
+        client.close();
+      }
+      const refused = await failure(spawn("2024-11-05"));
+      return { versions, refused };
+    }, { EVERYTHING });
+    assert.deepEqual(out.versions, [["2026-07-28", "text"], ["2025-11-25", "text"], ["2026-07-28", "text"]]);
+    assert.equal(out.refused.code, "INVALID_INPUT");
+    assert.match(out.refused.message, /`protocol` must be "auto", "2026-07-28" or "2025-11-25"/);
+  });
 });

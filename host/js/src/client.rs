@@ -8,6 +8,7 @@ mod call;
 use crate::convert::{JsFailure, from_js, to_js};
 use js_sys::{Promise, Reflect, WebAssembly};
 use mcp_worker_client::Error as ClientError;
+use mcp_worker_client::Protocol;
 use mcp_worker_client::limits::WorkerLimits;
 use mcp_worker_client::sandbox::{Isolation, NetworkPolicy};
 use mcp_worker_client::session::McpClient;
@@ -43,6 +44,8 @@ export interface SpawnOptions {
   handshakeTimeoutMs?: number;
   /** Default timeout of each request (default 60000). */
   requestTimeoutMs?: number;
+  /** Which protocol era to speak: `auto` (the default: MCP 2026-07-28 when the server speaks it, probed with `server/discover`, else the `initialize` handshake), or `"2026-07-28"` or `"2025-11-25"` to pin one. `serverInfo.protocolVersion` says which was chosen. */
+  protocol?: "auto" | "2026-07-28" | "2025-11-25";
 }
 
 /** Options of one tool call. */
@@ -106,9 +109,22 @@ struct SpawnOptions {
     network: Vec<String>,
     max_frame_chars: Option<u32>,
     unresponsive_after_ms: Option<u32>,
+    protocol: Option<String>,
 }
 
 impl SpawnOptions {
+    /// The protocol era: `auto` (default), `2026-07-28` or `2025-11-25`.
+    fn protocol(&self) -> Result<Protocol, JsFailure> {
+        match self.protocol.as_deref() {
+            None | Some("auto") => Ok(Protocol::Auto),
+            Some("2026-07-28") => Ok(Protocol::Modern),
+            Some("2025-11-25") => Ok(Protocol::Handshake),
+            Some(other) => Err(JsFailure::from(ClientError::InvalidInput(format!(
+                "`protocol` must be \"auto\", \"2026-07-28\" or \"2025-11-25\", not {other:?}"
+            )))),
+        }
+    }
+
     /// The worker's isolation: `sandbox` (default) with `network`, or `page`.
     fn isolation(&self) -> Result<Isolation, JsFailure> {
         let invalid = |message: String| JsFailure::from(ClientError::InvalidInput(message));
@@ -155,7 +171,9 @@ impl JsMcpClient {
             let parsed: SpawnOptions = from_js(&options, "spawn options")?;
             let isolation = parsed.isolation()?;
             let limits = parsed.limits();
-            let mut spec = WorkerSpec::new(parsed.name, parsed.worker_url).isolation(isolation).limits(limits);
+            let protocol = parsed.protocol()?;
+            let mut spec =
+                WorkerSpec::new(parsed.name, parsed.worker_url).isolation(isolation).limits(limits).protocol(protocol);
             if let Ok(module) = Reflect::get(&options, &"module".into())?.dyn_into::<WebAssembly::Module>() {
                 spec = spec.module(module);
             }
