@@ -7,6 +7,8 @@ import { fill, h } from "./dom.js";
 
 /** The last `credentialsRequired` event of each server. */
 const asked = new Map();
+/** The dialog shown: `{ server, body }`, redrawn when the vault opens or locks. */
+let shown = null;
 
 export function mountCredentials() {
   on("credentials-open", (server) => openCredentials(server));
@@ -16,6 +18,7 @@ export function mountCredentials() {
     if (!app.replaying && !event.locked) openCredentials(event.server);
   });
   on("event", (event) => event.type === "serverRemoved" && asked.delete(event.server));
+  on("vault", () => shown?.body.isConnected && render(shown.server, shown.body));
 }
 
 /** Every credential the server is known to take: its catalogue entry's, its config's, and what it asked for. */
@@ -46,8 +49,8 @@ export function openCredentials(server) {
     (close) => {
       const body = h("div", { class: "credentials-body", "data-testid": "credentials-body" }, h("p", { class: "muted" }, "Loading…"));
       const done = h("div", { class: "dialog-actions" }, h("button", { type: "button", class: "btn btn-primary", "data-testid": "credentials-done", onclick: () => close(true) }, "Done"));
+      shown = { server, body };
       render(server, body);
-      on("vault", () => body.isConnected && render(server, body));
       return [body, done];
     },
   );
