@@ -138,25 +138,35 @@ impl fmt::Display for IncomingError {
 
 impl std::error::Error for IncomingError {}
 
-/// The members of a frame, captured raw so that `null` and absent stay distinguishable.
+/// The members of a frame, captured raw (borrowed from the frame's text) so that `null` and absent stay
+/// distinguishable.
 #[derive(Deserialize)]
-struct Envelope {
-    #[serde(default, deserialize_with = "present")]
-    jsonrpc: Option<Box<RawValue>>,
-    #[serde(default, deserialize_with = "present")]
-    id: Option<Box<RawValue>>,
-    #[serde(default, deserialize_with = "present")]
-    method: Option<Box<RawValue>>,
-    #[serde(default, deserialize_with = "present")]
-    params: Option<Box<RawValue>>,
-    #[serde(default, deserialize_with = "present")]
-    result: Option<Box<RawValue>>,
-    #[serde(default, deserialize_with = "present")]
-    error: Option<Box<RawValue>>,
+struct Envelope<'a> {
+    #[serde(default, borrow, deserialize_with = "present")]
+    jsonrpc: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    method: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    params: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    result: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    error: Option<&'a RawValue>,
 }
 
-fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Box<RawValue>>, D::Error> {
-    Box::<RawValue>::deserialize(d).map(Some)
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(d).map(Some)
+}
+
+/// A result of at least this many bytes is made from its frame's own buffer by [`Message::parse_owned`].
+const IN_PLACE_RESULT_BYTES: usize = 64 << 10;
+
+/// A message as read from a frame: like [`Message`], with a response's result still borrowed from the frame.
+enum Classified<'a> {
+    Owned(Message),
+    Result(RequestId, &'a RawValue),
 }
 
 impl Message {
@@ -165,8 +175,42 @@ impl Message {
     /// Never panics: every frame is either a [`Message`] or an [`IncomingError`] that says what is wrong and
     /// whether the peer is owed an error response.
     pub fn parse(text: &str) -> Result<Self, IncomingError> {
+        Ok(match Self::classify(text)? {
+            Classified::Owned(message) => message,
+            Classified::Result(id, result) => Self::Response(Response { id, outcome: Ok(result.to_owned()) }),
+        })
+    }
+
+    /// [`Message::parse`] for a frame the caller gives up: a large result is made from the frame's own buffer
+    /// (moved to its start and truncated) instead of a copy, so that the frame and its result are never in memory
+    /// twice.
+    pub fn parse_owned(mut text: String) -> Result<Self, IncomingError> {
+        let (id, start, len) = match Self::classify(&text)? {
+            Classified::Owned(message) => return Ok(message),
+            Classified::Result(id, result) if result.get().len() < IN_PLACE_RESULT_BYTES => {
+                return Ok(Self::Response(Response { id, outcome: Ok(result.to_owned()) }));
+            }
+            // The result's place in the frame: its text is a slice of the frame's.
+            Classified::Result(id, result) => {
+                (id, result.get().as_ptr() as usize - text.as_ptr() as usize, result.get().len())
+            }
+        };
+        text.truncate(start + len);
+        text.drain(..start);
+        // The text is the very JSON value serde read above, so this only checks it again.
+        match RawValue::from_string(text) {
+            Ok(result) => Ok(Self::Response(Response { id, outcome: Ok(result) })),
+            Err(e) => Err(IncomingError {
+                id: Some(id),
+                error: ErrorObject::invalid_request(e.to_string()),
+                answerable: false,
+            }),
+        }
+    }
+
+    fn classify(text: &str) -> Result<Classified<'_>, IncomingError> {
         // Serde reads a struct from an array too; a frame must be an object, so anything else goes to `unreadable`.
-        let envelope: Envelope = match text.trim_start().starts_with('{') {
+        let envelope: Envelope<'_> = match text.trim_start().starts_with('{') {
             true => match serde_json::from_str(text) {
                 Ok(e) => e,
                 Err(err) => return Err(unreadable(text, &err.to_string())),
@@ -212,26 +256,28 @@ impl Message {
                 Some(p) if !p.get().starts_with(['{', '[']) => {
                     return Err(fail(readable_id, "params must be an object or an array".into()));
                 }
-                other => other,
+                other => other.map(ToOwned::to_owned),
             };
             return match id {
-                None => Ok(Self::Notification(Notification { method, params })),
-                Some(Ok(id)) => Ok(Self::Request(Request { id, method, params })),
+                None => Ok(Classified::Owned(Self::Notification(Notification { method, params }))),
+                Some(Ok(id)) => Ok(Classified::Owned(Self::Request(Request { id, method, params }))),
                 Some(Err(raw)) => Err(fail(None, format!("request id must be a string or an integer, got {raw}"))),
             };
         }
 
         match (envelope.result, envelope.error, id) {
-            (Some(result), None, Some(Ok(id))) => Ok(Self::Response(Response { id, outcome: Ok(result) })),
+            (Some(result), None, Some(Ok(id))) => Ok(Classified::Result(id, result)),
             (None, Some(error), id) => {
                 let error = serde_json::from_str::<ErrorObject>(error.get())
                     .map_err(|e| fail(readable_id.clone(), format!("malformed error object: {e}")))?;
-                match id {
-                    Some(Ok(id)) => Ok(Self::Response(Response { id, outcome: Err(error) })),
-                    Some(Err(raw)) if raw == "null" => Ok(Self::UnattributedError(error)),
-                    None => Ok(Self::UnattributedError(error)),
-                    Some(Err(raw)) => Err(fail(None, format!("response id must be a string or an integer, got {raw}"))),
-                }
+                Ok(Classified::Owned(match id {
+                    Some(Ok(id)) => Self::Response(Response { id, outcome: Err(error) }),
+                    Some(Err(raw)) if raw == "null" => Self::UnattributedError(error),
+                    None => Self::UnattributedError(error),
+                    Some(Err(raw)) => {
+                        return Err(fail(None, format!("response id must be a string or an integer, got {raw}")));
+                    }
+                }))
             }
             (Some(_), Some(_), _) => Err(fail(readable_id, "a response carries result or error, not both".into())),
             (Some(_), None, _) => Err(fail(None, "a result response needs a string or integer id".into())),

@@ -180,3 +180,30 @@ fn a_request_with_a_duplicated_member_is_answered_to_its_id() {
     assert_eq!((e.id, e.error.code, e.answerable), (Some(RequestId::Number(4)), ErrorCode::INVALID_REQUEST, true));
     assert!(!reject(r#"{"jsonrpc":"2.0","method":"x","method":"y"}"#).answerable);
 }
+
+#[test]
+fn a_frame_given_up_parses_as_a_borrowed_one_does() {
+    let text = "é\\\"x".repeat(40_000);
+    let large =
+        format!(r#" {{"result" : {{"content":[{{"type":"text","text":"{text}"}}]}} ,"id":9,"jsonrpc":"2.0"}} "#);
+    let frames = [
+        large.clone(),
+        r#"{"jsonrpc":"2.0","id":"7","result":{"tools":[]}}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"x"}}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"nope"}}"#.to_owned(),
+    ];
+    for frame in frames {
+        let borrowed = format!("{:?}", Message::parse(&frame));
+        assert_eq!(format!("{:?}", Message::parse_owned(frame)), borrowed);
+    }
+    for bad in ["[1]", "{", r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#] {
+        assert_eq!(Message::parse_owned(bad.to_owned()).unwrap_err(), reject(bad));
+    }
+    let Message::Response(Response { id, outcome: Ok(result) }) = parse_owned_checked(large) else { panic!() };
+    assert_eq!(id, RequestId::Number(9));
+    assert!(result.get().starts_with(r#"{"content":[{"type":"text","text":"é\""#) && result.get().ends_with("\"}]}"));
+}
+
+fn parse_owned_checked(frame: String) -> Message {
+    Message::parse_owned(frame).unwrap_or_else(|e| panic!("did not parse: {e}"))
+}

@@ -48,8 +48,10 @@ export async function openRuntimePage({ files = {} } = {}) {
 export async function loadHost(page) {
   await page.evaluate(async () => {
     const host = await import("/pkg/host/mcp_worker_host.js");
-    await host.default();
+    const wasm = await host.default();
     window.host = host;
+    /** The size of the host's WebAssembly memory, in bytes: its high-water mark (wasm memory never shrinks). */
+    window.hostMemory = () => wasm.memory.buffer.byteLength;
     /** What a failed promise (or function) rejected with, in a form node can compare; null if it succeeded. */
     window.failure = async (work) => {
       try {

@@ -31,7 +31,7 @@ use futures_channel::oneshot;
 use mcp_worker_protocol::jsonrpc::{encode_error, encode_notification, encode_request};
 use mcp_worker_protocol::notifications::ProgressParams;
 use mcp_worker_protocol::pending::{Deadline, PendingTable, cancel_notice};
-use mcp_worker_protocol::{Message, Notification, RequestId, methods};
+use mcp_worker_protocol::{IncomingError, Message, Notification, RequestId, methods};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use std::cell::RefCell;
@@ -404,13 +404,23 @@ impl Connection {
 
     /// Handles a frame after [`Connection::screen`] let it through (a frame it dropped is ignored).
     pub fn receive_screened(&self, frame: &str, screened: Screened) {
-        let admitted = match screened {
-            Screened::Dropped => return,
-            Screened::Admitted => true,
-            Screened::Unscreened => false,
-        };
-        let weight = flood::weight(frame.len());
-        match Message::parse(frame) {
+        if screened != Screened::Dropped {
+            self.handle(Message::parse(frame), flood::weight(frame.len()), screened == Screened::Admitted);
+        }
+    }
+
+    /// [`Connection::receive_screened`] for a frame the caller gives up: a large result keeps the frame's buffer
+    /// ([`Message::parse_owned`]), so the page never holds the frame and its result at once.
+    pub fn receive_owned(&self, frame: String, screened: Screened) {
+        if screened != Screened::Dropped {
+            let weight = flood::weight(frame.len());
+            self.handle(Message::parse_owned(frame), weight, screened == Screened::Admitted);
+        }
+    }
+
+    /// One parsed frame; `admitted` when it has its tokens already.
+    fn handle(&self, message: std::result::Result<Message, IncomingError>, weight: f64, admitted: bool) {
+        match message {
             Ok(Message::Response(response)) => {
                 let taken = self.inner.pending.borrow_mut().take_response(&response.id);
                 // A response for an unknown id is late (timed out, cancelled) or bogus: ignored, as the spec says.

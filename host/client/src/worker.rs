@@ -435,7 +435,7 @@ impl WorkerTransport {
                     Some(text) if length > SCREEN_FROM_PREFIX_ABOVE => {
                         let screened = conn.screen(&String::from(text.slice(0, 64)), length as usize);
                         if screened != Screened::Dropped {
-                            conn.receive_screened(&text.as_string().unwrap_or_default(), screened);
+                            conn.receive_owned(text.as_string().unwrap_or_default(), screened);
                         }
                     }
                     frame => conn.receive(&frame.and_then(|f| f.as_string()).unwrap_or_default()),
