@@ -13,7 +13,7 @@ use crate::request_state::{self, Answers, StateKey};
 use mcp_worker_protocol::modern::{InputRequest, InputRequiredResult, missing_capability};
 use mcp_worker_protocol::{ClientCapabilities, ErrorObject, methods};
 use serde_json::Value;
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
@@ -31,7 +31,11 @@ pub(crate) enum Interrupt {
 
 /// One run of a modern request that may need input: the answers known, the questions asked.
 pub(crate) struct Rounds {
-    binding: String,
+    /// The request's method and params, which each sealed `requestState` is bound to.
+    method: String,
+    params: Value,
+    /// Their binding, computed when a state is opened or sealed: most runs need neither.
+    binding: OnceCell<String>,
     capabilities: ClientCapabilities,
     answers: Answers,
     asked: Cell<usize>,
@@ -54,17 +58,18 @@ impl Rounds {
     pub(crate) fn start(
         key: Option<&StateKey>,
         method: &str,
-        params: &Value,
+        params: Value,
         capabilities: ClientCapabilities,
         now_ms: u64,
     ) -> Result<Self, ErrorObject> {
-        let binding = request_state::binding(method, params);
+        let binding = OnceCell::new();
         let mut answers = match params.get("requestState") {
             None | Some(Value::Null) => Answers::new(),
             Some(Value::String(state)) => {
                 let key =
                     key.ok_or_else(|| ErrorObject::invalid_params("requestState was not issued by this server"))?;
-                request_state::open(key, &binding, now_ms, state)
+                let bound = binding.get_or_init(|| request_state::binding(method, &params));
+                request_state::open(key, bound, now_ms, state)
                     .map_err(|e| ErrorObject::invalid_params(e.to_string()))?
             }
             Some(_) => return Err(ErrorObject::invalid_params("requestState must be a string")),
@@ -75,6 +80,8 @@ impl Rounds {
             Some(_) => return Err(ErrorObject::invalid_params("inputResponses must be an object")),
         }
         Ok(Self {
+            method: method.to_owned(),
+            params,
             binding,
             capabilities,
             answers,
@@ -161,7 +168,8 @@ impl Rounds {
     ) -> Result<InputRequiredResult, ErrorObject> {
         let questions = std::mem::take(&mut *self.questions.borrow_mut());
         let key = key.ok_or_else(|| ErrorObject::internal_error("the server has no key to seal requestState"))?;
-        let request_state = Some(request_state::seal(key, &self.binding, now_ms, &self.answers));
+        let binding = self.binding.get_or_init(|| request_state::binding(&self.method, &self.params));
+        let request_state = Some(request_state::seal(key, binding, now_ms, &self.answers));
         Ok(InputRequiredResult { input_requests: Some(questions), request_state })
     }
 }

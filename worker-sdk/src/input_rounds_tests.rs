@@ -7,7 +7,7 @@ fn elicitation_capable() -> ClientCapabilities {
 }
 
 fn start(params: &Value, key: &StateKey) -> Result<Rc<Rounds>, ErrorObject> {
-    Rounds::start(Some(key), "tools/call", params, elicitation_capable(), 1_000).map(Rc::new)
+    Rounds::start(Some(key), "tools/call", params.clone(), elicitation_capable(), 1_000).map(Rc::new)
 }
 
 #[test]

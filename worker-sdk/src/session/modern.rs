@@ -95,7 +95,7 @@ impl Session {
             }
         };
         let key = self.state.state_key.as_ref();
-        let rounds = match Rounds::start(key, &request.method, &params, meta.capabilities.clone(), now_ms()) {
+        let rounds = match Rounds::start(key, &request.method, params, meta.capabilities.clone(), now_ms()) {
             Ok(rounds) => Rc::new(rounds),
             Err(error) => return self.answer::<()>(id, Err(error), None),
         };
