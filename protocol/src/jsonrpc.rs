@@ -235,7 +235,7 @@ impl Message {
         };
         let readable_id = id.as_ref().and_then(|r| r.as_ref().ok().cloned());
 
-        match envelope.jsonrpc.as_deref().map(RawValue::get) {
+        match envelope.jsonrpc.map(RawValue::get) {
             Some("\"2.0\"") => {}
             Some(other) => {
                 return Err(fail(readable_id, format!("jsonrpc must be \"2.0\", got {other}")));

@@ -11,6 +11,7 @@ pub mod logging;
 pub mod methods;
 pub mod modern;
 pub mod notifications;
+pub mod object_text;
 pub mod pending;
 pub mod prompts;
 pub mod resources;
@@ -29,6 +30,7 @@ pub use error::{ErrorCode, ErrorObject};
 pub use jsonrpc::{IncomingError, Message, Notification, Request, RequestId, Response};
 pub use lifecycle::{ClientCapabilities, Icon, Implementation, InitializeParams, InitializeResult, ServerCapabilities};
 pub use logging::{LoggingLevel, LoggingMessageParams, SetLevelParams};
+pub use object_text::ObjectText;
 pub use pending::{Deadline, PendingTable};
 pub use prompts::{GetPromptParams, GetPromptResult, ListPromptsResult, Prompt, PromptArgument, PromptMessage};
 pub use resources::{

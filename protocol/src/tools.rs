@@ -1,6 +1,7 @@
 //! Tools: definitions, listing with cursors, calls and their results.
 
 use crate::JsonObject;
+use crate::ObjectText;
 use crate::content::ContentBlock;
 use crate::lifecycle::Icon;
 use serde::{Deserialize, Serialize};
@@ -47,11 +48,12 @@ pub struct Tool {
     /// What the tool does, for the model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// JSON Schema (2020-12 unless `$schema` says otherwise) of the arguments; root type object.
-    pub input_schema: JsonObject,
+    /// JSON Schema (2020-12 unless `$schema` says otherwise) of the arguments; root type object. Kept as text:
+    /// a host stores many and reads each only when a call is checked or the tools are exported.
+    pub input_schema: ObjectText,
     /// JSON Schema of `structuredContent`, when the tool returns it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub output_schema: Option<JsonObject>,
+    pub output_schema: Option<ObjectText>,
     /// Behaviour hints.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<ToolAnnotations>,
@@ -68,12 +70,12 @@ pub struct Tool {
 
 impl Tool {
     /// A tool with a name and an input schema.
-    pub fn new(name: impl Into<String>, input_schema: JsonObject) -> Self {
+    pub fn new(name: impl Into<String>, input_schema: impl Into<ObjectText>) -> Self {
         Self {
             name: name.into(),
             title: None,
             description: None,
-            input_schema,
+            input_schema: input_schema.into(),
             output_schema: None,
             annotations: None,
             execution: None,

@@ -144,7 +144,7 @@ fn a_tools_page_with_every_tool_member_is_a_valid_list_tools_result() {
     }));
     let full = Tool {
         title: Some("Echo".into()),
-        output_schema: Some(object(json!({"type": "object", "properties": {"echoed": {"type": "string"}}}))),
+        output_schema: Some(object(json!({"type": "object", "properties": {"echoed": {"type": "string"}}})).into()),
         annotations: Some(ToolAnnotations {
             title: Some("Echo".into()),
             read_only_hint: Some(true),

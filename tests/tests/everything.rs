@@ -85,7 +85,7 @@ async fn it_starts_with_every_capability_and_lists_its_tools() {
     }
     assert!(tools.iter().all(|t| t.description.as_deref().is_some_and(|d| !d.is_empty())));
     let weather = tools.iter().find(|t| t.name == "structured_weather").unwrap();
-    let output = Value::Object(weather.output_schema.clone().unwrap());
+    let output = weather.output_schema.as_ref().unwrap().to_value();
     assert_eq!(output["required"], json!(["city", "temperature", "conditions"]), "{output}");
     client.close();
 }

@@ -78,22 +78,22 @@ async fn a_ts_sdk_servers_tools_are_listed_with_their_zod_schemas() {
 
     let greet = &tools[0];
     assert_eq!(greet.description.as_deref(), Some("Greets someone by name"));
-    let schema = Value::Object(greet.input_schema.clone());
+    let schema = greet.input_schema.to_value();
     assert_eq!(schema["type"], json!("object"), "{schema}");
     assert_eq!(schema["properties"]["name"]["type"], json!("string"), "{schema}");
     assert_eq!(schema["properties"]["name"]["description"], json!("Who to greet"), "{schema}");
     assert_eq!(schema["required"], json!(["name"]), "{schema}");
 
     let sum = &tools[1];
-    let input = Value::Object(sum.input_schema.clone());
+    let input = sum.input_schema.to_value();
     assert_eq!(input["properties"]["a"]["type"], json!("number"), "{input}");
     assert_eq!(input["required"], json!(["a", "b"]), "{input}");
-    let output = Value::Object(sum.output_schema.clone().expect("sum has an outputSchema"));
+    let output = sum.output_schema.as_ref().expect("sum has an outputSchema").to_value();
     assert_eq!(output["properties"]["sum"]["type"], json!("number"), "{output}");
     assert_eq!(sum.annotations.as_ref().and_then(|a| a.read_only_hint), Some(true));
 
     // A tool registered without an input schema still gets an object schema, as MCP requires.
-    assert_eq!(tools[3].input_schema["type"], json!("object"));
+    assert_eq!(tools[3].input_schema.to_value()["type"], json!("object"));
     client.close();
 }
 

@@ -35,8 +35,8 @@ async fn tools_are_listed_with_schemas_from_their_rust_types() {
     assert_eq!(names, ["echo", "add", "blob"]);
     let add = &tools[1];
     assert_eq!(add.description.as_deref(), Some("Adds two numbers"));
-    assert_eq!(add.input_schema["required"], json!(["a", "b"]));
-    assert_eq!(add.input_schema["properties"]["a"]["type"], json!("number"));
+    assert_eq!(add.input_schema.to_value()["required"], json!(["a", "b"]));
+    assert_eq!(add.input_schema.to_value()["properties"]["a"]["type"], json!("number"));
     assert_eq!(add.annotations.as_ref().and_then(|a| a.read_only_hint), Some(true));
     client.close();
 }

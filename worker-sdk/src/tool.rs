@@ -80,8 +80,8 @@ impl ToolDef {
     /// struct Sum { sum: f64 }
     /// let tool = ToolDef::new("add", |args: Add| async move { Json(Sum { sum: args.a + args.b }) })
     ///     .description("Adds two numbers");
-    /// assert_eq!(tool.definition().input_schema["required"], serde_json::json!(["a", "b"]));
-    /// assert_eq!(tool.definition().output_schema.as_ref().unwrap()["required"], serde_json::json!(["sum"]));
+    /// assert_eq!(tool.definition().input_schema.to_value()["required"], serde_json::json!(["a", "b"]));
+    /// assert_eq!(tool.definition().output_schema.as_ref().unwrap().to_value()["required"], serde_json::json!(["sum"]));
     /// ```
     pub fn new<M, H: ToolHandler<M>>(name: impl Into<String>, handler: H) -> Self {
         let name = name.into();
@@ -90,7 +90,7 @@ impl ToolDef {
         let mut wrap = false;
         if let Some(schema) = <H::Output as IntoCallToolResult>::output_schema() {
             wrap = !crate::schema::is_object_schema(&schema);
-            definition.output_schema = Some(if wrap { wrapped_schema(schema) } else { schema });
+            definition.output_schema = Some(if wrap { wrapped_schema(schema) } else { schema }.into());
         }
         let handler = Rc::new(handler);
         let erased: ErasedToolHandler =
@@ -179,7 +179,7 @@ impl ToolDef {
 
     /// Replaces the generated input schema, for tools whose arguments are checked by hand.
     pub fn input_schema(mut self, schema: JsonObject) -> Self {
-        self.definition.input_schema = schema;
+        self.definition.input_schema = schema.into();
         self
     }
 }
@@ -290,7 +290,7 @@ mod tests {
     #[test]
     fn a_non_object_output_is_wrapped_in_the_schema() {
         let tool = ToolDef::new("n", |_: NoArgs| async { Json(vec![1_u8, 2]) });
-        let schema = serde_json::Value::Object(tool.definition().output_schema.clone().unwrap());
+        let schema = tool.definition().output_schema.as_ref().unwrap().to_value();
         assert_eq!(schema["type"], json!("object"));
         assert_eq!(schema["required"], json!(["result"]));
         assert_eq!(schema["properties"]["result"]["type"], json!("array"));

@@ -131,8 +131,9 @@ fn exports_have_each_apis_shape() {
     tool.input_schema = schema(json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object", "properties": {"id": {"type": "integer", "exclusiveMinimum": 0}}, "required": ["id"]
-    }));
-    tool.output_schema = Some(schema(json!({"$schema": "x", "type": "object"})));
+    }))
+    .into();
+    tool.output_schema = Some(schema(json!({"$schema": "x", "type": "object"})).into());
     registry.replace_server_tools("users", vec![tool, read_only("plain")], false);
     // The dot is replaced, so the name carries the hash of the pair ("users", "get.user").
     let name = "mcp__users__get_user_346e2e2c7dafc30b";
@@ -163,7 +164,7 @@ fn exports_have_each_apis_shape() {
 fn a_tool_whose_schema_cannot_be_prepared_is_skipped_and_reported() {
     let registry = ToolRegistry::new();
     let mut bad = read_only("bad");
-    bad.input_schema = schema(json!({"type": "string"}));
+    bad.input_schema = schema(json!({"type": "string"})).into();
     registry.replace_server_tools("s", vec![bad, read_only("good")], false);
     let export = registry.export(ExportFormat::OpenAi, &ToolFilter::everything());
     assert_eq!(export.tools.len(), 1);

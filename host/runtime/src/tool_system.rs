@@ -26,6 +26,7 @@ use mcp_worker_client::CallOptions;
 use mcp_worker_client::connection::Clock;
 use mcp_worker_client::session::check_call_result;
 use mcp_worker_json_schema as json_schema;
+use mcp_worker_protocol::ObjectText;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use std::fmt;
@@ -230,7 +231,7 @@ impl ToolSystem {
         }
         let arguments = normalize_arguments(&call.arguments)
             .map_err(|e| Refusal::new(REFUSED_INVALID_ARGUMENTS, format!("Invalid arguments for {name}: {e}")))?;
-        let schema = Value::Object(entry.definition.input_schema.clone());
+        let schema = entry.definition.input_schema.to_value();
         match json_schema::validate_with(&schema, &arguments, &options.schema_limits) {
             Ok(()) => Ok((entry, arguments)),
             Err(json_schema::Error::TooCostly(exceeded)) => {
@@ -260,7 +261,7 @@ impl ToolSystem {
     ) -> ToolResult {
         let mut result = ToolResult::refused(call, String::new());
         result.metadata.insert("tool".into(), json!(entry.original_name()));
-        let output_schema = entry.definition.output_schema.clone().map(Value::Object);
+        let output_schema = entry.definition.output_schema.as_ref().map(ObjectText::to_value);
         match &entry.source {
             ToolSource::Native(executor) => {
                 result.metadata.insert("source".into(), json!("native"));

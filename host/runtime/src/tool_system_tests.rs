@@ -238,7 +238,7 @@ fn structured_content_is_checked_against_the_output_schema() {
 
     // The same tool, registered with an output schema its results do not match.
     let mut liar = (*rig.registry.get("mcp__kit__sum").unwrap().definition).clone();
-    liar.output_schema = Some(json!({"type": "object", "required": ["total"]}).as_object().cloned().unwrap());
+    liar.output_schema = Some(json!({"type": "object", "required": ["total"]}).as_object().cloned().unwrap().into());
     rig.registry.unregister("mcp__kit__sum");
     rig.registry.replace_server_tools("kit", vec![liar], false);
     let bad = rig.one("mcp__kit__sum", json!({}));
@@ -286,7 +286,7 @@ fn a_schema_too_costly_to_check_refuses_the_call_and_says_why() {
 fn a_result_whose_output_schema_is_too_costly_to_check_is_an_error() {
     let mut rig = rig();
     let mut costly = (*rig.registry.get("mcp__kit__sum").unwrap().definition).clone();
-    costly.output_schema = Some(exponential_schema());
+    costly.output_schema = Some(exponential_schema().into());
     rig.registry.unregister("mcp__kit__sum");
     rig.registry.replace_server_tools("kit", vec![costly], false);
     let result = rig.one("mcp__kit__sum", json!({}));
@@ -320,7 +320,7 @@ fn native_tools_run_in_the_page_with_the_same_checks() {
             .cloned()
             .unwrap(),
     );
-    weather.output_schema = json!({"type": "object", "required": ["celsius"]}).as_object().cloned();
+    weather.output_schema = json!({"type": "object", "required": ["celsius"]}).as_object().cloned().map(Into::into);
     let executor: Rc<dyn crate::registry::NativeTool> = Rc::new(|args: Value, ctx: ExecutionContext| async move {
         match args["city"].as_str() {
             Some("Nowhere") => Err(ToolError::new("no such city")),

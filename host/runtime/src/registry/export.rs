@@ -61,7 +61,7 @@ fn export_one(entry: &ToolEntry, format: ExportFormat, limits: &ToolLimits) -> R
         return Ok(tool);
     }
     let target = format.target();
-    let parameters = Value::Object(prepare_input_schema(&definition.input_schema, target)?.schema);
+    let parameters = Value::Object(prepare_input_schema(&definition.input_schema.to_object(), target)?.schema);
     let description = Value::String(description(entry, limits));
     let name = Value::String(entry.name.clone());
     Ok(match format {
@@ -74,7 +74,7 @@ fn export_one(entry: &ToolEntry, format: ExportFormat, limits: &ToolLimits) -> R
             schema.insert("name".into(), name);
             schema.insert("description".into(), description);
             schema.insert("inputSchema".into(), parameters);
-            let output = definition.output_schema.as_ref().and_then(|s| prepare_output_schema(s, target));
+            let output = definition.output_schema.as_ref().and_then(|s| prepare_output_schema(&s.to_object(), target));
             if let Some(output) = output {
                 schema.insert("outputSchema".into(), Value::Object(output));
             }

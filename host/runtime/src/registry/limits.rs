@@ -20,7 +20,7 @@ pub use text::TRUNCATION_MARKER;
 pub(crate) use text::shown;
 
 use super::schema_prep::subschemas_mut;
-use mcp_worker_protocol::{JsonObject, Tool};
+use mcp_worker_protocol::{JsonObject, ObjectText, Tool};
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
@@ -210,10 +210,19 @@ fn bound_tool(tool: &mut Tool, limits: &ToolLimits, violations: &mut Vec<LimitVi
     }
 }
 
-/// Cleans the `title` and `description` of every subschema; what changed, over all of them.
-fn clean_schema(schema: &mut JsonObject, max: usize) -> Cleaned {
+/// Cleans the `title` and `description` of every subschema; what changed, over all of them. The text is read only
+/// when it may hold such a keyword (a key spelled with escapes has a backslash), and written back only when changed.
+fn clean_schema(schema: &mut ObjectText, max: usize) -> Cleaned {
+    let text = schema.get();
+    if !(text.contains("title") || text.contains("description") || text.contains('\\')) {
+        return Cleaned::default();
+    }
+    let mut object = schema.to_object();
     let mut total = Cleaned::default();
-    clean_subschema(schema, max, 0, &mut total);
+    clean_subschema(&mut object, max, 0, &mut total);
+    if total.controls || total.cut_from.is_some() {
+        *schema = ObjectText::from(object);
+    }
     total
 }
 
