@@ -65,20 +65,21 @@ describe("host memory under a server's load", () => {
         await rt.connectServer("many");
         const listed = window.hostMemory();
         const count = rt.listTools(undefined, { server: "many" }).tools.length;
+        const exported = window.hostMemory();
         const restarts = [];
         for (let i = 0; i < 3; i += 1) {
           await rt.restartServer("many");
           restarts.push([window.hostMemory(), rt.listTools(undefined, { server: "many" }).tools.length]);
         }
         rt.close();
-        return { created, listed, count, restarts };
+        return { created, listed, count, exported, restarts };
       },
       { echo: ECHO, extra: TOOLS - 3, tools: TOOLS },
     );
     assert.equal(out.count, TOOLS);
     const perTool = (out.listed - out.created) / TOOLS;
     const grown = out.restarts.map(([bytes]) => `${((bytes - out.created) / MiB).toFixed(0)} MiB`).join(", ");
-    console.log(`McpRuntime: ${TOOLS} tools registered grew host memory ${((out.listed - out.created) / MiB).toFixed(1)} MiB = ${perTool.toFixed(0)} B/tool; after each of 3 restarts: ${grown}`);
+    console.log(`McpRuntime: ${TOOLS} tools registered grew host memory ${((out.listed - out.created) / MiB).toFixed(1)} MiB = ${perTool.toFixed(0)} B/tool; after listTools() ${((out.exported - out.created) / MiB).toFixed(0)} MiB; after each of 3 restarts: ${grown}`);
     assert.ok(perTool <= KiB, `${perTool.toFixed(0)} bytes of host memory per registered tool (at most 1024)`);
     assert.deepEqual(out.restarts.map(([, count]) => count), [TOOLS, TOOLS, TOOLS]);
     // Restarting relists every tool; the memory of one listing is reused by the next.

@@ -141,23 +141,23 @@ fn exports_have_each_apis_shape() {
         json!({"type": "object", "properties": {"id": {"type": "integer", "minimum": 1}}, "required": ["id"]});
     let all = ToolFilter::everything();
 
-    let openai = registry.export(ExportFormat::OpenAi, &all);
+    let openai = tools(&registry.export(ExportFormat::OpenAi, &all));
     assert_eq!(
-        openai.tools[0],
+        openai[0],
         json!({"type": "function", "function": {"name": name, "description": "Gets a user", "parameters": parameters}})
     );
-    let anthropic = registry.export(ExportFormat::Anthropic, &all);
-    assert_eq!(anthropic.tools[0], json!({"name": name, "description": "Gets a user", "input_schema": parameters}));
-    let art = registry.export(ExportFormat::Art, &all);
+    let anthropic = tools(&registry.export(ExportFormat::Anthropic, &all));
+    assert_eq!(anthropic[0], json!({"name": name, "description": "Gets a user", "input_schema": parameters}));
+    let art = tools(&registry.export(ExportFormat::Art, &all));
     assert_eq!(
-        art.tools[0],
+        art[0],
         json!({"name": name, "description": "Gets a user", "inputSchema": parameters, "outputSchema": {"type": "object"}})
     );
-    assert_eq!(art.tools[1]["description"], "Tool plain of MCP server users", "a description is always given");
-    let mcp = registry.export(ExportFormat::Mcp, &all);
-    assert_eq!(mcp.tools[0]["name"], name);
-    assert_eq!(mcp.tools[0]["inputSchema"]["$schema"], "https://json-schema.org/draft/2020-12/schema", "raw");
-    assert_eq!(mcp.tools[0]["annotations"]["readOnlyHint"], true);
+    assert_eq!(art[1]["description"], "Tool plain of MCP server users", "a description is always given");
+    let mcp = tools(&registry.export(ExportFormat::Mcp, &all));
+    assert_eq!(mcp[0]["name"], name);
+    assert_eq!(mcp[0]["inputSchema"]["$schema"], "https://json-schema.org/draft/2020-12/schema", "raw");
+    assert_eq!(mcp[0]["annotations"]["readOnlyHint"], true);
 }
 
 #[test]
@@ -197,14 +197,19 @@ fn the_export_never_carries_control_characters_or_unbounded_text() {
     let mut sneaky = read_only("look\u{1b}]0;owned\u{7}");
     sneaky.description = Some(format!("{}\u{0}", "x".repeat(5_000)));
     registry.replace_server_tools("s\u{8}rv", vec![sneaky, read_only("quiet\u{0}")], false);
-    let export = registry.export(ExportFormat::Anthropic, &ToolFilter::everything());
-    assert_eq!(export.tools.len(), 2);
-    for tool in &export.tools {
+    let export = tools(&registry.export(ExportFormat::Anthropic, &ToolFilter::everything()));
+    assert_eq!(export.len(), 2);
+    for tool in &export {
         let text = tool.to_string();
         assert!(!text.contains("\\u0000") && !text.contains("\\u001b") && !text.contains("\\u0007"), "{text}");
         assert!(naming::is_valid_tool_name(tool["name"].as_str().unwrap()));
         assert!(tool["description"].as_str().unwrap().chars().count() <= limits::DEFAULT_MAX_DESCRIPTION_CHARS);
     }
-    let fallback: Vec<&str> = export.tools.iter().filter_map(|t| t["description"].as_str()).collect();
+    let fallback: Vec<&str> = export.iter().filter_map(|t| t["description"].as_str()).collect();
     assert!(fallback.contains(&"Tool quiet of MCP server srv"), "{fallback:?}");
+}
+
+/// An export's tools, parsed.
+fn tools(export: &Export) -> Vec<Value> {
+    export.tools.iter().map(|tool| serde_json::from_str(tool.get()).unwrap_or_else(|e| panic!("{e}"))).collect()
 }

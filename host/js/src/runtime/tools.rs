@@ -10,11 +10,19 @@ use mcp_worker_protocol::Tool;
 use mcp_worker_runtime::registry::{ExportFormat, ToolFilter};
 use mcp_worker_runtime::tool_system::{ExecuteOptions, ParsedToolCall};
 use serde::Deserialize;
-use serde_json::json;
+use serde_json::value::RawValue;
+use serde_json::{Value, json};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
+
+/// What `listTools` returns: each exported tool's text spliced in as it is.
+#[derive(serde::Serialize)]
+struct Listing<'a> {
+    tools: &'a [Box<RawValue>],
+    skipped: Vec<Value>,
+}
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
@@ -76,7 +84,7 @@ impl JsRuntime {
         let export = self.inner.runtime.registry().export(format, &filter.selection());
         let skipped: Vec<_> =
             export.skipped.iter().map(|(name, why)| json!({"name": name, "reason": why.to_string()})).collect();
-        Ok(to_js(&json!({"tools": export.tools, "skipped": skipped}))?)
+        Ok(to_js(&Listing { tools: &export.tools, skipped })?)
     }
 
     /// The registry's tools as a settings page shows them (default: those agents may see; `includeHidden` adds

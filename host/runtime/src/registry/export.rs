@@ -3,6 +3,7 @@
 use super::ToolEntry;
 use super::limits::{ToolLimits, shown};
 use super::schema_prep::{SchemaError, SchemaTarget, prepare_input_schema, prepare_output_schema};
+use serde_json::value::{RawValue, to_raw_value};
 use serde_json::{Map, Value, json};
 
 /// A tool-list format.
@@ -31,11 +32,12 @@ impl ExportFormat {
 }
 
 /// An exported tool list.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub struct Export {
-    /// The tools, in registry-name order.
-    pub tools: Vec<Value>,
+    /// The tools, in registry-name order, each as its JSON text: a list of thousands is a few hundred bytes per tool,
+    /// not a tree of maps.
+    pub tools: Vec<Box<RawValue>>,
     /// Tools left out because their schema cannot be made acceptable to the target, with why.
     pub skipped: Vec<(String, SchemaError)>,
 }
@@ -44,7 +46,8 @@ pub(super) fn export(entries: &[ToolEntry], format: ExportFormat, limits: &ToolL
     let mut out = Export::default();
     for entry in entries {
         match export_one(entry, format, limits) {
-            Ok(tool) => out.tools.push(tool),
+            // A value without non-string keys always serializes.
+            Ok(tool) => out.tools.push(to_raw_value(&tool).unwrap_or_else(|_| RawValue::NULL.to_owned())),
             Err(error) => out.skipped.push((entry.name.clone(), error)),
         }
     }
