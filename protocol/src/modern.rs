@@ -308,12 +308,13 @@ fn typed<R: Serialize>(
     kind: &str,
     result: &R,
     server_info: &Implementation,
-    mut members: JsonObject,
+    members: JsonObject,
 ) -> serde_json::Result<Box<RawValue>> {
     let mut body = serde_json::to_string(result)?;
-    let info = serde_json::to_value(server_info)?;
+    let mut server_meta = None;
     if body.contains("\"_meta\"") {
         // Perhaps a `_meta` of its own (or the text "_meta" in a value): merged for certain through a value.
+        let info = serde_json::to_value(server_info)?;
         let mut value: Value = serde_json::from_str(&body)?;
         if let Value::Object(object) = &mut value {
             match object.get_mut("_meta") {
@@ -328,14 +329,17 @@ fn typed<R: Serialize>(
         }
         body = serde_json::to_string(&value)?;
     } else {
-        members.insert("_meta".into(), serde_json::json!({ meta::SERVER_INFO: info }));
+        // The usual case, written as text: no value is built for the server's identity on every result.
+        server_meta = Some(format!("\"_meta\":{{\"{}\":{}}}", meta::SERVER_INFO, serde_json::to_string(server_info)?));
     }
     let inner = body.trim().strip_prefix('{').and_then(|t| t.strip_suffix('}')).map(str::trim).unwrap_or_default();
-    let own = serde_json::to_string(&members)?;
+    let own = if members.is_empty() { String::new() } else { serde_json::to_string(&members)? };
     let own = own.strip_prefix('{').and_then(|t| t.strip_suffix('}')).unwrap_or_default();
     let kind = serde_json::to_string(kind)?;
-    let mut text = format!("{{\"resultType\":{kind}");
-    for part in [own, inner] {
+    let mut text = String::with_capacity(body.len() + own.len() + server_meta.as_ref().map_or(0, String::len) + 32);
+    text.push_str("{\"resultType\":");
+    text.push_str(&kind);
+    for part in [own, server_meta.as_deref().unwrap_or_default(), inner] {
         if !part.is_empty() {
             text.push(',');
             text.push_str(part);

@@ -12,7 +12,9 @@
 use crate::request_state::{self, Answers, StateKey};
 use mcp_worker_protocol::modern::{InputRequest, InputRequiredResult, missing_capability};
 use mcp_worker_protocol::{ClientCapabilities, ErrorObject, methods};
+use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -31,9 +33,9 @@ pub(crate) enum Interrupt {
 
 /// One run of a modern request that may need input: the answers known, the questions asked.
 pub(crate) struct Rounds {
-    /// The request's method and params, which each sealed `requestState` is bound to.
+    /// The request's method and params (their text), which each sealed `requestState` is bound to.
     method: String,
-    params: Value,
+    params: String,
     /// Their binding, computed when a state is opened or sealed: most runs need neither.
     binding: OnceCell<String>,
     capabilities: ClientCapabilities,
@@ -58,30 +60,46 @@ impl Rounds {
     pub(crate) fn start(
         key: Option<&StateKey>,
         method: &str,
-        params: Value,
+        params: Option<&RawValue>,
         capabilities: ClientCapabilities,
         now_ms: u64,
     ) -> Result<Self, ErrorObject> {
+        /// The members a run reads; the rest of the params are the handler's.
+        #[derive(Deserialize, Default)]
+        #[serde(rename_all = "camelCase")]
+        struct Carried {
+            #[serde(default)]
+            request_state: Value,
+            #[serde(default)]
+            input_responses: Value,
+        }
+        let params = params.map_or("", RawValue::get);
+        let carried: Carried = match params.starts_with('{') {
+            true => {
+                serde_json::from_str(params).map_err(|e| ErrorObject::invalid_params(format!("invalid params: {e}")))?
+            }
+            false => Carried::default(),
+        };
         let binding = OnceCell::new();
-        let mut answers = match params.get("requestState") {
-            None | Some(Value::Null) => Answers::new(),
-            Some(Value::String(state)) => {
+        let mut answers = match &carried.request_state {
+            Value::Null => Answers::new(),
+            Value::String(state) => {
                 let key =
                     key.ok_or_else(|| ErrorObject::invalid_params("requestState was not issued by this server"))?;
-                let bound = binding.get_or_init(|| request_state::binding(method, &params));
+                let bound = binding.get_or_init(|| bind(method, params));
                 request_state::open(key, bound, now_ms, state)
                     .map_err(|e| ErrorObject::invalid_params(e.to_string()))?
             }
-            Some(_) => return Err(ErrorObject::invalid_params("requestState must be a string")),
+            _ => return Err(ErrorObject::invalid_params("requestState must be a string")),
         };
-        match params.get("inputResponses") {
-            None | Some(Value::Null) => {}
-            Some(Value::Object(responses)) => answers.extend(responses.iter().map(|(k, v)| (k.clone(), v.clone()))),
-            Some(_) => return Err(ErrorObject::invalid_params("inputResponses must be an object")),
+        match carried.input_responses {
+            Value::Null => {}
+            Value::Object(responses) => answers.extend(responses),
+            _ => return Err(ErrorObject::invalid_params("inputResponses must be an object")),
         }
         Ok(Self {
             method: method.to_owned(),
-            params,
+            params: params.to_owned(),
             binding,
             capabilities,
             answers,
@@ -168,10 +186,15 @@ impl Rounds {
     ) -> Result<InputRequiredResult, ErrorObject> {
         let questions = std::mem::take(&mut *self.questions.borrow_mut());
         let key = key.ok_or_else(|| ErrorObject::internal_error("the server has no key to seal requestState"))?;
-        let binding = self.binding.get_or_init(|| request_state::binding(&self.method, &self.params));
+        let binding = self.binding.get_or_init(|| bind(&self.method, &self.params));
         let request_state = Some(request_state::seal(key, binding, now_ms, &self.answers));
         Ok(InputRequiredResult { input_requests: Some(questions), request_state })
     }
+}
+
+/// The binding of a request whose params are `params` (JSON text, or empty for none).
+fn bind(method: &str, params: &str) -> String {
+    request_state::binding(method, &serde_json::from_str(params).unwrap_or(Value::Null))
 }
 
 /// The future of [`Rounds::interrupted`].

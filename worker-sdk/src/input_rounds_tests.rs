@@ -7,7 +7,8 @@ fn elicitation_capable() -> ClientCapabilities {
 }
 
 fn start(params: &Value, key: &StateKey) -> Result<Rc<Rounds>, ErrorObject> {
-    Rounds::start(Some(key), "tools/call", params.clone(), elicitation_capable(), 1_000).map(Rc::new)
+    let text = serde_json::value::to_raw_value(params).unwrap_or_else(|e| panic!("{e}"));
+    Rounds::start(Some(key), "tools/call", Some(&text), elicitation_capable(), 1_000).map(Rc::new)
 }
 
 #[test]

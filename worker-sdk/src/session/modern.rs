@@ -17,7 +17,6 @@ use mcp_worker_protocol::modern::{
 };
 use mcp_worker_protocol::{ErrorCode, ErrorObject, Request, RequestId, methods};
 use serde::Serialize;
-use serde_json::Value;
 use serde_json::value::RawValue;
 use std::rc::Rc;
 
@@ -88,13 +87,8 @@ impl Session {
         start: impl FnOnce(Modern) -> Result<Work<R>, ErrorObject>,
     ) {
         let id = &request.id;
-        let params = match request.params.as_deref().map(|p| serde_json::from_str::<Value>(p.get())).transpose() {
-            Ok(params) => params.unwrap_or(Value::Null),
-            Err(e) => {
-                return self.answer::<()>(id, Err(ErrorObject::invalid_params(format!("invalid params: {e}"))), None);
-            }
-        };
         let key = self.state.state_key.as_ref();
+        let params = request.params.as_deref();
         let rounds = match Rounds::start(key, &request.method, params, meta.capabilities.clone(), now_ms()) {
             Ok(rounds) => Rc::new(rounds),
             Err(error) => return self.answer::<()>(id, Err(error), None),
