@@ -89,11 +89,13 @@ fn check_uri(kind: &'static str, uri: &str) -> Result<(), Error> {
 pub(crate) struct Items<T> {
     list: Vec<T>,
     index: HashMap<String, usize>,
+    /// Counts the changes, so that what is made from the items (a listing) knows when it is stale.
+    version: u64,
 }
 
 impl<T> Default for Items<T> {
     fn default() -> Self {
-        Self { list: Vec::new(), index: HashMap::new() }
+        Self { list: Vec::new(), index: HashMap::new(), version: 0 }
     }
 }
 
@@ -105,12 +107,14 @@ impl<T: Item> Items<T> {
         }
         self.index.insert(item.key().to_owned(), self.list.len());
         self.list.push(item);
+        self.version += 1;
         Ok(())
     }
 
     pub(crate) fn remove(&mut self, key: &str) -> Option<T> {
         let position = self.index.remove(key)?;
         let item = self.list.remove(position);
+        self.version += 1;
         for i in self.index.values_mut() {
             if *i > position {
                 *i -= 1;
@@ -129,6 +133,11 @@ impl<T: Item> Items<T> {
 
     pub(crate) fn len(&self) -> usize {
         self.list.len()
+    }
+
+    /// Changes with every item added or removed.
+    pub(crate) fn version(&self) -> u64 {
+        self.version
     }
 }
 

@@ -149,7 +149,15 @@ impl Session {
             methods::INITIALIZE => peer.reply(id, parse_params(params).map(|p| self.initialize(p))),
             methods::PING => peer.reply(id, Ok(EmptyResult {})),
             methods::LOGGING_SET_LEVEL => peer.reply(id, parse_params(params).map(|p| self.set_level(p))),
-            methods::TOOLS_LIST => peer.reply(id, parse_optional_params(params).and_then(|p| self.list_tools(p))),
+            methods::TOOLS_LIST => peer.reply(
+                id,
+                parse_optional_params(params).and_then(|p| {
+                    self.tools_list_result(p, false, |page| {
+                        serde_json::value::to_raw_value(&page)
+                            .map_err(|e| ErrorObject::internal_error(format!("result not serializable: {e}")))
+                    })
+                }),
+            ),
             methods::TOOLS_CALL => self.serve(id, self.call_tool(&request, None)),
             methods::RESOURCES_LIST if self.offers_resources() => {
                 peer.reply(id, parse_optional_params(params).and_then(|p| self.list_resources(p)))

@@ -43,6 +43,15 @@ pub(crate) struct State {
     pub(crate) listeners: RefCell<Vec<Listener>>,
     /// Seals the `requestState` of multi round-trip requests (`None` without randomness: then none is sealed).
     pub(crate) state_key: Option<StateKey>,
+    /// The last answer to a `tools/list` for the first page (see `session::tools`).
+    pub(crate) first_tools_page: RefCell<Option<ToolsPage>>,
+}
+
+/// A `tools/list` result as sent: for the tools of `version`, in one era.
+pub(crate) struct ToolsPage {
+    pub(crate) version: u64,
+    pub(crate) modern: bool,
+    pub(crate) result: Box<serde_json::value::RawValue>,
 }
 
 impl State {
@@ -55,6 +64,7 @@ impl State {
             subscriptions: RefCell::new(Vec::new()),
             listeners: RefCell::new(Vec::new()),
             state_key: StateKey::random(),
+            first_tools_page: RefCell::new(None),
         }
     }
 

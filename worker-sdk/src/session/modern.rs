@@ -32,7 +32,10 @@ impl Session {
         match request.method.as_str() {
             modern_methods::SERVER_DISCOVER => self.answer(id, Ok(self.discover()), lists),
             methods::TOOLS_LIST => {
-                self.answer(id, parse_optional_params(params).and_then(|p| self.list_tools(p)), lists)
+                let state = &self.state;
+                let outcome = parse_optional_params(params)
+                    .and_then(|p| self.tools_list_result(p, true, |page| complete(state, Ok(page), lists)));
+                state.peer.reply(id, outcome);
             }
             methods::TOOLS_CALL => self.serve_rounds(&request, &meta, None, |m| self.call_tool(&request, Some(m))),
             methods::RESOURCES_LIST if self.offers_resources() => {

@@ -3,6 +3,7 @@
 use super::{Session, Work};
 use crate::context::Modern;
 use crate::pagination;
+use crate::state::ToolsPage;
 use mcp_worker_protocol::{CallToolResult, ErrorObject, ListToolsResult, PaginatedParams, Request};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -16,7 +17,32 @@ struct CallParams<'a> {
 }
 
 impl Session {
-    pub(super) fn list_tools(&self, params: PaginatedParams) -> Result<ListToolsResult, ErrorObject> {
+    /// A `tools/list` result: `complete` makes a page into the era's result (the modern one, with its caching hint,
+    /// or the page as it is). The first page's result is kept until the tools change: most servers list all their
+    /// tools in one page, and every client asks for it again after each change notification.
+    pub(super) fn tools_list_result(
+        &self,
+        params: PaginatedParams,
+        modern: bool,
+        complete: impl FnOnce(ListToolsResult) -> Result<Box<RawValue>, ErrorObject>,
+    ) -> Result<Box<RawValue>, ErrorObject> {
+        let first = params.cursor.is_none();
+        let version = self.state.registry.borrow().tools.version();
+        if first
+            && let Some(page) = &*self.state.first_tools_page.borrow()
+            && page.version == version
+            && page.modern == modern
+        {
+            return Ok(page.result.clone());
+        }
+        let result = complete(self.list_tools(params)?)?;
+        if first {
+            *self.state.first_tools_page.borrow_mut() = Some(ToolsPage { version, modern, result: result.clone() });
+        }
+        Ok(result)
+    }
+
+    fn list_tools(&self, params: PaginatedParams) -> Result<ListToolsResult, ErrorObject> {
         let registry = self.state.registry.borrow();
         let all = registry.tools.all();
         let (range, next) = pagination::page(all.len(), params.cursor.as_deref(), self.state.config.page_size)?;

@@ -52,11 +52,17 @@ fn tools_added_and_removed_at_run_time_are_announced() {
         (json!(true), json!(true))
     );
 
+    let lists_fresh = |h: &mut Harness, id: i64| {
+        let listed = h.request(id, "tools/list", json!({}));
+        listed["result"]["tools"].as_array().unwrap().iter().any(|t| t["name"] == "fresh")
+    };
+    // Listed before and after each change: a listing kept from before a change is never answered after it.
+    assert!(!lists_fresh(&mut h, 100));
+    assert!(!lists_fresh(&mut h, 101));
     let frames = h.exchange(&call(1, "add_tool", json!({"name": "fresh"})));
     assert_eq!(methods(&frames), ["notifications/tools/list_changed"]);
     assert_eq!(text(&frames[1]), "added");
-    let listed = h.request(2, "tools/list", json!({}));
-    assert!(listed["result"]["tools"].as_array().unwrap().iter().any(|t| t["name"] == "fresh"));
+    assert!(lists_fresh(&mut h, 2));
     assert_eq!(text(&h.one(&call(3, "fresh", json!({})))), "I am new");
 
     // A taken or invalid name is refused, and nothing is announced.
@@ -67,6 +73,7 @@ fn tools_added_and_removed_at_run_time_are_announced() {
 
     let frames = h.exchange(&call(6, "remove_tool", json!({"name": "fresh"})));
     assert_eq!(methods(&frames), ["notifications/tools/list_changed"]);
+    assert!(!lists_fresh(&mut h, 102));
     assert_eq!(h.one(&call(7, "fresh", json!({})))["error"]["code"], -32602);
     assert_eq!(text(&h.one(&call(8, "remove_tool", json!({"name": "fresh"})))), "false");
 }
