@@ -160,8 +160,9 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::
     <&RawValue>::deserialize(d).map(Some)
 }
 
-/// A result of at least this many bytes is made from its frame's own buffer by [`Message::parse_owned`].
-const IN_PLACE_RESULT_BYTES: usize = 64 << 10;
+/// A result of at least this many bytes is made from its frame's own buffer by [`Message::parse_owned`] (which reads
+/// it a second time to make it): below, a copy costs less than the second read, and its memory matters little.
+const IN_PLACE_RESULT_BYTES: usize = 1 << 20;
 
 /// A message as read from a frame: like [`Message`], with a response's result still borrowed from the frame.
 enum Classified<'a> {

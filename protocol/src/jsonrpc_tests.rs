@@ -183,7 +183,7 @@ fn a_request_with_a_duplicated_member_is_answered_to_its_id() {
 
 #[test]
 fn a_frame_given_up_parses_as_a_borrowed_one_does() {
-    let text = "é\\\"x".repeat(40_000);
+    let text = "é\\\"x".repeat(200_000);
     let large =
         format!(r#" {{"result" : {{"content":[{{"type":"text","text":"{text}"}}]}} ,"id":9,"jsonrpc":"2.0"}} "#);
     let frames = [

@@ -20,6 +20,19 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
+#[wasm_bindgen(inline_js = r#"
+export function appendPage(tools, text) {
+  const page = JSON.parse(text);
+  for (let i = 0; i < page.length; i += 1) tools.push(page[i]);
+}
+"#)]
+extern "C" {
+    /// Parses one page's `tools` array (JSON text) and appends its tools to `tools`, all in JavaScript: one call
+    /// across per page, not one per tool.
+    #[wasm_bindgen(js_name = appendPage, catch)]
+    fn append_page(tools: &js_sys::Array, text: &str) -> Result<(), JsValue>;
+}
+
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
 /** How to start a server in a worker. */
@@ -206,10 +219,7 @@ impl JsMcpClient {
             let pages = client.list_tools_raw().await.map_err(JsFailure::from)?;
             let tools = js_sys::Array::new();
             for page in pages {
-                let page: js_sys::Array = js_sys::JSON::parse(page.get())?.unchecked_into();
-                for tool in page.iter() {
-                    tools.push(&tool);
-                }
+                append_page(&tools, page.get())?;
             }
             Ok(tools.into())
         })
