@@ -45,6 +45,8 @@ pub(crate) struct Modern {
     pub(crate) capabilities: ClientCapabilities,
     pub(crate) log_level: Option<LoggingLevel>,
     pub(crate) rounds: Option<Rc<Rounds>>,
+    /// The request's progress token, as its `_meta` was read for the era.
+    pub(crate) progress_token: Option<ProgressToken>,
 }
 
 impl fmt::Debug for Ctx {

@@ -209,7 +209,11 @@ impl Session {
     /// signal.
     fn context(&self, request: &Request, modern: Option<Modern>) -> (Ctx, CancelSignal) {
         let cancel = CancelSignal::default();
-        let token = progress_token(request.params.as_deref());
+        // A modern request's `_meta` was read already, for its era.
+        let token = match &modern {
+            Some(modern) => modern.progress_token.clone(),
+            None => progress_token(request.params.as_deref()),
+        };
         let ctx = Ctx::new(self.state.clone(), request.id.clone(), token, cancel.clone(), modern);
         (ctx, cancel)
     }

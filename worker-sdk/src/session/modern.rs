@@ -96,8 +96,12 @@ impl Session {
             Ok(rounds) => Rc::new(rounds),
             Err(error) => return self.answer::<()>(id, Err(error), None),
         };
-        let modern =
-            Modern { capabilities: meta.capabilities.clone(), log_level: meta.log_level, rounds: Some(rounds.clone()) };
+        let modern = Modern {
+            capabilities: meta.capabilities.clone(),
+            log_level: meta.log_level,
+            rounds: Some(rounds.clone()),
+            progress_token: meta.progress_token.clone(),
+        };
         let (cancel, work) = match start(modern) {
             Ok(work) => work,
             Err(error) => return self.answer::<()>(id, Err(error), None),

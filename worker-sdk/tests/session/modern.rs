@@ -50,6 +50,10 @@ fn server() -> Server {
             ctx.log(LoggingLevel::Warning, "chatty", "a warning");
             "logged"
         }))
+        .tool(ToolDef::new("counting", |ctx: Ctx, _: NoArgs| async move {
+            ctx.progress(1.0, Some(2.0), Some("half"));
+            "counted"
+        }))
         .tool(ToolDef::new("add_tool", |ctx: Ctx, _: NoArgs| async move {
             ctx.server().add_tool(ToolDef::new("added", |_: NoArgs| async { "new" })).map(|()| "added")
         }))
@@ -177,6 +181,25 @@ fn logs_are_sent_only_at_the_level_the_request_names() {
     let logs: Vec<&Value> = frames.iter().filter(|f| f["method"] == "notifications/message").collect();
     assert_eq!(logs.len(), 1, "{frames:?}");
     assert_eq!(logs[0]["params"]["data"], "a warning");
+}
+
+#[test]
+fn progress_goes_to_the_token_the_request_names_in_its_meta() {
+    let mut h = harness();
+    let mut with_token = meta(json!({}));
+    with_token["progressToken"] = json!("tok-7");
+    let frames =
+        h.exchange(&crate::harness::request(1, "tools/call", json!({"name": "counting", "_meta": with_token})));
+    let progress: Vec<&Value> = frames.iter().filter(|f| f["method"] == "notifications/progress").collect();
+    assert_eq!(progress.len(), 1, "{frames:?}");
+    assert_eq!(progress[0]["params"]["progressToken"], "tok-7");
+    assert_eq!(
+        (progress[0]["params"]["progress"].clone(), progress[0]["params"]["total"].clone()),
+        (json!(1.0), json!(2.0))
+    );
+    let frames =
+        h.exchange(&crate::harness::request(2, "tools/call", json!({"name": "counting", "_meta": meta(json!({}))})));
+    assert_eq!(frames.len(), 1, "no token, no progress: {frames:?}");
 }
 
 #[test]
