@@ -50,6 +50,7 @@ export const STATUS_KINDS = [
   "credentialsRequired",
   "authorizationRequired",
   "toolsChanged",
+  "toolsHidden",
   "listChanged",
   "resourceUpdated",
   "serverLog",

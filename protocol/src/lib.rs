@@ -5,6 +5,7 @@ pub mod completion;
 pub mod content;
 pub mod elicitation;
 pub mod error;
+pub mod invalid_arguments;
 pub mod jsonrpc;
 pub mod lifecycle;
 pub mod logging;

@@ -30,21 +30,12 @@ import fs from "node:fs";
 import zlib from "node:zlib";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { CHROMIUM, CHROMIUM_ARGS } from "../support/chromium.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  // Lets the page collect garbage between measurements, so a GC from one phase does not land in the next.
-  "--js-flags=--expose-gc",
-];
+// The tests' Chromium flags, and one more: lets the page collect garbage between measurements, so a GC from one phase
+// does not land in the next.
+const BENCH_ARGS = [...CHROMIUM_ARGS, "--js-flags=--expose-gc"];
 
 function usage(message) {
   console.error(`run.mjs: ${message}`);
@@ -522,7 +513,7 @@ async function main() {
   let failure = null;
   let result = null;
   try {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: BENCH_ARGS });
     const page = await browser.newPage();
     page.on("console", (msg) => {
       const text = msg.text();

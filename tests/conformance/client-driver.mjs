@@ -24,7 +24,7 @@
 import path from "node:path";
 import fs from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { CHROMIUM_ARGS as TEST_CHROMIUM_ARGS } from "../e2e/runtime-page.mjs";
+import { CHROMIUM, CHROMIUM_ARGS as TEST_CHROMIUM_ARGS } from "../support/chromium.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, "../..");
@@ -65,7 +65,6 @@ function planFor(scenario) {
   return plan;
 }
 
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const CORS_MODE = process.env.MCP_DRIVER_CORS || "disable-web-security";
 const CHROMIUM_ARGS = [...TEST_CHROMIUM_ARGS, ...(CORS_MODE === "disable-web-security" ? ["--disable-web-security"] : [])];
 const DEADLINE_MS = Number(process.env.MCP_DRIVER_TIMEOUT_MS || 25_000);

@@ -7,13 +7,13 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
-import { CHROMIUM_ARGS, SITE_URL } from "./runtime-page.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "../support/chromium.mjs";
+import { SITE_URL } from "./runtime-page.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const TARGET = path.resolve(ROOT, process.env.CARGO_TARGET_DIR || "target");
 /** Where the screenshots of each screen go, for people to review. */
 export const SCREENSHOTS = path.join(TARGET, "e2e", "console");
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const TIMEOUT_MS = 20_000;
 
 /** `[data-testid="…"]` with an optional suffix. */

@@ -170,6 +170,15 @@ describe("console", () => {
     await page.waitForSelector(serverCard("echo"));
     await c.screenshot("import");
 
+    // A local process is listed, with why it cannot run and what to do instead.
+    await page.fill(sel("import-text"), JSON.stringify({ mcpServers: { files: { command: "npx", args: ["server-files"] } } }));
+    await page.click(sel("import-submit"));
+    await page.waitForSelector(sel("import-entry", '[data-entry="files"]'));
+    assert.equal(await page.getAttribute(sel("import-entry", '[data-entry="files"]'), "data-state"), "cannot-run");
+    assert.match(await text(page, sel("import-entry", '[data-entry="files"]')), /cannot start a local process/);
+    assert.match(await text(page, sel("import-summary")), /1 server added \(1 of them local, which a browser cannot run\)/);
+    await c.screenshot("import-local");
+
     await page.fill(sel("import-text"), "{ not json");
     await page.click(sel("import-submit"));
     await page.waitForSelector(sel("import-error"));

@@ -2,26 +2,13 @@
 // `cargo xtask test`, which sets MCP_WORKER_SITE_URL), with the host package loaded and a few helpers installed.
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { chromium } from "playwright-core";
+import { launchChromium } from "../support/chromium.mjs";
 
 export const SITE_URL = process.env.MCP_WORKER_SITE_URL;
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-/** The flags every headless Chromium of the tests runs with. */
-export const CHROMIUM_ARGS = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
-
 /** A page of the site's origin with nothing on it but the host package, loaded and initialized. */
 export async function openRuntimePage({ files = {} } = {}) {
   assert.ok(SITE_URL, "MCP_WORKER_SITE_URL is not set: run `cargo xtask test`, or serve the site and set it");
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   const page = await browser.newPage();
   page.setDefaultTimeout(20_000);
   const pageErrors = [];

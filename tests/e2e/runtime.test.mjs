@@ -40,6 +40,170 @@ describe("McpRuntime (JavaScript API)", () => {
     assert.match(printed, /hello from the README/, printed);
   });
 
+  it("passes a server's numbers through every path exactly as JSON.parse reads what the server wrote", async () => {
+    const out = await page.evaluate(async () => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("numbers") });
+      rt.addServer({ name: "js", workerUrl: "/e2e-fixtures/js-server.js" });
+      const called = await rt.callTool("js", "numbers", {});
+      const [executed] = await rt.executeTools(
+        [{ callId: "c1", toolName: "mcp__js__numbers", arguments: {} }],
+        "t",
+        { enabledTools: ["mcp__js__numbers"] },
+      );
+      rt.close();
+      return { called: called.structuredContent, executed: executed.output.structuredContent };
+    });
+    const written = { yard: 0.9144, tiny: 1e-7, huge: 1e300, big: 9007199254740993, negative: -0.30000000000000004 };
+    assert.deepEqual(out.called, written, "callTool");
+    assert.deepEqual(out.executed, written, "executeTools");
+    for (const [key, value] of Object.entries(written)) {
+      assert.equal(JSON.stringify(out.executed[key]), JSON.stringify(value), `${key} as text`);
+    }
+  });
+
+  it("says to call init() when the API is used before it, and works once it has run", async () => {
+    const out = await page.evaluate(async () => {
+      // A second instance of the module, not initialized yet.
+      const fresh = await import("/pkg/host/mcp_worker_host.js?before-init");
+      const create = await failure(() => fresh.McpRuntime.create());
+      const spawn = await failure(() => fresh.McpClient.spawn({ name: "echo", workerUrl: "/bundles/echo/bootstrap.js" }));
+      await fresh.default();
+      const rt = await fresh.McpRuntime.create();
+      const works = rt.servers().length === 0;
+      rt.close();
+      return { create, spawn, works };
+    });
+    for (const error of [out.create, out.spawn]) {
+      assert.equal(error.code, "NOT_INITIALIZED");
+      assert.match(error.message, /not initialized: `await init\(\)`/);
+    }
+    assert.ok(out.works, "init() still initializes");
+  });
+
+  it("says a manifest that is an HTML page comes from a wrong workerUrl, and where it was fetched", async () => {
+    // A dev server that answers every path with its index.html.
+    await page.route("**/spa-app/**", (route) =>
+      route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>App</title><div id=app>" }),
+    );
+    const error = await page.evaluate(async () => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("spa") });
+      rt.addServer({ name: "typo", workerUrl: "./spa-app/bundles/ech0/bootstrap.js" });
+      const failed = await failure(rt.callTool("typo", "echo", { text: "x" }));
+      rt.close();
+      return failed;
+    });
+    await page.unroute("**/spa-app/**");
+    assert.equal(error.code, "INVALID_MANIFEST");
+    assert.match(error.message, /^server typo: invalid manifest http:\/\/127\.0\.0\.1:\d+\/spa-app\/bundles\/ech0\/manifest\.json: this is an HTML page, not a manifest: is `workerUrl` right\?/);
+  });
+
+  it("lists the tools hidden from agents with why, announces them, and reports the registry's status", async () => {
+    const out = await page.evaluate(async ({ EVERYTHING }) => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("hidden") });
+      const events = [];
+      rt.subscribe((event) => events.push(event));
+      const before = rt.registryStatus();
+      let during = null;
+      rt.subscribe((event) => {
+        if (event.type === "serverStatus" && event.status === "connecting") during ??= rt.registryStatus();
+      });
+      rt.addServer({ name: "everything", workerUrl: EVERYTHING });
+      await rt.connectServer("everything");
+      const hidden = rt.hiddenTools();
+      const announced = events.filter((e) => e.type === "toolsHidden");
+      const shown = rt.listTools("openai", { serverPrefix: true }).tools.map((t) => t.function.description);
+      const plain = rt.listTools("anthropic").tools[0].description;
+      await rt.callTool("everything", "test_simple_text", {});
+      const health = rt.server("everything");
+      const status = rt.registryStatus();
+      rt.close();
+      return { before, during, hidden, announced, shown, plain, health, status };
+    }, { EVERYTHING });
+    assert.deepEqual([out.before, out.during, out.status], ["idle", "discovering", "ready"]);
+    assert.ok(out.hidden.length > 0, "the everything server has tools that may be destructive");
+    for (const tool of out.hidden) {
+      assert.equal(tool.server, "everything");
+      assert.match(tool.reason, /annotations|destructive/, JSON.stringify(tool));
+    }
+    assert.equal(out.announced.length, 1, "one toolsHidden event when the tools were registered");
+    assert.deepEqual(out.announced[0].tools.map((t) => t.name), out.hidden.map((t) => t.name));
+    assert.ok(out.shown.length > 0 && out.shown.every((d) => d.startsWith("[everything] ")), out.shown[0]);
+    assert.ok(!out.plain.startsWith("["), "no prefix unless asked");
+    assert.equal(typeof out.health.lastSuccessMs, "number");
+    assert.equal(out.health.consecutiveCallFailures, 0);
+  });
+
+  it("lists a lazy server's tools from its manifest before it starts, and starts it when one is called", async () => {
+    const out = await page.evaluate(async ({ ECHO }) => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("lazy") });
+      const listed = new Promise((resolve) =>
+        rt.subscribe((event) => event.type === "toolsChanged" && event.server === "echo" && resolve(event.added)),
+      );
+      rt.addServer({ name: "echo", workerUrl: ECHO });
+      const added = await listed;
+      const before = { status: rt.server("echo").status, tools: rt.listTools("mcp").tools.map((t) => t.name) };
+      const [result] = await rt.executeTools(
+        [{ callId: "c1", toolName: "mcp__echo__echo", arguments: { text: "woken" } }],
+        "t",
+        { enabledTools: ["mcp__echo__*"] },
+      );
+      const after = rt.server("echo").status;
+      rt.close();
+      return { added, before, text: result.output?.content?.[0]?.text, status: result.status, after };
+    }, { ECHO });
+    assert.ok(out.added.includes("mcp__echo__echo"), JSON.stringify(out.added));
+    assert.equal(out.before.status, "disconnected", "listed, not started");
+    assert.ok(out.before.tools.includes("mcp__echo__echo"));
+    assert.deepEqual([out.status, out.text, out.after], ["success", "woken", "connected"]);
+  });
+
+  it("imports a bare map of servers, then a changed copy of it in place, reporting what changed", async () => {
+    const out = await page.evaluate(async ({ ECHO, EVERYTHING }) => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("reimport") });
+      const flat = {
+        echo: { workerUrl: ECHO, autoApprove: ["echo"], metadata: { allowDestructiveTools: true, owner: "ops" } },
+        everything: { workerUrl: EVERYTHING },
+      };
+      const first = await rt.importMcpServers(flat);
+      const allowed = rt.serverConfig("echo").allowDestructiveTools;
+      const called = (await rt.callTool("echo", "echo", { text: "before" })).content[0].text;
+      const again = await rt.importMcpServers(JSON.stringify({ mcpServers: flat }));
+      const stillConnected = rt.server("echo").status;
+      const changedDoc = { echo: { workerUrl: ECHO, timeoutMs: 5000 }, extra: { workerUrl: ECHO } };
+      const second = await rt.importMcpServers({ servers: changedDoc }, { removeMissing: true });
+      const afterChange = { status: rt.server("echo").status, timeoutMs: rt.serverConfig("echo").timeoutMs };
+      const calledAgain = (await rt.callTool("echo", "echo", { text: "after" })).content[0].text;
+      const update = [
+        rt.updateServer({ name: "extra", workerUrl: ECHO }),
+        rt.updateServer({ name: "extra", workerUrl: ECHO, enabled: false }),
+        rt.updateServer({ name: "fresh", workerUrl: ECHO }),
+      ];
+      const invalid = await failure(() => rt.updateServer({ name: "fresh", type: "wasm" }));
+      const names = rt.servers().map((s) => s.name);
+      rt.close();
+      return { first, allowed, called, again, stillConnected, second, afterChange, calledAgain, update, invalid, names };
+    }, { ECHO, EVERYTHING });
+    assert.deepEqual(out.first.added, ["echo", "everything"]);
+    assert.deepEqual(
+      out.first.ignored.map((p) => `${p.entry}.${p.field}`),
+      ["echo.autoApprove", "echo.metadata.owner"],
+      "fields the host does not use are reported",
+    );
+    assert.equal(out.allowed, true, "metadata.allowDestructiveTools is honoured");
+    assert.equal(out.called, "before");
+    assert.deepEqual([out.again.added, out.again.changed, out.again.unchanged], [[], [], ["echo", "everything"]]);
+    assert.equal(out.stillConnected, "connected", "an unchanged server is left running");
+    assert.deepEqual(
+      [out.second.added, out.second.changed, out.second.unchanged, out.second.removed],
+      [["extra"], ["echo"], [], ["everything"]],
+    );
+    assert.deepEqual(out.afterChange, { status: "disconnected", timeoutMs: 5000 });
+    assert.equal(out.calledAgain, "after", "the changed server starts again at its next use");
+    assert.deepEqual(out.update, ["unchanged", "changed", "added"]);
+    assert.equal(out.invalid.code, "INVALID_CONFIG");
+    assert.deepEqual(out.names.sort(), ["echo", "extra", "fresh"]);
+  });
+
   it("adds, imports, enables, disables, connects, restarts and removes servers", async () => {
     const out = await page.evaluate(async ({ EVERYTHING, ECHO }) => {
       const rt = await host.McpRuntime.create({ databaseName: unique("servers") });
@@ -191,7 +355,7 @@ describe("McpRuntime (JavaScript API)", () => {
     assert.equal(c.error, "no time travel");
     assert.equal(c.metadata.errorCode, "TOOL_FAILED");
     assert.equal(d.status, "error");
-    assert.match(d.error, /Invalid arguments for page_clock/);
+    assert.match(d.error, /Invalid arguments for tool page_clock/);
     assert.equal(d.metadata.errorCode, "INVALID_ARGUMENTS");
     assert.match(e.error, /Unknown tool mcp__echo__nope/);
     assert.equal(e.metadata.errorCode, "UNKNOWN_TOOL");
@@ -510,6 +674,8 @@ describe("McpRuntime (JavaScript API)", () => {
       rt.addServer({ name: "echo", workerUrl: ECHO });
       rt.addServer({ name: "other", workerUrl: ECHO });
       await rt.connectServer("other");
+      // echo starts at first use: its tools are listed from its manifest meanwhile.
+      await waitFor("echo's tools listed from its manifest", () => rt.server("echo").toolCount > 0);
       const earlier = [];
       rt.subscribe((e) => earlier.push(e));
       const kept = rt.history().map((e) => e.seq);
@@ -554,20 +720,23 @@ describe("McpRuntime (JavaScript API)", () => {
     );
     assert.equal(out.call.content[0].text, "still working", "the runtime still works");
     const caused = [
-      { seq: out.kept.length + 1, type: "serverStatus", server: "echo", status: "disabled" },
-      { seq: out.kept.length + 2, type: "serverStatus", server: "added", status: "disconnected" },
+      { seq: out.kept.length + 1, type: "toolsChanged", server: "echo", status: undefined },
+      { seq: out.kept.length + 2, type: "serverStatus", server: "echo", status: "disabled" },
+      { seq: out.kept.length + 3, type: "serverStatus", server: "added", status: "disconnected" },
     ];
-    // The replaying subscriber: the kept events, then what its callback caused, then what followed; each once.
-    assert.deepEqual(out.subscribed.seen, [...out.kept, out.kept.length + 1, out.kept.length + 2]);
-    assert.deepEqual(out.seen.slice(out.kept.length, out.kept.length + 2), caused);
+    // The replaying subscriber: the kept events, then what its callback caused (echo's listed tools removed, echo
+    // disabled, a server added), then what followed; each once.
+    const next = [1, 2, 3].map((n) => out.kept.length + n);
+    assert.deepEqual(out.subscribed.seen, [...out.kept, ...next]);
+    assert.deepEqual(out.seen.slice(out.kept.length, out.kept.length + 3), caused);
     assert.deepEqual(out.seen.map((e) => e.seq), out.all, "every event, in order, without gap or duplicate");
     assert.ok(
       out.seen.some((e) => e.server === "other" && e.status === "disabled"),
       "and it follows what comes after the replay",
     );
     // A subscriber that was there before got the caused events too, once, in order.
-    assert.deepEqual(out.subscribed.earlier, [out.kept.length + 1, out.kept.length + 2]);
-    assert.deepEqual(out.earlier.slice(0, 2), caused);
+    assert.deepEqual(out.subscribed.earlier, next);
+    assert.deepEqual(out.earlier.slice(0, 3), caused);
     assert.deepEqual(out.earlier.map((e) => e.seq), out.all.slice(out.kept.length));
   });
 });

@@ -6,6 +6,7 @@ use js_sys::{Array, Function, Object, Promise, Reflect};
 use mcp_worker_host::JsMcpClient;
 use mcp_worker_tests::{ECHO_URL, JS_SERVER_URL};
 use wasm_bindgen::convert::TryFromJsValue;
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
@@ -146,5 +147,67 @@ async fn a_result_that_is_not_a_call_tool_result_is_a_protocol_error() {
     let (code, message) = rejection(client.call_tool("work".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
     assert_eq!(code, "PROTOCOL");
     assert!(message.contains("content is not an array"), "{message}");
+    client.close();
+}
+
+/// Text with what JSON escapes and what it need not, over the SDK's threshold for detached strings.
+fn large_text() -> String {
+    "a \"quoted\" \\ line\u{1}, café ✓\n".repeat(4000)
+}
+
+#[wasm_bindgen(inline_js = r#"
+export function watchPortMessages() {
+  const own = Object.getOwnPropertyDescriptor(MessagePort.prototype, "onmessage");
+  const seen = [];
+  const kind = (data) => typeof data === "string" ? "text" : typeof data?.frame === "string" ? "detached" : "object";
+  Object.defineProperty(MessagePort.prototype, "onmessage", {
+    configurable: true,
+    get: own.get,
+    set(handler) {
+      own.set.call(this, handler && function (event) { seen.push(kind(event.data)); return handler.call(this, event); });
+    },
+  });
+  return () => {
+    Object.defineProperty(MessagePort.prototype, "onmessage", own);
+    return seen;
+  };
+}
+"#)]
+extern "C" {
+    /// Records the kind of every message a port handler installed from now on receives ("text", "detached" or
+    /// "object"), until the returned function is called, which returns them.
+    #[wasm_bindgen(js_name = watchPortMessages)]
+    fn watch_port_messages() -> Function;
+}
+
+#[wasm_bindgen_test]
+async fn a_large_result_arrives_exactly_through_call_tool_with_its_text_detached() {
+    let stop_watching = watch_port_messages();
+    let client = spawn("echo", ECHO_URL, &[]).await;
+    let text = large_text();
+    let args = object(&[("text", text.as_str().into())]);
+    let result = JsFuture::from(client.call_tool("echo".into(), args, JsValue::UNDEFINED)).await;
+    let seen: Vec<String> =
+        Array::from(&stop_watching.call0(&JsValue::NULL).unwrap()).iter().filter_map(|k| k.as_string()).collect();
+    let content: Array = get(&result.unwrap(), &["content"]).dyn_into().unwrap();
+    let echoed = get(&content.get(0), &["text"]).as_string().unwrap();
+    assert_eq!(echoed.len(), text.len());
+    assert!(echoed == text, "the echoed text differs from what was sent");
+    assert_eq!(seen.iter().filter(|kind| *kind == "detached").count(), 1, "the result came as {seen:?}");
+    client.close();
+}
+
+#[wasm_bindgen_test]
+async fn detached_strings_that_do_not_fit_reject_the_call_and_well_made_ones_resolve_exactly() {
+    let client = spawn("hostile", "/fixtures/hostile-server.js", &[("HOSTILE", "detached".into())]).await;
+    let (code, message) = rejection(client.call_tool("work".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
+    assert_eq!(code, "PROTOCOL", "{message}");
+    assert!(message.contains("detached strings that do not fit"), "{message}");
+    let result = JsFuture::from(client.call_tool("fits".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await.unwrap();
+    let content: Array = get(&result, &["content"]).dyn_into().unwrap();
+    let text = get(&content.get(0), &["text"]).as_string().unwrap();
+    assert!(text == "a \"quoted\" \\ line\u{1}, café ✓\n".repeat(2000), "the text differs: {}", &text[..60]);
+    let (code, message) = rejection(client.call_tool("huge".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
+    assert!(message.contains("the limit is"), "{code}: {message}");
     client.close();
 }

@@ -1,7 +1,7 @@
 // mcp-worker bootstrap, wire protocol v1 (docs/wire-protocol.md).
 // The worker announces itself with `boot` once its handler is installed, waits for the host's `connect`
-// (a MessagePort, the server's environment and, optionally, a precompiled WebAssembly.Module), instantiates the
-// server and hands it the port. Failures are reported as `fatal` so the host never waits on a dead worker.
+// (a MessagePort, the server's environment, optionally a precompiled WebAssembly.Module, and whether the host takes
+// detached strings), instantiates the server and hands it the port. Failures are reported as `fatal` so the host never waits on a dead worker.
 import init, { mcp_worker_connect } from "./server.js";
 
 let connected = false;
@@ -20,7 +20,8 @@ self.addEventListener("message", async (event) => {
   }
   try {
     await init(msg.module ? { module_or_path: msg.module } : undefined);
-    mcp_worker_connect(msg.port, msg.env ?? {});
+    // A host that puts large strings back into their frames says so; results then send them beside the frame.
+    mcp_worker_connect(msg.port, msg.env ?? {}, { detachStrings: msg.detachStrings === true });
   } catch (error) {
     fatal(error);
   }

@@ -51,7 +51,7 @@ impl Credential {
 }
 
 /// What a host needs to know about a server before starting it: `manifest.json` in the bundle.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Manifest {
     /// The server's name (`serverInfo.name`).
@@ -63,12 +63,16 @@ pub struct Manifest {
     pub title: Option<String>,
     /// The secrets it declared, in declaration order.
     pub credentials: Vec<Credential>,
+    /// The tools it lists when it starts (built with an empty environment), so that a host can offer them before it
+    /// starts the server.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<mcp_worker_protocol::Tool>,
 }
 
 impl Manifest {
     /// The manifest as compact JSON text (the format of `manifest.json`, which the build pretty-prints).
     pub fn to_json(&self) -> String {
-        // Only strings and booleans: serialization cannot fail.
+        // Strings, booleans and tools (JSON already): serialization cannot fail.
         serde_json::to_string(self).unwrap_or_default()
     }
 }
@@ -93,6 +97,7 @@ mod tests {
             version: "1.0.0".into(),
             title: None,
             credentials: vec![Credential::required("API_KEY", "The weather service key")],
+            tools: Vec::new(),
         };
         let value: serde_json::Value = serde_json::from_str(&manifest.to_json()).unwrap();
         assert_eq!(

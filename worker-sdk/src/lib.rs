@@ -48,7 +48,9 @@ pub use mcp_worker_protocol::{
     GetPromptResult, LoggingLevel, PromptMessage, ReadResourceResult, ResourceContents, Role, SamplingMessage,
     ToolAnnotations,
 };
-pub use peer::{CLOSE_SSE_STREAM, Outbound, RELATED_REQUEST_META, Sleeper};
+pub use peer::{
+    CLOSE_SSE_STREAM, DETACH_FROM_BYTES, DetachedFrame, DetachedOutbound, Outbound, RELATED_REQUEST_META, Sleeper,
+};
 pub use prompt::{IntoPromptResult, PromptDef, PromptHandler};
 pub use resource::{IntoReadResult, ResourceDef, ResourceRequest, ResourceTemplateDef};
 pub use result::{IntoCallToolResult, Json, JsonWithText};
@@ -62,7 +64,9 @@ pub use tool::{ToolDef, ToolHandler};
 /// Takes a function `fn(&Env) -> Server`. It generates two functions for the JavaScript side:
 /// - `mcp_worker_connect(port, env, options?)`, which the worker bootstrap that ships with the SDK calls once the
 ///   host has sent its MessagePort; the SDK then serves MCP on that port. `options.sseStreams: true` (from the
-///   SDK's `serve.mjs`, which serves the port over Streamable HTTP) enables the hints of [`Ctx::close_sse_stream`];
+///   SDK's `serve.mjs`, which serves the port over Streamable HTTP) enables the hints of [`Ctx::close_sse_stream`],
+///   `options.detachStrings: true` (from the bootstrap, when the host's `connect` asks) sends results' large strings
+///   beside their frames ([`Session::enable_detached_strings`]);
 /// - `mcp_worker_manifest()`, which returns the server's [`Manifest`] as JSON (built with an empty environment);
 ///   `cargo xtask build` writes it to `manifest.json` next to the bundle.
 ///

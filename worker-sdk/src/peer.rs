@@ -4,7 +4,11 @@
 //! Handlers reach it through their [`crate::Ctx`], a [`crate::ServerHandle`] through the session's state, and the
 //! session itself when it answers.
 
+mod detached;
 mod requests;
+
+pub(crate) use detached::Detacher;
+pub use detached::{DETACH_FROM_BYTES, DetachedFrame, DetachedOutbound};
 
 pub(crate) use requests::request;
 
@@ -13,7 +17,7 @@ use mcp_worker_protocol::jsonrpc::{Response, encode_error, encode_notification, 
 use mcp_worker_protocol::{ClientCapabilities, ErrorObject, LoggingLevel, LoggingMessageParams, RequestId, methods};
 use requests::Outgoing;
 use serde::Serialize;
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::Rc;
 
 /// Where a session writes its frames (one JSON text per message).
@@ -42,6 +46,7 @@ pub(crate) struct Peer {
     capabilities: RefCell<Option<ClientCapabilities>>,
     log_level: Cell<Option<LoggingLevel>>,
     sse_stream_hints: Cell<bool>,
+    detacher: OnceCell<Detacher>,
     outgoing: Outgoing,
 }
 
@@ -55,6 +60,7 @@ impl Peer {
             capabilities: RefCell::new(None),
             log_level: Cell::new(None),
             sse_stream_hints: Cell::new(false),
+            detacher: OnceCell::new(),
             outgoing: Outgoing::default(),
         }
     }
@@ -63,15 +69,36 @@ impl Peer {
         (self.out)(frame);
     }
 
-    /// Answers a request of the client.
+    /// Answers a request of the client. A result whose large strings were detached for it
+    /// ([`Peer::detacher`]) is sent with them.
     pub(crate) fn reply<R: Serialize>(&self, id: &RequestId, outcome: Result<R, ErrorObject>) {
-        let frame = match outcome {
-            Ok(result) => encode_result(id, &result).unwrap_or_else(|e| {
-                encode_error(Some(id), &ErrorObject::internal_error(format!("result not serializable: {e}")))
-            }),
-            Err(error) => encode_error(Some(id), &error),
-        };
-        self.send(frame);
+        // Only the encoding depends on `R`: everything else is in `answer`, compiled once.
+        let frame = outcome.and_then(|result| {
+            encode_result(id, &result).map_err(|e| ErrorObject::internal_error(format!("result not serializable: {e}")))
+        });
+        self.answer(id, frame);
+    }
+
+    fn answer(&self, id: &RequestId, frame: Result<String, ErrorObject>) {
+        let detached = self.detacher.get().map(|d| (d, d.take_for(id)));
+        match (frame, detached) {
+            (Ok(frame), Some((detacher, strings))) if !strings.is_empty() => detacher.send(frame, strings),
+            (Ok(frame), _) => self.send(frame),
+            (Err(error), _) => self.send(encode_error(Some(id), &error)),
+        }
+    }
+
+    /// Sends large strings of results beside their frames from now on, through `out`. Without randomness for
+    /// the markers, results go on as plain frames.
+    pub(crate) fn enable_detached_strings(&self, out: DetachedOutbound) {
+        if let Some(detacher) = Detacher::new(out) {
+            let _ = self.detacher.set(detacher);
+        }
+    }
+
+    /// What detaches large strings from results, when the transport asked for it.
+    pub(crate) fn detacher(&self) -> Option<&Detacher> {
+        self.detacher.get()
     }
 
     /// Sends a notification.

@@ -180,13 +180,15 @@ impl Server {
         self.registry.tools.len()
     }
 
-    /// What a host needs to know before starting the server: name, version, title and declared credentials.
+    /// What a host needs to know before starting the server: name, version, title, declared credentials, and the
+    /// tools it lists.
     pub fn manifest(&self) -> Manifest {
         Manifest {
             name: self.info.name.clone(),
             version: self.info.version.clone(),
             title: self.info.title.clone(),
             credentials: self.credentials.clone(),
+            tools: self.registry.tools.all().iter().map(|tool| tool.definition().clone()).collect(),
         }
     }
 

@@ -93,6 +93,14 @@ impl Session {
         self.state.peer.enable_sse_stream_hints();
     }
 
+    /// Sends the large strings of results (texts and data of `tools/call` content, texts and blobs of
+    /// `resources/read` contents, of at least [`crate::DETACH_FROM_BYTES`]) beside their frames, through `out`,
+    /// instead of escaped inside them: a transport to a host that puts them back (`docs/wire-protocol.md`,
+    /// "Detached strings") asks for this. The browser bootstrap does when the host's `connect` says it can.
+    pub fn enable_detached_strings(&self, out: crate::DetachedOutbound) {
+        self.state.peer.enable_detached_strings(out);
+    }
+
     /// Whether the client has sent `notifications/initialized`.
     pub fn is_initialized(&self) -> bool {
         self.state.peer.is_initialized()

@@ -4,11 +4,13 @@ use crate::args::{ArgsOnly, WithCtx};
 use crate::context::Ctx;
 use crate::result::IntoCallToolResult;
 use futures_util::future::{FutureExt, LocalBoxFuture};
+use mcp_worker_protocol::invalid_arguments::{invalid_arguments, json_pointer};
 use mcp_worker_protocol::lifecycle::Icon;
 use mcp_worker_protocol::{CallToolResult, JsonObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
+use serde_path_to_error::Segment;
 use std::future::Future;
 use std::rc::Rc;
 
@@ -107,9 +109,9 @@ impl ToolDef {
                         result
                     })
                     .boxed_local(),
-                Err(message) => {
-                    let result = CallToolResult::error(format!("Invalid arguments for tool {name}: {message}"));
-                    futures_util::future::ready(result).boxed_local()
+                Err((pointer, message)) => {
+                    let message = invalid_arguments(&name, [(pointer.as_str(), message.as_str())]);
+                    futures_util::future::ready(CallToolResult::error(message)).boxed_local()
                 }
             });
         Self { definition, handler: erased }
@@ -202,18 +204,34 @@ fn wrapped_schema(schema: JsonObject) -> JsonObject {
     }
 }
 
-/// Deserializes tool arguments, naming the field at fault when they do not fit.
-fn parse_arguments<A: DeserializeOwned>(raw: Option<&RawValue>) -> Result<A, String> {
+/// Deserializes tool arguments; when they do not fit, the JSON pointer of the value at fault and what is wrong with
+/// it (never a position in the JSON text, which the caller did not write).
+fn parse_arguments<A: DeserializeOwned>(raw: Option<&RawValue>) -> Result<A, (String, String)> {
     let text = raw.map_or("{}", RawValue::get);
     let text = if text == "null" { "{}" } else { text };
     let mut de = serde_json::Deserializer::from_str(text);
-    match serde_path_to_error::deserialize::<_, A>(&mut de) {
-        Ok(args) => Ok(args),
-        Err(err) => {
-            let path = err.path().to_string();
-            let inner = err.into_inner();
-            if path == "." || path.is_empty() { Err(inner.to_string()) } else { Err(format!("at `{path}`: {inner}")) }
-        }
+    serde_path_to_error::deserialize::<_, A>(&mut de).map_err(|err| {
+        let segments: Vec<String> = err
+            .path()
+            .iter()
+            .filter_map(|segment| match segment {
+                Segment::Seq { index } => Some(index.to_string()),
+                Segment::Map { key } => Some(key.clone()),
+                Segment::Enum { variant } => Some(variant.clone()),
+                Segment::Unknown => None,
+            })
+            .collect();
+        (json_pointer(segments.iter().map(String::as_str)), without_position(err.inner()))
+    })
+}
+
+/// A serde_json error's message without the "at line 1 column 26" it ends with.
+fn without_position(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    let position = format!(" at line {} column {}", error.line(), error.column());
+    match text.strip_suffix(&position) {
+        Some(message) if error.line() > 0 => message.to_owned(),
+        _ => text,
     }
 }
 
@@ -241,13 +259,13 @@ mod tests {
     }
 
     #[test]
-    fn argument_errors_name_the_field() {
-        let raw = RawValue::from_string(r#"{"x":"nine"}"#.into()).unwrap();
-        let err = parse_arguments::<Point>(Some(&raw)).unwrap_err();
-        assert!(err.contains("`x`") && err.contains("invalid type"), "{err}");
+    fn argument_errors_name_the_field_by_its_pointer_without_a_text_position() {
+        let raw = RawValue::from_string(r#"{"label": "a", "x":"nine"}"#.into()).unwrap();
+        let (pointer, message) = parse_arguments::<Point>(Some(&raw)).unwrap_err();
+        assert_eq!((pointer.as_str(), message.as_str()), ("/x", "invalid type: string \"nine\", expected f64"));
         let raw = RawValue::from_string(r#"{}"#.into()).unwrap();
-        let err = parse_arguments::<Point>(Some(&raw)).unwrap_err();
-        assert!(err.contains("missing field `x`"), "{err}");
+        let (pointer, message) = parse_arguments::<Point>(Some(&raw)).unwrap_err();
+        assert_eq!((pointer.as_str(), message.as_str()), ("", "missing field `x`"));
     }
 
     #[test]

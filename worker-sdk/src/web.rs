@@ -4,7 +4,7 @@
 //! `connect {port, env, module?}`, instantiates the wasm and calls [`connect`] through [`crate::export_server!`].
 
 use crate::env::Env;
-use crate::peer::{Outbound, Sleeper};
+use crate::peer::{DetachedFrame, Outbound, Sleeper};
 use crate::server::Server;
 use crate::session::Spawner;
 use futures_util::FutureExt;
@@ -20,8 +20,9 @@ pub mod __private {
 }
 
 /// Starts serving on `port`. Called by the code [`crate::export_server!`] generates. `options` is what the caller
-/// passed after the environment (`undefined` from the worker bootstrap): `{sseStreams: true}` from a transport that
-/// understands [`crate::Ctx::close_sse_stream`]'s hints.
+/// passed after the environment: `{sseStreams: true}` from a transport that understands
+/// [`crate::Ctx::close_sse_stream`]'s hints, `{detachStrings: true}` from the worker bootstrap when the host's
+/// `connect` said it puts detached strings back ([`crate::Session::enable_detached_strings`]).
 pub fn connect(port: MessagePort, env: JsValue, options: JsValue, factory: impl FnOnce(&Env) -> Server) {
     install_panic_hook();
     let env = env_from_js(&env);
@@ -41,6 +42,12 @@ pub fn connect(port: MessagePort, env: JsValue, options: JsValue, factory: impl 
     session.set_sleeper(sleeper);
     if option_is_true(&options, "sseStreams") {
         session.enable_sse_stream_hints();
+    }
+    if option_is_true(&options, "detachStrings") {
+        let port = port.clone();
+        session.enable_detached_strings(Rc::new(move |frame: DetachedFrame| {
+            let _ = port.post_message(&detached_message(frame));
+        }));
     }
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let data = event.data();
@@ -62,6 +69,18 @@ pub fn connect(port: MessagePort, env: JsValue, options: JsValue, factory: impl 
 /// [`crate::export_server!`] generates; the build runs it in node to write `manifest.json`.
 pub fn manifest(factory: impl FnOnce(&Env) -> Server) -> String {
     factory(&Env::default()).manifest().to_json()
+}
+
+/// `{frame, strings: [[marker, string], …]}`: a frame and its detached strings, posted as one message.
+fn detached_message(frame: DetachedFrame) -> JsValue {
+    let strings = js_sys::Array::new();
+    for (marker, text) in frame.strings {
+        strings.push(&js_sys::Array::of2(&JsValue::from_str(&marker), &JsValue::from_str(&text)));
+    }
+    let message = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&message, &"frame".into(), &JsValue::from_str(&frame.json));
+    let _ = js_sys::Reflect::set(&message, &"strings".into(), &strings);
+    message.into()
 }
 
 fn option_is_true(options: &JsValue, name: &str) -> bool {
@@ -88,6 +107,22 @@ fn post_fatal(error: &str) {
     }
 }
 
+/// A panic ends the worker. The host (and through it a model) is told what the panic said, never where in the
+/// server's source it happened; the location goes to the worker's console, for the author.
 fn install_panic_hook() {
-    std::panic::set_hook(Box::new(|info| post_fatal(&format!("server panicked: {info}"))));
+    std::panic::set_hook(Box::new(|info| {
+        web_sys::console::error_1(&format!("server panicked: {info}").into());
+        let payload = info.payload();
+        let message =
+            payload.downcast_ref::<&str>().copied().or_else(|| payload.downcast_ref::<String>().map(String::as_str));
+        post_fatal(&panic_report(message));
+    }));
+}
+
+/// What the host is told of a panic: its message, without a location.
+fn panic_report(message: Option<&str>) -> String {
+    match message {
+        Some(message) => format!("server panicked: {message}"),
+        None => "server panicked".to_owned(),
+    }
 }

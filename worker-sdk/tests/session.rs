@@ -17,6 +17,8 @@ mod client_requests;
 mod content;
 #[path = "session/context.rs"]
 mod context;
+#[path = "session/detached.rs"]
+mod detached;
 #[path = "session/dynamic.rs"]
 mod dynamic;
 #[path = "session/modern.rs"]

@@ -774,9 +774,9 @@ async function breakdown(cfg, module, samples) {
     const bl = `breakdown of blob ${mib} (instrumented, trimmed mean of ${cfg.blobN})`;
     part(bl, "bdb_total", `host -> Rust echo blob ${mib}, total (instrumented)`, "ms", m(blob.total));
     part(bl, "bdb_host_out", "  page: callTool() -> host posts the request", "ms", m(blob.hostOut));
-    part(bl, "bdb_worker", "  worker: request in -> reply posted (build text, serialize JSON, UTF-8 -> JS string)", "ms", m(blob.workerService));
-    part(bl, "bdb_host_in", "  page: host onmessage handler (JS string -> Rust String, parse frame, wake)", "ms", m(blob.hostHandler));
-    part(bl, "bdb_host_resume", "  page: handler return -> JS resumes (Rust str -> JS string, JSON.parse)", "ms", m(blob.hostResume));
+    part(bl, "bdb_worker", "  worker: request in -> reply posted (build text, serialize the frame, UTF-8 -> JS strings)", "ms", m(blob.workerService));
+    part(bl, "bdb_host_in", "  page: host onmessage handler (parse the frame, put its detached text back, settle)", "ms", m(blob.hostHandler));
+    part(bl, "bdb_host_resume", "  page: handler return -> JS resumes (promise hops)", "ms", m(blob.hostResume));
     part(bl, "bdb_residue", "  residue: postMessage calls, cloning the 8 MiB string across, hops", "ms", m(blob.residue));
   } finally {
     proto.postMessage = realPost;

@@ -10,7 +10,7 @@ const MAX_ROWS = 1000;
 const GROUPS = [
   ["status", "Server status", ["serverStatus", "serverRemoved", "serverRestarting", "serverThrottled"]],
   ["calls", "Tool calls", ["toolExecutionStarted", "toolExecutionFinished", "progress"]],
-  ["tools", "Tools and lists", ["toolsChanged", "toolNamesClashed", "toolListLimited", "listChanged", "resourceUpdated"]],
+  ["tools", "Tools and lists", ["toolsChanged", "toolsHidden", "toolNamesClashed", "toolListLimited", "listChanged", "resourceUpdated"]],
   ["logs", "Server logs", ["serverLog"]],
   ["requests", "Requests to you", ["elicitationRequested", "samplingRequested", "serverRequestSettled"]],
   ["security", "Credentials, sign-in, network", ["credentialsRequired", "authorizationRequired", "networkBlocked"]],
@@ -166,6 +166,8 @@ export function summary(event) {
       return `progress ${event.progress}${event.total ? ` / ${event.total}` : ""}${event.message ? `: ${event.message}` : ""}`;
     case "toolsChanged":
       return `tools +${event.added.length} −${event.removed.length}`;
+    case "toolsHidden":
+      return `hidden from agents: ${hiddenSummary(event.tools)}`;
     case "toolNamesClashed":
       return `tool names clashed on ${event.name}`;
     case "toolListLimited":
@@ -193,4 +195,14 @@ export function summary(event) {
     default:
       return "";
   }
+}
+
+/** The hidden tools grouped by reason: "a, b (why); c (why)". Most share one reason, said once. */
+function hiddenSummary(tools) {
+  const byReason = new Map();
+  for (const { tool, reason } of tools) {
+    if (!byReason.has(reason)) byReason.set(reason, []);
+    byReason.get(reason).push(tool);
+  }
+  return [...byReason].map(([reason, names]) => `${names.join(", ")} (${reason})`).join("; ");
 }

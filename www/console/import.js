@@ -20,7 +20,7 @@ export function mountImport(section) {
     "form",
     { class: "import-form", "aria-labelledby": "import-title" },
     h("h2", { id: "import-title" }, "Import an mcpServers file"),
-    h("p", { class: "muted" }, "Paste a config from Claude Desktop, Cursor or VS Code, or choose the file. Entries that cannot run in a browser are reported, not added."),
+    h("p", { class: "muted" }, "Paste a config from Claude Desktop, Cursor or VS Code, or choose the file. Entries with problems are reported, not added; a local (stdio) server is listed with why a browser cannot run it."),
     h("label", { for: text.id }, "mcpServers JSON"),
     text,
     h("div", { class: "import-file" }, h("label", { for: file.id }, "Or choose a file"), file),
@@ -69,12 +69,26 @@ async function run(document, outcome) {
     if (!byEntry.has(problem.entry)) byEntry.set(problem.entry, []);
     byEntry.get(problem.entry).push(problem);
   }
-  const names = [...new Set([...result.added, ...byEntry.keys()])].sort();
+  const state = new Map([
+    ...result.added.map((name) => [name, "added"]),
+    ...result.changed.map((name) => [name, "changed"]),
+    ...result.unchanged.map((name) => [name, "unchanged"]),
+  ]);
+  const ignoredBy = new Map();
+  for (const note of result.ignored) {
+    if (!ignoredBy.has(note.entry)) ignoredBy.set(note.entry, []);
+    ignoredBy.get(note.entry).push(note.field);
+  }
+  // A local process (stdio) is kept, to show why it cannot run, but it is not a working server.
+  for (const name of state.keys()) {
+    if (app.runtime.serverConfig(name)?.command !== undefined) state.set(name, "cannot-run");
+  }
+  const names = [...new Set([...state.keys(), ...byEntry.keys()])].sort();
   const locked = !app.runtime.credentials.isUnlocked();
   const aboutVault = result.errors.some((p) => /vault|locked/i.test(p.message));
   fill(
     outcome,
-    h("p", { class: "import-summary", "data-testid": "import-summary" }, summary(result)),
+    h("p", { class: "import-summary", "data-testid": "import-summary" }, summary(result, state)),
     h(
       "ul",
       { class: "import-entries" },
@@ -82,11 +96,17 @@ async function run(document, outcome) {
         const problems = byEntry.get(name) ?? [];
         return h(
           "li",
-          { class: `import-entry ${problems.length ? "bad" : "ok"}`, "data-testid": "import-entry", dataset: { entry: name, state: problems.length ? "error" : "added" } },
+          { class: `import-entry ${problems.length ? "bad" : state.get(name) === "cannot-run" ? "warn" : "ok"}`, "data-testid": "import-entry", dataset: { entry: name, state: problems.length ? "error" : state.get(name) } },
           h("span", { class: "mono import-name" }, name || "(document)"),
           problems.length
             ? h("ul", { class: "import-problems" }, problems.map((p) => h("li", {}, p.field ? [h("code", {}, p.field), ": "] : null, p.message)))
-            : h("span", { class: "pill pill-ok" }, "Added"),
+            : h("span", { class: `pill ${state.get(name) === "cannot-run" ? "pill-pending" : "pill-ok"}` }, STATE_LABEL[state.get(name)]),
+          state.get(name) === "cannot-run" && !problems.length
+            ? h("p", { class: "import-ignored" }, "A browser cannot start a local process (stdio): run it behind a Streamable HTTP bridge and import its URL instead.")
+            : null,
+          ignoredBy.has(name)
+            ? h("p", { class: "import-ignored", "data-testid": "import-ignored" }, "Not used here: ", ignoredBy.get(name).map((field, i) => [i ? ", " : "", h("code", {}, field)]))
+            : null,
         );
       }),
     ),
@@ -94,12 +114,23 @@ async function run(document, outcome) {
       ? h("p", {}, "Entries with secrets need the vault. ", h("button", { type: "button", class: "btn btn-small", onclick: () => emit("vault-open") }, "Open the vault"), " then import again.")
       : null,
   );
-  toast(summary(result), result.errors.length ? "error" : "ok");
+  toast(summary(result, state), result.errors.length ? "error" : "ok");
 }
 
-function summary({ added, errors }) {
+const STATE_LABEL = {
+  added: "Added",
+  changed: "Updated",
+  unchanged: "Unchanged",
+  "cannot-run": "Listed; cannot run here",
+};
+
+function summary({ added, changed, unchanged, errors }, state) {
   const entries = new Set(errors.map((p) => p.entry)).size;
-  const parts = [`${added.length} server${added.length === 1 ? "" : "s"} added`];
+  const servers = (n) => `${n} server${n === 1 ? "" : "s"}`;
+  const local = added.filter((name) => state.get(name) === "cannot-run").length;
+  const parts = [`${servers(added.length)} added${local ? ` (${local} of them local, which a browser cannot run)` : ""}`];
+  if (changed.length) parts.push(`${servers(changed.length)} updated`);
+  if (unchanged.length) parts.push(`${servers(unchanged.length)} unchanged`);
   if (entries) parts.push(`${entries} entr${entries === 1 ? "y" : "ies"} with problems, not added`);
   return `${parts.join("; ")}.`;
 }

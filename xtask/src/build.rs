@@ -4,39 +4,23 @@
 //! and the server's `manifest.json` (see `manifest`).
 
 pub(crate) mod budgets;
-mod manifest;
 
 use std::fmt;
 use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::{Result, cmd, display, root, target_dir};
+use mcp_worker_build::fingerprint::Fingerprint;
+pub(crate) use mcp_worker_build::lockfile::toml_string;
+use mcp_worker_build::{WASM_TARGET, bundle};
 
-const WASM_TARGET: &str = "wasm32-unknown-unknown";
+use crate::{Result, cmd, display, root, target_dir};
 /// The host's JavaScript binding crate (its package ships as `target/pkg/host/`).
 const HOST_CRATE: &str = "host/js";
 /// The package's name under `target/pkg/`.
 const HOST_DIR: &str = "host";
-const BOOTSTRAP: &str = "worker-sdk/js/bootstrap.js";
-/// The Node entry point of every bundle (`node <bundle>/serve.mjs`: stdio, or Streamable HTTP with `--http`) and
-/// the module it loads for HTTP.
-const NODE_ENTRY: &[&str] =
-    &["worker-sdk/js/serve.mjs", "worker-sdk/js/serve-http.mjs", "worker-sdk/js/serve-http-modern.mjs"];
-/// Written next to them, so that node loads the glue `server.js` as the ES module it is wherever the bundle lives.
-const NODE_PACKAGE_JSON: &str = "{\n  \"type\": \"module\"\n}\n";
-
-/// Wasm features rustc 1.95 enables by default for wasm32-unknown-unknown; wasm-opt must accept all of them.
-const WASM_OPT_FEATURES: &[&str] = &[
-    "--enable-reference-types",
-    "--enable-multivalue",
-    "--enable-bulk-memory",
-    "--enable-bulk-memory-opt",
-    "--enable-call-indirect-overlong",
-    "--enable-sign-ext",
-    "--enable-nontrapping-float-to-int",
-    "--enable-mutable-globals",
-];
+/// The worker SDK's JavaScript: the worker bootstrap and the Node entry every bundle carries.
+const SDK_JS: &str = "worker-sdk/js";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Profile {
@@ -44,15 +28,37 @@ pub(crate) enum Profile {
     Release,
 }
 
-impl Profile {
-    pub(crate) fn from_args(args: &[String]) -> Result<Self> {
-        match args {
-            [] => Ok(Self::Debug),
-            [flag] if flag == "--release" => Ok(Self::Release),
-            _ => Err(format!("build: unexpected arguments `{}` (expected `[--release]`)", args.join(" "))),
-        }
-    }
+/// What `cargo xtask build` was asked for: a profile, and which crates (all by default).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct BuildArgs {
+    pub(crate) profile: Profile,
+    /// Sample servers (by directory or package name) and `host`; empty: everything.
+    pub(crate) only: Vec<String>,
+}
 
+impl BuildArgs {
+    pub(crate) fn from_args(args: &[String]) -> Result<Self> {
+        let mut parsed = Self { profile: Profile::Debug, only: Vec::new() };
+        let mut iter = args.iter();
+        while let Some(arg) = iter.next() {
+            match arg.as_str() {
+                "--release" => parsed.profile = Profile::Release,
+                "-p" | "--package" => match iter.next() {
+                    Some(name) => parsed.only.push(name.clone()),
+                    None => return Err(format!("build: `{arg}` needs a server's name (or `host`)")),
+                },
+                other => {
+                    return Err(format!(
+                        "build: unexpected argument `{other}` (expected `[--release] [-p <server> | -p host]...`)"
+                    ));
+                }
+            }
+        }
+        Ok(parsed)
+    }
+}
+
+impl Profile {
     fn dir(self) -> &'static str {
         match self {
             Self::Debug => "debug",
@@ -89,9 +95,27 @@ pub(crate) struct Outputs {
 }
 
 pub(crate) fn build(profile: Profile) -> Result<Outputs> {
+    build_selected(&BuildArgs { profile, only: Vec::new() })
+}
+
+/// Builds what `args` asks for: every sample server's bundle and the host packages, or only those named.
+pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
+    let profile = args.profile;
     println!("== build ({profile})");
-    let servers = sample_servers()?;
-    let host = host_crate()?;
+    let all_servers = sample_servers()?;
+    let host = host_crate()?.filter(|_| args.only.is_empty() || args.only.iter().any(|name| name == HOST_DIR));
+    let servers: Vec<WasmCrate> = if args.only.is_empty() {
+        all_servers
+    } else {
+        let known: Vec<String> = all_servers.iter().map(|s| s.dir.clone()).collect();
+        for name in &args.only {
+            let found = name == HOST_DIR || all_servers.iter().any(|s| &s.dir == name || &s.package == name);
+            if !found {
+                return Err(format!("build: no server `{name}` (the sample servers: {}; or `host`)", known.join(", ")));
+            }
+        }
+        all_servers.into_iter().filter(|s| args.only.iter().any(|n| n == &s.dir || n == &s.package)).collect()
+    };
     if servers.is_empty() {
         println!("note: no sample servers yet (no sample-servers/<dir>/Cargo.toml): no bundles to build");
     }
@@ -115,41 +139,26 @@ pub(crate) fn build(profile: Profile) -> Result<Outputs> {
     let wasm_dir = target_dir().join(WASM_TARGET).join(profile.dir());
     let mut outputs = Outputs::default();
     let bundles = target_dir().join("bundles");
-    remove_dir(&bundles)?;
+    if args.only.is_empty() {
+        remove_stale_bundles(&bundles, &servers)?;
+    }
+    let sdk_js = root().join(SDK_JS);
+    let wasm_opt_path = root().join("node_modules/.bin/wasm-opt");
     for server in &servers {
         let out_dir = bundles.join(&server.dir);
         let wasm = wasm_dir.join(format!("{}.wasm", server.lib));
-        cmd::run(
-            cmd::new("wasm-bindgen").args(["--target", "web", "--no-typescript", "--out-name", "server"]).args([
-                "--out-dir".as_ref(),
-                out_dir.as_os_str(),
-                wasm.as_os_str(),
-            ]),
-        )?;
-        copy_file(&root().join(BOOTSTRAP), &out_dir.join("bootstrap.js")).map_err(|e| {
-            format!(
-                "{e}\n  the worker SDK ships the worker bootstrap at {BOOTSTRAP}; bundles need it next to server.js"
-            )
+        bundle::assemble(&bundle::Assembly {
+            wasm: &wasm,
+            out_dir: &out_dir,
+            sdk_js: &sdk_js,
+            wasm_bindgen: Path::new("wasm-bindgen"),
+            wasm_opt: (profile == Profile::Release).then_some(wasm_opt_path.as_path()),
         })?;
-        copy_node_entry(&out_dir)?;
-        if profile == Profile::Release {
-            wasm_opt(&out_dir.join("server_bg.wasm"))?;
-        }
-        manifest::write_manifest(&out_dir)?;
         outputs.bundles.push(out_dir);
     }
     if let Some(host) = &host {
         let out_dir = target_dir().join("pkg").join(HOST_DIR);
-        remove_dir(&out_dir)?;
-        let wasm = wasm_dir.join(format!("{}.wasm", host.lib));
-        cmd::run(cmd::new("wasm-bindgen").args(["--target", "web", "--out-name", &host.lib]).args([
-            "--out-dir".as_ref(),
-            out_dir.as_os_str(),
-            wasm.as_os_str(),
-        ]))?;
-        if profile == Profile::Release {
-            wasm_opt(&out_dir.join(format!("{}_bg.wasm", host.lib)))?;
-        }
+        host_package(host, &wasm_dir.join(format!("{}.wasm", host.lib)), &out_dir, profile)?;
         // The host's JavaScript companions (the ART adapter, the OAuth popup and its redirect page, their types) ship
         // beside the package they import.
         for companion in files_in(&root().join(HOST_CRATE))? {
@@ -180,39 +189,118 @@ pub(crate) fn build(profile: Profile) -> Result<Outputs> {
     Ok(outputs)
 }
 
-/// `serve.mjs` and `serve-http.mjs`, and the `package.json` that makes `server.js` an ES module for node.
-fn copy_node_entry(out_dir: &Path) -> Result {
-    for entry in NODE_ENTRY {
-        let name = Path::new(entry).file_name().unwrap_or_default();
-        copy_file(&root().join(entry), &out_dir.join(name)).map_err(|e| {
-            format!("{e}\n  the worker SDK ships the Node entry point at {entry}; bundles need it next to server.js")
-        })?;
-    }
-    let package = out_dir.join("package.json");
-    fs::write(&package, NODE_PACKAGE_JSON).map_err(|e| format!("cannot write {}: {e}", display(&package)))
-}
-
 /// The light host package: the same crate without its `runtime` feature, for pages that only need `McpClient`.
-/// Built after the full package because both link to the same file name; cargo keeps both builds cached.
+/// Built in a target directory of its own: both builds link to the same file name, and in one directory each would
+/// make cargo build the other again.
 fn build_host_client(host: &WasmCrate, profile: Profile) -> Result<PathBuf> {
+    let client_target = target_dir().join("host-client");
     let mut cargo = cmd::cargo();
-    cargo.args(["build", "--target", WASM_TARGET, "-p", &host.package, "--no-default-features"]);
+    cargo.args(["build", "--target", WASM_TARGET, "-p", &host.package, "--no-default-features", "--target-dir"]);
+    cargo.arg(&client_target);
     if profile == Profile::Release {
         cargo.arg("--release");
     }
     cmd::run(&mut cargo)?;
-    let wasm = target_dir().join(WASM_TARGET).join(profile.dir()).join(format!("{}.wasm", host.lib));
+    let wasm = client_target.join(WASM_TARGET).join(profile.dir()).join(format!("{}.wasm", host.lib));
     let out_dir = target_dir().join("pkg").join(format!("{HOST_DIR}-client"));
-    remove_dir(&out_dir)?;
+    host_package(host, &wasm, &out_dir, profile)?;
+    Ok(out_dir)
+}
+
+/// Removes the bundles of servers that are no longer in the workspace.
+fn remove_stale_bundles(bundles: &Path, servers: &[WasmCrate]) -> Result {
+    let Ok(entries) = fs::read_dir(bundles) else { return Ok(()) };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if entry.path().is_dir() && !servers.iter().any(|server| server.dir == name) {
+            remove_dir(&entry.path())?;
+        }
+    }
+    Ok(())
+}
+
+/// The TypeScript library the declarations need beyond a bundler app's default `lib` (ES2022 and the DOM): wasm-bindgen
+/// declares `[Symbol.dispose]()` on every class.
+const DECLARATIONS_LIB: &str = "/// <reference lib=\"esnext.disposable\" />\n";
+
+/// The line of wasm-bindgen's glue that declares the instance's exports, undefined until `init()`.
+const GLUE_EXPORTS: &str = "let wasmModule, wasmInstance, wasm;\n";
+
+/// What the exports are until `init()` replaces them: any use throws an error that says what to do, with a code,
+/// instead of "Cannot read properties of undefined".
+const GLUE_EXPORTS_BEFORE_INIT: &str = "\
+/** Until `init()` has run, any use of the package throws this error, saying what to do. */
+const notInitialized = new Proxy({}, {
+    get(_, name) {
+        if (typeof name === \"symbol\") return undefined;
+        const error = new Error(\"mcp-worker is not initialized: `await init()` (the package's default export) \
+before using it\");
+        error.code = \"NOT_INITIALIZED\";
+        throw error;
+    },
+});
+let wasmModule, wasmInstance, wasm = notInitialized;
+";
+
+/// How `init()` and `initSync()` tell that they already ran, and the same with the guard in place.
+const GLUE_INIT_CHECK: &str = "if (wasm !== undefined) return wasm;";
+const GLUE_INIT_CHECK_GUARDED: &str = "if (wasm !== notInitialized) return wasm;";
+
+/// Makes the glue's exports throw `NOT_INITIALIZED` until `init()` has run.
+fn guard_before_init(glue: &Path) -> Result {
+    let text = fs::read_to_string(glue).map_err(|e| format!("cannot read {}: {e}", display(glue)))?;
+    if text.contains(GLUE_EXPORTS_BEFORE_INIT) {
+        return Ok(());
+    }
+    if !text.contains(GLUE_EXPORTS) {
+        return Err(format!(
+            "{} has no `{}`: this wasm-bindgen writes its glue differently; update GLUE_EXPORTS in xtask/src/build.rs",
+            display(glue),
+            GLUE_EXPORTS.trim()
+        ));
+    }
+    let checks = text.matches(GLUE_INIT_CHECK).count();
+    if checks != 2 {
+        return Err(format!(
+            "{} has {checks} `{GLUE_INIT_CHECK}` (expected 2, in initSync and init): this wasm-bindgen writes its glue \
+             differently; update GLUE_INIT_CHECK in xtask/src/build.rs",
+            display(glue)
+        ));
+    }
+    let text =
+        text.replacen(GLUE_EXPORTS, GLUE_EXPORTS_BEFORE_INIT, 1).replace(GLUE_INIT_CHECK, GLUE_INIT_CHECK_GUARDED);
+    fs::write(glue, text).map_err(|e| format!("cannot write {}: {e}", display(glue)))
+}
+
+/// wasm-bindgen's ES module of the host crate in `out_dir`, optimized in release, its declarations self-sufficient;
+/// left as it is when it was made from the same wasm in the same way (wasm-opt takes half a minute on it).
+fn host_package(host: &WasmCrate, wasm: &Path, out_dir: &Path, profile: Profile) -> Result {
+    let mut fingerprint = Fingerprint::default();
+    let bytes = fs::read(wasm).map_err(|e| format!("cannot read {}: {e}", display(wasm)))?;
+    fingerprint.add(&bytes).add(profile.dir().as_bytes()).add(GLUE_EXPORTS_BEFORE_INIT.as_bytes());
+    let stamp = format!("{}\n", fingerprint.hex());
+    let stamp_file = out_dir.join(bundle::STAMP);
+    if fs::read_to_string(&stamp_file).is_ok_and(|recorded| recorded == stamp) {
+        println!("unchanged: {}", display(out_dir));
+        return Ok(());
+    }
+    remove_dir(out_dir)?;
     cmd::run(cmd::new("wasm-bindgen").args(["--target", "web", "--out-name", &host.lib]).args([
         "--out-dir".as_ref(),
         out_dir.as_os_str(),
         wasm.as_os_str(),
     ]))?;
     if profile == Profile::Release {
-        wasm_opt(&out_dir.join(format!("{}_bg.wasm", host.lib)))?;
+        bundle::optimize(&root().join("node_modules/.bin/wasm-opt"), &out_dir.join(format!("{}_bg.wasm", host.lib)))?;
     }
-    Ok(out_dir)
+    guard_before_init(&out_dir.join(format!("{}.js", host.lib)))?;
+    let declarations = out_dir.join(format!("{}.d.ts", host.lib));
+    let text = fs::read_to_string(&declarations).map_err(|e| format!("cannot read {}: {e}", display(&declarations)))?;
+    if !text.contains(DECLARATIONS_LIB) {
+        fs::write(&declarations, format!("{DECLARATIONS_LIB}{text}"))
+            .map_err(|e| format!("cannot write {}: {e}", display(&declarations)))?;
+    }
+    fs::write(&stamp_file, stamp).map_err(|e| format!("cannot write {}: {e}", display(&stamp_file)))
 }
 
 fn sample_servers() -> Result<Vec<WasmCrate>> {
@@ -243,37 +331,6 @@ fn wasm_crate(dir: &Path, name: String) -> Result<WasmCrate> {
         .ok_or_else(|| format!("{} has no [package] name = \"…\"", display(&manifest_path)))?;
     let lib = toml_string(&manifest, "lib", "name").unwrap_or_else(|| package.replace('-', "_"));
     Ok(WasmCrate { dir: name, package, lib })
-}
-
-/// The string value of `key = "…"` in the `[section]` of a TOML manifest (enough for Cargo.toml names).
-pub(crate) fn toml_string(manifest: &str, section: &str, key: &str) -> Option<String> {
-    let mut current = String::new();
-    for line in manifest.lines() {
-        let line = line.trim();
-        if let Some(header) = line.strip_prefix('[') {
-            current = header.trim_end_matches(']').trim().to_owned();
-            continue;
-        }
-        if current != section {
-            continue;
-        }
-        let Some((k, value)) = line.split_once('=') else { continue };
-        if k.trim() != key {
-            continue;
-        }
-        let value = value.trim();
-        let value = value.strip_prefix('"')?;
-        return value.split_once('"').map(|(text, _)| text.to_owned());
-    }
-    None
-}
-
-fn wasm_opt(wasm: &Path) -> Result {
-    let optimized = wasm.with_extension("opt.wasm");
-    let mut command = cmd::npm_bin("wasm-opt")?;
-    command.arg("-Os").args(WASM_OPT_FEATURES).arg(wasm).arg("-o").arg(&optimized);
-    cmd::run(&mut command)?;
-    fs::rename(&optimized, wasm).map_err(|e| format!("cannot replace {} with its optimized build: {e}", display(wasm)))
 }
 
 /// Prints `raw  gzip  path` for each file.
@@ -307,59 +364,28 @@ pub(crate) fn files_in(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-pub(crate) fn remove_dir(dir: &Path) -> Result {
-    match fs::remove_dir_all(dir) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(format!("cannot remove {}: {e}", display(dir))),
-    }
-}
+pub(crate) use mcp_worker_build::bundle::remove_dir;
 
 fn copy_file(from: &Path, to: &Path) -> Result {
     fs::copy(from, to).map(drop).map_err(|e| format!("cannot copy {} to {}: {e}", display(from), display(to)))
 }
 
-/// Copies the contents of `from` into `to` (created if missing), recursively.
-pub(crate) fn copy_dir(from: &Path, to: &Path) -> Result {
-    fs::create_dir_all(to).map_err(|e| format!("cannot create {}: {e}", display(to)))?;
-    let entries = fs::read_dir(from).map_err(|e| format!("cannot list {}: {e}", display(from)))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| format!("cannot list {}: {e}", display(from)))?;
-        let (source, dest) = (entry.path(), to.join(entry.file_name()));
-        if source.is_dir() { copy_dir(&source, &dest)? } else { copy_file(&source, &dest)? }
-    }
-    Ok(())
-}
+pub(crate) use mcp_worker_build::bundle::copy_dir;
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const MANIFEST: &str = r#"
-[package]
-name = "echo-server" # the sample
-version.workspace = true
-
-[lib]
-crate-type = ["cdylib"]
-
-[dependencies]
-name = "not-this"
-"#;
-
     #[test]
-    fn manifest_names() {
-        assert_eq!(toml_string(MANIFEST, "package", "name").as_deref(), Some("echo-server"));
-        assert_eq!(toml_string(MANIFEST, "lib", "name"), None);
-        assert_eq!(toml_string(MANIFEST, "dependencies", "name").as_deref(), Some("not-this"));
-        assert_eq!(toml_string("[package]\nname = 'x'\n", "package", "name"), None);
-    }
-
-    #[test]
-    fn profile_arguments() {
-        assert_eq!(Profile::from_args(&[]), Ok(Profile::Debug));
-        assert_eq!(Profile::from_args(&["--release".to_owned()]), Ok(Profile::Release));
-        assert!(Profile::from_args(&["--fast".to_owned()]).is_err());
+    fn build_arguments() {
+        let parse = |args: &[&str]| BuildArgs::from_args(&args.iter().map(|a| (*a).to_owned()).collect::<Vec<_>>());
+        assert_eq!(parse(&[]), Ok(BuildArgs { profile: Profile::Debug, only: vec![] }));
+        assert_eq!(
+            parse(&["--release", "-p", "echo", "--package", "host"]),
+            Ok(BuildArgs { profile: Profile::Release, only: vec!["echo".into(), "host".into()] })
+        );
+        assert!(parse(&["--fast"]).is_err());
+        assert!(parse(&["-p"]).unwrap_err().contains("needs a server's name"));
     }
 
     #[test]

@@ -1,15 +1,18 @@
 //! `cargo xtask …`: build orchestration for mcp-worker.
 //!
 //! Subcommands: `setup`, `build [--release]`, `demo [--port N]`, `test [--native-only|--browser-only]`,
-//! `bench [-- args for run.mjs]`, `sizes`. Every subcommand but `sizes` runs `setup` first, which installs only what
+//! `bench [-- args for run.mjs]`, `book`, `package`, `sizes`. Every subcommand but `sizes` runs `setup` first, which installs only what
 //! is missing.
 
 mod bench;
+mod book;
 mod build;
 mod cmd;
 mod layering;
+mod npm;
 mod setup;
 mod site;
+mod snippets;
 mod test;
 
 use std::path::{Path, PathBuf};
@@ -23,13 +26,17 @@ usage: cargo xtask <command> [options]
 
 commands:
   setup                      install what is missing: wasm32 target, wasm-bindgen-cli, chromium, npm packages
-  build [--release]          build the sample-server bundles (target/bundles) and the host (target/pkg/host)
+  build [--release] [-p <server>]...
+                             build the sample-server bundles (target/bundles) and the host (target/pkg/host);
+                             with -p, only the servers named (`-p host`: the host packages)
   demo [--port 8080] [--proxy-allow ORIGIN]...
                              release build, assemble target/site, serve it on http://127.0.0.1:<port>/, and a
                              development proxy for remote servers without CORS on <port + 1> (allowlist: ORIGIN...)
   test [--native-only | --browser-only]
                              the full CI run: fmt, clippy, native tests, browser tests, end-to-end tests
   bench [-- <run.mjs args>]  release build, serve the site, run tests/bench/run.mjs against it
+  book                       the guides (docs/book) into target/book, their links and includes checked
+  package                    release build, then the host as an npm package: target/npm/mcp-worker-<version>.tgz
   sizes                      the release packages in target/ against size-budgets.json (no build)
   help                       this text";
 
@@ -60,13 +67,23 @@ fn dispatch(args: &[String]) -> Result {
             setup::setup()
         }
         "build" => {
-            let profile = build::Profile::from_args(rest)?;
+            let args = build::BuildArgs::from_args(rest)?;
             setup::setup()?;
-            build::build(profile).map(drop)
+            build::build_selected(&args).map(drop)
         }
         "demo" => {
             let (port, proxy_allow) = parse_demo_args(rest)?;
             site::demo(port, &proxy_allow)
+        }
+        "book" => {
+            no_options(command, rest)?;
+            book::ensure_mdbook()?;
+            book::build(&target_dir().join("book"))
+        }
+        "package" => {
+            no_options(command, rest)?;
+            setup::setup()?;
+            npm::package().map(drop)
         }
         "test" => test::run(test::Selection::from_args(rest)?),
         "sizes" => {

@@ -3,7 +3,8 @@
 
 use std::fs;
 use std::path::Path;
-use std::time::SystemTime;
+
+use mcp_worker_build::lockfile::locked_version;
 
 use crate::{Result, cmd, display, root};
 
@@ -19,6 +20,7 @@ pub(crate) fn setup() -> Result {
     wasm_bindgen_cli()?;
     chromium()?;
     npm_packages()?;
+    crate::book::ensure_mdbook()?;
     Ok(())
 }
 
@@ -96,34 +98,6 @@ fn wasm_bindgen_cli() -> Result {
     }
     println!("ok: wasm-bindgen-cli {version} installed");
     Ok(())
-}
-
-/// The version of the package `name` in a Cargo.lock; an error if the lock holds several versions of it.
-pub(crate) fn locked_version(lock: &str, name: &str) -> Result<Option<String>> {
-    let mut versions: Vec<String> = Vec::new();
-    for block in lock.split("[[package]]").skip(1) {
-        let field = |key: &str| {
-            block.lines().find_map(|line| {
-                let (k, v) = line.split_once('=')?;
-                (k.trim() == key).then(|| v.trim().trim_matches('"').to_owned())
-            })
-        };
-        if field("name").as_deref() == Some(name)
-            && let Some(version) = field("version")
-            && !versions.contains(&version)
-        {
-            versions.push(version);
-        }
-    }
-    match versions.len() {
-        0 => Ok(None),
-        1 => Ok(versions.pop()),
-        _ => Err(format!(
-            "Cargo.lock holds several versions of {name} ({}): the wasm-bindgen CLI can match only one; \
-             pin one version in the workspace Cargo.toml",
-            versions.join(", ")
-        )),
-    }
 }
 
 fn chromium() -> Result {
@@ -211,87 +185,100 @@ fn npm_packages() -> Result {
     npm_install(&root().join("tests/conformance"), "the MCP conformance suite and Node 22")
 }
 
-/// `npm ci` in `dir` when its `node_modules` is older than its `package.json` or lock.
+/// The file in `node_modules` that records what it was installed from: a hash of `package.json` and
+/// `package-lock.json`.
+const INSTALLED_FROM: &str = ".mcp-worker-installed-from";
+
+/// `npm ci` in `dir` unless its `node_modules` was installed from exactly this `package.json` and lock (by content:
+/// a fresh clone's timestamps say nothing). Never through a symlinked `node_modules`, which `npm ci` would empty.
 fn npm_install(dir: &Path, what: &str) -> Result {
     let lock = dir.join("package-lock.json");
-    let installed = dir.join("node_modules/.package-lock.json");
-    let inputs = [dir.join("package.json"), lock.clone()];
-    let stale = match modified(&installed) {
-        None => true,
-        Some(installed_at) => inputs.iter().filter_map(|p| modified(p)).any(|input_at| input_at > installed_at),
-    };
-    let shown = display(&dir.join("node_modules"));
-    if !stale {
-        println!("ok: {shown} up to date with package-lock.json ({what})");
+    let modules = dir.join("node_modules");
+    let wanted = inputs_hash(&[dir.join("package.json"), lock.clone()]);
+    let recorded = fs::read_to_string(modules.join(INSTALLED_FROM)).ok();
+    let shown = display(&modules);
+    if recorded.as_deref().map(str::trim) == Some(wanted.as_str()) {
+        println!("ok: {shown} installed from this package.json and package-lock.json ({what})");
         return Ok(());
     }
+    if fs::symlink_metadata(&modules).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(format!(
+            "{shown} is a symlink, and npm ci would empty the directory it points to: replace it with a directory \
+             (or install there yourself with `npm ci`), then rerun `cargo xtask setup`"
+        ));
+    }
+    let packages = package_names(&dir.join("package.json"));
     let mut npm_cmd = cmd::new("npm");
     npm_cmd.current_dir(dir);
     if lock.is_file() {
-        println!("installing: {what} (npm ci in {})", display(dir));
+        println!("installing: {what} ({packages}) with npm ci in {}", display(dir));
         npm_cmd.args(["ci", "--no-audit", "--no-fund"]);
         cmd::run(&mut npm_cmd).map_err(|e| {
             format!("{e}\n  if package.json changed, run `npm install` to update package-lock.json and commit it")
-        })
+        })?;
     } else {
-        println!("installing: {what} (npm install in {}; no package-lock.json yet)", display(dir));
+        println!("installing: {what} ({packages}) with npm install in {}; no package-lock.json yet", display(dir));
         npm_cmd.args(["install", "--no-audit", "--no-fund"]);
-        cmd::run(&mut npm_cmd).map_err(|e| format!("{e}\n  check access to the npm registry"))
+        cmd::run(&mut npm_cmd).map_err(|e| format!("{e}\n  check access to the npm registry"))?;
     }
+    let stamp = modules.join(INSTALLED_FROM);
+    fs::write(&stamp, format!("{}\n", inputs_hash(&[dir.join("package.json"), lock])))
+        .map_err(|e| format!("cannot write {}: {e}", display(&stamp)))
 }
 
-fn modified(path: &Path) -> Option<SystemTime> {
-    fs::metadata(path).and_then(|m| m.modified()).ok()
+/// The packages a `package.json` asks for, by name, for the message that says what is installed.
+fn package_names(package_json: &Path) -> String {
+    let text = fs::read_to_string(package_json).unwrap_or_default();
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+    let names: Vec<&str> = ["dependencies", "devDependencies"]
+        .iter()
+        .filter_map(|key| value[key].as_object())
+        .flat_map(|deps| deps.keys().map(String::as_str))
+        .collect();
+    if names.is_empty() { "no dependencies".to_owned() } else { names.join(", ") }
+}
+
+/// A fingerprint of the files' contents, in hex; a missing file counts as empty.
+fn inputs_hash(files: &[std::path::PathBuf]) -> String {
+    let mut fingerprint = mcp_worker_build::fingerprint::Fingerprint::default();
+    for file in files {
+        fingerprint.add_file(file);
+    }
+    fingerprint.hex()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::locked_version;
-
-    const LOCK: &str = r#"
-version = 4
-
-[[package]]
-name = "wasm-bindgen-macro"
-version = "0.2.130"
-source = "registry+https://github.com/rust-lang/crates.io-index"
-
-[[package]]
-name = "wasm-bindgen"
-version = "0.2.130"
-source = "registry+https://github.com/rust-lang/crates.io-index"
-checksum = "abc"
-dependencies = [
- "cfg-if",
-]
-
-[[package]]
-name = "xtask"
-version = "0.1.0"
-"#;
+    use super::*;
 
     #[test]
-    fn finds_the_exact_package() {
-        assert_eq!(locked_version(LOCK, "wasm-bindgen"), Ok(Some("0.2.130".to_owned())));
-        assert_eq!(locked_version(LOCK, "xtask"), Ok(Some("0.1.0".to_owned())));
+    fn the_install_stamp_follows_the_contents_not_the_times() {
+        let dir = std::env::temp_dir().join(format!("xtask-stamp-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let (json, lock) = (dir.join("package.json"), dir.join("package-lock.json"));
+        fs::write(&json, r#"{"devDependencies": {"vite": "8.3.8", "esbuild": "0.28.2"}}"#).unwrap();
+        fs::write(&lock, "{}").unwrap();
+        let first = inputs_hash(&[json.clone(), lock.clone()]);
+        fs::write(&lock, "{}").unwrap();
+        assert_eq!(inputs_hash(&[json.clone(), lock.clone()]), first, "rewritten, same content");
+        fs::write(&lock, "{ }").unwrap();
+        assert_ne!(inputs_hash(&[json.clone(), lock]), first);
+        assert_eq!(package_names(&json), "esbuild, vite");
+        let _ = fs::remove_dir_all(&dir);
     }
 
+    #[cfg(unix)]
     #[test]
-    fn absent_package_is_none() {
-        assert_eq!(locked_version(LOCK, "wasm-bindgen-cli"), Ok(None));
-        assert_eq!(locked_version("", "wasm-bindgen"), Ok(None));
-    }
-
-    #[test]
-    fn several_versions_are_an_error() {
-        let lock = format!("{LOCK}\n[[package]]\nname = \"wasm-bindgen\"\nversion = \"0.2.99\"\n");
-        let error = locked_version(&lock, "wasm-bindgen").unwrap_err();
-        assert!(error.contains("0.2.130") && error.contains("0.2.99"), "{error}");
-    }
-
-    #[test]
-    fn reads_the_workspace_lock() {
-        let lock = std::fs::read_to_string(crate::root().join("Cargo.lock")).unwrap();
-        assert!(locked_version(&lock, "xtask").unwrap().is_some());
+    fn a_symlinked_node_modules_is_never_emptied() {
+        let dir = std::env::temp_dir().join(format!("xtask-symlink-{}", std::process::id()));
+        let elsewhere = dir.join("elsewhere");
+        fs::create_dir_all(&elsewhere).unwrap();
+        fs::write(elsewhere.join("keep.txt"), "mine").unwrap();
+        fs::write(dir.join("package.json"), "{}").unwrap();
+        std::os::unix::fs::symlink(&elsewhere, dir.join("node_modules")).unwrap();
+        let error = npm_install(&dir, "test packages").unwrap_err();
+        assert!(error.contains("is a symlink"), "{error}");
+        assert_eq!(fs::read_to_string(elsewhere.join("keep.txt")).unwrap(), "mine");
+        let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -41,12 +41,16 @@ const NATIVE: &[Step] = &[
     ("clippy (wasm32)", clippy_wasm),
     ("docs", docs),
     ("native tests", native_tests),
+    ("crates package", package_crates),
 ];
 const BROWSER: &[Step] = &[
     ("build --release", build_bundles),
     ("node servers", node_servers),
     ("js fixtures", js_fixtures),
     ("types (tsc)", type_check),
+    ("npm package", npm_package),
+    ("server CLI", server_cli),
+    ("book", book),
     ("browser tests", browser_tests),
     ("end-to-end tests", end_to_end),
     ("conformance (client scenarios)", conformance),
@@ -132,6 +136,70 @@ fn docs() -> Result {
     Ok(())
 }
 
+/// The crates published to crates.io: every workspace member without `publish = false`.
+const PUBLISHED_CRATES: &[&str] = &[
+    "mcp-worker-protocol",
+    "mcp-worker-client",
+    "mcp-worker-json-schema",
+    "mcp-worker-runtime",
+    "mcp-worker-vault",
+    "mcp-worker-host",
+    "mcp-worker-sdk",
+    "mcp-worker-build",
+    "mcp-worker-cli",
+];
+
+/// `cargo package` of every published crate, together (each resolves its siblings from the others' packages): the
+/// metadata crates.io requires, every file a crate needs inside it, and each packaged crate building on its own.
+fn package_crates() -> Result {
+    forget_unpacked_crates()?;
+    let mut cargo = cmd::cargo();
+    cargo.args(["package", "--allow-dirty"]);
+    for name in PUBLISHED_CRATES {
+        cargo.args(["-p", name]);
+    }
+    cmd::run(&mut cargo)
+}
+
+/// Makes cargo forget the published crates as it packaged them before. `cargo package` verifies each crate against
+/// the others as packaged, through a local registry that cargo unpacks under `$CARGO_HOME/registry/src/` and builds
+/// in our target directory; a registry crate of a given version never changes, so cargo reuses both the unpacked
+/// copy and its build from an earlier run, and a crate changed since (at the same version) would be verified against
+/// its old sources. Their fingerprints go too (the crates' own builds are redone; their dependencies' are kept).
+fn forget_unpacked_crates() -> Result {
+    let fingerprints = target_dir().join("debug/.fingerprint");
+    if let Ok(entries) = fs::read_dir(&fingerprints) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if is_published_crate_dir(&name, |hash| hash.chars().all(|c| c.is_ascii_hexdigit())) {
+                remove_dir(&entry.path())?;
+            }
+        }
+    }
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| std::path::Path::new(&home).join(".cargo")));
+    let Some(sources) = cargo_home.map(|home| home.join("registry/src")) else { return Ok(()) };
+    let Ok(registries) = fs::read_dir(&sources) else { return Ok(()) };
+    for registry in registries.flatten() {
+        let Ok(unpacked) = fs::read_dir(registry.path()) else { continue };
+        for krate in unpacked.flatten() {
+            let name = krate.file_name().to_string_lossy().into_owned();
+            if is_published_crate_dir(&name, |version| version.starts_with(|c: char| c.is_ascii_digit())) {
+                remove_dir(&krate.path())?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether `name` is `<published crate>-<rest>` with a `rest` that `fits`.
+fn is_published_crate_dir(name: &str, fits: impl Fn(&str) -> bool) -> bool {
+    PUBLISHED_CRATES
+        .iter()
+        .any(|published| name.strip_prefix(published).and_then(|rest| rest.strip_prefix('-')).is_some_and(&fits))
+}
+
 fn native_tests() -> Result {
     cmd::run(cmd::cargo().args(["test", "--workspace", "--exclude", TESTS_PACKAGE]))
 }
@@ -195,6 +263,53 @@ fn type_check() -> Result {
     let mut tsc = cmd::npm_bin("tsc")?;
     tsc.arg("--noEmit").arg("-p").arg(&config);
     cmd::run(&mut tsc)
+}
+
+/// The host's npm package, installed into a fresh app outside the workspace, type-checked with the guides' examples,
+/// bundled with Vite and esbuild and run in headless Chromium (`tests/npm/`).
+fn npm_package() -> Result {
+    let pkg = target_dir().join("pkg");
+    let tarball = crate::npm::pack(&pkg.join("host"), &pkg.join("host-client"))?;
+    let examples = target_dir().join("guide-examples");
+    let count = crate::snippets::write_examples(&examples)?;
+    println!("{count} examples of the guides to type-check in the app, in {}", display(&examples));
+    cmd::run(
+        cmd::new("node")
+            .arg("--test")
+            .arg(root().join("tests/npm/package.test.mjs"))
+            .env("MCP_WORKER_NPM_TARBALL", &tarball)
+            .env("MCP_WORKER_GUIDE_EXAMPLES", &examples)
+            .env("MCP_WORKER_BUNDLES", target_dir().join("bundles")),
+    )
+}
+
+/// The server author's command line outside the workspace: `new`, `build`, `inspect`, and the host calling the
+/// bundle's tool in headless Chromium (`tests/cli/`). The crates it builds share a target directory under ours, so
+/// a second run compiles only the new crate.
+fn server_cli() -> Result {
+    cmd::run(cmd::cargo().args(["build", "-p", "mcp-worker-cli"]))?;
+    cmd::run(
+        cmd::new("node")
+            .arg("--test")
+            .arg(root().join("tests/cli/cli.test.mjs"))
+            .env("MCP_WORKER_CLI", target_dir().join("debug/mcp-worker"))
+            .env("MCP_WORKER_HOST_PKG", target_dir().join("pkg/host-client"))
+            .env("MCP_WORKER_HOST_PACKAGE", target_dir().join("pkg/host"))
+            .env("MCP_WORKER_SCREENSHOTS", screenshots()?)
+            .env("CARGO_TARGET_DIR", target_dir().join("author-crates")),
+    )
+}
+
+/// Where end-to-end tests leave screenshots of what a user would see (`target/e2e/`).
+fn screenshots() -> Result<std::path::PathBuf> {
+    let dir = target_dir().join("e2e");
+    fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", display(&dir)))?;
+    Ok(dir)
+}
+
+/// The guides (`docs/book/`), built with mdBook; a broken link or include fails the run.
+fn book() -> Result {
+    crate::book::build(&target_dir().join("book"))
 }
 
 fn browser_tests() -> Result {
@@ -285,5 +400,34 @@ mod tests {
         assert_eq!(Selection::from_args(&["--native-only".to_owned()]), Ok(Selection::NativeOnly));
         assert_eq!(Selection::from_args(&["--browser-only".to_owned()]), Ok(Selection::BrowserOnly));
         assert!(Selection::from_args(&["--all".to_owned()]).is_err());
+    }
+
+    /// A new library crate is packaged too: the list is every member without `publish = false`.
+    #[test]
+    fn every_publishable_member_is_packaged() {
+        let workspace = fs::read_to_string(root().join("Cargo.toml")).unwrap();
+        let members = workspace.split("members = [").nth(1).and_then(|rest| rest.split(']').next()).unwrap();
+        let mut publishable = Vec::new();
+        for member in members.split(',').map(|m| m.trim().trim_matches('"')).filter(|m| !m.is_empty()) {
+            let manifest = fs::read_to_string(root().join(member).join("Cargo.toml")).unwrap();
+            if !manifest.lines().any(|line| line.replace(' ', "") == "publish=false") {
+                publishable.push(mcp_worker_build::lockfile::toml_string(&manifest, "package", "name").unwrap());
+            }
+        }
+        publishable.sort();
+        let mut listed: Vec<String> = PUBLISHED_CRATES.iter().map(|name| (*name).to_owned()).collect();
+        listed.sort();
+        assert_eq!(publishable, listed);
+    }
+
+    #[test]
+    fn only_the_published_crates_unpacked_copies_and_fingerprints_are_forgotten() {
+        let version = |rest: &str| rest.starts_with(|c: char| c.is_ascii_digit());
+        assert!(is_published_crate_dir("mcp-worker-client-0.1.0", version));
+        assert!(!is_published_crate_dir("mcp-worker-client-extra-0.1.0", version));
+        assert!(!is_published_crate_dir("serde-1.0.0", version));
+        let hash = |rest: &str| rest.chars().all(|c| c.is_ascii_hexdigit());
+        assert!(is_published_crate_dir("mcp-worker-sdk-03f06b4c03362a5b", hash));
+        assert!(!is_published_crate_dir("mcp-worker-tests-03f06b4c03362a5b", hash));
     }
 }

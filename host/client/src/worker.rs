@@ -1,6 +1,7 @@
 //! Starting a server in a module Web Worker: the boot/connect handshake of `docs/wire-protocol.md`, and the
 //! events that tell the host a worker died.
 
+mod detached;
 mod endpoint;
 mod js_calls;
 
@@ -420,26 +421,35 @@ impl WorkerTransport {
         let weak = Rc::downgrade(&transport);
         let on_frame = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let data = event.data();
-            let frame = match data.dyn_ref::<JsString>() {
-                Some(text) => Some(text.clone()),
-                None => js_sys::JSON::stringify(&data).ok(),
+            // Text is the usual frame. A frame with detached strings is measured with them; anything else is read
+            // as JSON.
+            let text = data.dyn_ref::<JsString>().cloned();
+            let detached = if text.is_none() { detached::length(&data) } else { None };
+            let frame = match (text, detached) {
+                (Some(text), _) => Some(text),
+                (None, Some(_)) => None,
+                (None, None) => js_sys::JSON::stringify(&data).ok(),
             };
-            let length = frame.as_ref().map_or(0, JsString::length);
+            let length = detached.unwrap_or_else(|| frame.as_ref().map_or(0, JsString::length));
             if length > max {
                 let message = format!("the server sent a frame of {length} characters; the limit is {max}");
                 conn.close(Error::Protocol { server: name.clone(), message });
-            } else if !js_calls.offer(&data, &conn) {
-                // A large log message over the rate is dropped from its first characters, before the frame is
-                // copied; a small frame costs less to copy than to look at twice, and is judged in `receive`.
-                match frame {
-                    Some(text) if length > SCREEN_FROM_PREFIX_ABOVE => {
-                        let screened = conn.screen(&String::from(text.slice(0, 64)), length as usize);
-                        if screened != Screened::Dropped {
-                            conn.receive_owned(text.as_string().unwrap_or_default(), screened);
-                        }
+            } else if detached.is_some() {
+                // Put back as JSON, a string can grow (a control character takes six): the limit holds again.
+                match detached::receive(&data, &conn, &js_calls) {
+                    Some(text) if text.length() > max => {
+                        let length = text.length();
+                        let message = format!(
+                            "the server sent a frame of {length} characters with its detached strings as JSON; the \
+                             limit is {max}"
+                        );
+                        conn.close(Error::Protocol { server: name.clone(), message });
                     }
-                    frame => conn.receive(&frame.and_then(|f| f.as_string()).unwrap_or_default()),
+                    Some(text) => receive_text(&conn, Some(text)),
+                    None => {}
                 }
+            } else if !js_calls.offer(&data, &conn) {
+                receive_text(&conn, frame);
             }
             if let Some(cause) = conn.closed_reason()
                 && let Some(transport) = weak.upgrade()
@@ -482,6 +492,8 @@ impl WorkerTransport {
         let _ = Reflect::set(&message, &"v".into(), &1.into());
         let _ = Reflect::set(&message, &"port".into(), server_port);
         let _ = Reflect::set(&message, &"env".into(), &env_object);
+        // Results' large strings may come beside their frames: `detached` puts them back.
+        let _ = Reflect::set(&message, &"detachStrings".into(), &JsValue::TRUE);
         if let Some(wasm) = wasm {
             let _ = Reflect::set(&message, &"module".into(), wasm);
         }
@@ -563,6 +575,21 @@ fn describe_error_event(event: &Event) -> String {
     match event.dyn_ref::<ErrorEvent>() {
         Some(e) if !e.message().is_empty() => e.message(),
         _ => LOAD_FAILURE.into(),
+    }
+}
+
+/// Hands a frame's text to the connection. A large log message over the rate is dropped from its first characters,
+/// before the frame is copied; a small frame costs less to copy than to look at twice, and is judged in `receive`.
+fn receive_text(connection: &Connection, frame: Option<JsString>) {
+    let length = frame.as_ref().map_or(0, JsString::length);
+    match frame {
+        Some(text) if length > SCREEN_FROM_PREFIX_ABOVE => {
+            let screened = connection.screen(&String::from(text.slice(0, 64)), length as usize);
+            if screened != Screened::Dropped {
+                connection.receive_owned(text.as_string().unwrap_or_default(), screened);
+            }
+        }
+        frame => connection.receive(&frame.and_then(|f| f.as_string()).unwrap_or_default()),
     }
 }
 

@@ -102,9 +102,17 @@ export interface InitializeResult {
   instructions?: string;
 }
 
-/** Errors thrown by this API carry a stable code. */
+/** The codes of the errors of `McpClient` and `compileModule`. `McpRuntime`'s errors (`RuntimeError`) have these and more. */
+export type McpWorkerErrorCode =
+  | "WORKER_LOAD" | "HANDSHAKE_TIMEOUT" | "WORKER_CRASHED" | "CLOSED" | "TIMEOUT" | "RPC_ERROR" | "PROTOCOL"
+  | "TERMINATED" | "HTTP" | "UNREACHABLE" | "UNAUTHORIZED" | "UNSUPPORTED" | "INVALID_INPUT" | "ABORTED" | "INTERNAL"
+  | "NOT_INITIALIZED";
+
+/** Every error `McpClient` and `compileModule` throw or reject with: an `Error` with a stable `code`. */
 export interface McpWorkerError extends Error {
-  code: "WORKER_LOAD" | "HANDSHAKE_TIMEOUT" | "WORKER_CRASHED" | "CLOSED" | "TIMEOUT" | "RPC_ERROR" | "PROTOCOL" | "INVALID_INPUT";
+  code: McpWorkerErrorCode;
+  /** `RPC_ERROR`: the JSON-RPC error code. */
+  rpcCode?: number;
 }
 "#;
 

@@ -100,10 +100,52 @@ fn each_bad_entry_is_reported_with_its_name_and_field_and_the_good_ones_still_im
 }
 
 #[test]
-fn a_document_without_mcp_servers_fails_as_a_whole() {
-    assert_eq!(import_mcp_servers("{}").unwrap_err().field, "mcpServers");
+fn a_document_that_is_not_a_map_of_servers_fails_as_a_whole() {
+    let empty = import_mcp_servers("{}").unwrap_err();
+    assert_eq!((empty.field.as_str(), empty.message.as_str()), ("mcpServers", "lists no servers"));
     assert!(import_mcp_servers("not json").unwrap_err().message.contains("not valid JSON"));
+    assert!(import_mcp_servers("[]").unwrap_err().message.contains("expected an object"));
     assert!(import_mcp_servers(r#"{"mcpServers": []}"#).unwrap_err().message.contains("an array"));
+}
+
+#[test]
+fn a_bare_map_of_servers_and_the_servers_wrapper_import_like_mcp_servers() {
+    let entries = r#"{"files": {"command": "npx", "args": ["server-files"], "env": {"ROOT": "/tmp"},
+        "metadata": {"allowDestructiveTools": true}},
+        "docs": {"url": "https://docs.example/mcp"}}"#;
+    let wrapped = import_mcp_servers(&format!(r#"{{"mcpServers": {entries}}}"#)).unwrap();
+    for document in [entries.to_owned(), format!(r#"{{"servers": {entries}}}"#)] {
+        let import = import_mcp_servers(&document).unwrap();
+        assert_eq!(import, wrapped, "{document}");
+    }
+    let names: Vec<&str> = wrapped.servers.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["docs", "files"]);
+    // A bare map may name a server "servers": it is one entry among others.
+    let named_servers = import_mcp_servers(r#"{"servers": {"url": "https://s.example"}, "b": {"workerUrl": "/b.js"}}"#);
+    assert_eq!(named_servers.unwrap().servers.len(), 2);
+}
+
+#[test]
+fn metadata_allow_destructive_tools_is_honoured_and_unknown_fields_are_reported() {
+    let text = r#"{"assistant": {"url": "https://a.example/mcp", "autoApprove": ["read"],
+        "metadata": {"allowDestructiveTools": true, "owner": "ops"}},
+        "plain": {"workerUrl": "/p.js"},
+        "both": {"workerUrl": "/b.js", "allowDestructiveTools": false, "metadata": {"allowDestructiveTools": true}},
+        "wrong": {"workerUrl": "/w.js", "metadata": {"allowDestructiveTools": "yes"}}}"#;
+    let import = import_mcp_servers(text).unwrap();
+    assert!(find(&import, "assistant").allow_destructive_tools);
+    assert!(!find(&import, "plain").allow_destructive_tools);
+    assert!(!find(&import, "both").allow_destructive_tools, "the top-level field wins");
+    let problem = &import.errors[0];
+    assert_eq!((problem.entry.as_str(), problem.field.as_str()), ("wrong", "metadata.allowDestructiveTools"));
+    let ignored: Vec<String> = import.ignored.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        ignored,
+        [
+            r#"server "assistant", field autoApprove: is not used by this host (ignored)"#,
+            r#"server "assistant", field metadata.owner: is not used by this host (ignored)"#,
+        ]
+    );
 }
 
 #[test]

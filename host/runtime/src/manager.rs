@@ -118,6 +118,32 @@ impl fmt::Debug for ManagerOptions {
     }
 }
 
+/// Where the servers stand as a whole: [`McpTransportManager::registry_status`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RegistryStatus {
+    /// No server has been started (or there is none): lazy servers start at first use.
+    Idle,
+    /// A server is starting (connecting and listing its tools).
+    Discovering,
+    /// The servers that were started are connected.
+    Ready,
+    /// Some server cannot be used now: it failed, or waits for credentials or a sign-in.
+    Partial,
+}
+
+/// What [`McpTransportManager::update`] did to a server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ConfigChange {
+    /// There was no server of its name: it was added.
+    Added,
+    /// Its config was changed.
+    Changed,
+    /// Its config was already this one.
+    Unchanged,
+}
+
 /// Which list a server said changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -369,8 +395,53 @@ impl McpTransportManager {
         self.inner.emit_status(&name);
         if auto_start {
             self.inner.start_in_background(&name);
+        } else {
+            self.inner.preview_tools_in_background(&name);
         }
         Ok(())
+    }
+
+    /// Adds a server, or changes the one of its name in place: what a config reloaded from a file needs. A change
+    /// of `enabled` or `allowDestructiveTools` alone takes effect as [`enable`](Self::enable),
+    /// [`disable`](Self::disable) and [`set_allow_destructive_tools`](Self::set_allow_destructive_tools) do; any
+    /// other change stops the server (its pending calls fail, saying its config changed) and its next use, or
+    /// `autoStart`, starts it with the new config. Its stored credentials stay (a credential bound to another
+    /// bundle waits for the application's confirmation, as always).
+    pub fn update(&self, config: ServerConfig) -> Result<ConfigChange> {
+        let Some(current) = self.config(&config.name) else {
+            self.add(config)?;
+            return Ok(ConfigChange::Added);
+        };
+        if current == config {
+            return Ok(ConfigChange::Unchanged);
+        }
+        if let Err(errors) = config.validate() {
+            let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            return Err(Error::invalid(shown.join("; ")));
+        }
+        let name = config.name.clone();
+        let mut in_place = current.clone();
+        in_place.enabled = config.enabled;
+        in_place.allow_destructive_tools = config.allow_destructive_tools;
+        if in_place == config {
+            if current.allow_destructive_tools != config.allow_destructive_tools {
+                self.set_allow_destructive_tools(&name, config.allow_destructive_tools)?;
+            }
+            match (current.enabled, config.enabled) {
+                (false, true) => self.enable(&name)?,
+                (true, false) => self.disable(&name)?,
+                _ => {}
+            }
+            return Ok(ConfigChange::Changed);
+        }
+        let start = config.enabled && config.auto_start;
+        self.inner.stop(&name, "its config changed", move |slot| slot.config = config)?;
+        if start {
+            self.inner.start_in_background(&name);
+        } else {
+            self.inner.preview_tools_in_background(&name);
+        }
+        Ok(ConfigChange::Changed)
     }
 
     /// Removes a server: stops it (its pending calls fail at once), unregisters its tools, and deletes its stored
@@ -402,6 +473,8 @@ impl McpTransportManager {
         self.inner.emit_status(name);
         if auto_start {
             self.inner.start_in_background(name);
+        } else {
+            self.inner.preview_tools_in_background(name);
         }
         Ok(())
     }
@@ -470,6 +543,24 @@ impl McpTransportManager {
             (name.clone(), outcome)
         });
         futures_util::future::join_all(starts).await
+    }
+
+    /// Where the servers stand as a whole (disabled ones aside), for a page that shows one light for all of them:
+    /// `Discovering` while any is starting, else `Partial` when any cannot be used now (`error`, or waiting for
+    /// credentials or a sign-in), else `Ready` when any is connected, else `Idle` (none started yet, or none).
+    pub fn registry_status(&self) -> RegistryStatus {
+        let slots = self.inner.slots.borrow();
+        let statuses: Vec<ServerStatus> = slots.values().map(|slot| slot.health.status).collect();
+        let any = |wanted: &[ServerStatus]| statuses.iter().any(|status| wanted.contains(status));
+        if any(&[ServerStatus::Connecting]) {
+            RegistryStatus::Discovering
+        } else if any(&[ServerStatus::Error, ServerStatus::NeedsCredentials, ServerStatus::NeedsAuthorization]) {
+            RegistryStatus::Partial
+        } else if any(&[ServerStatus::Connected]) {
+            RegistryStatus::Ready
+        } else {
+            RegistryStatus::Idle
+        }
     }
 
     /// A server's health.

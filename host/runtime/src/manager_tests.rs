@@ -217,6 +217,40 @@ fn a_lazy_server_starts_at_first_use_and_registers_its_tools() {
 }
 
 #[test]
+fn a_lazy_servers_tools_are_listed_from_its_manifest_and_calling_one_starts_it() {
+    let mut w = world();
+    w.serve_kit("a");
+    let manifest = r#"{"name": "kit", "version": "1", "credentials": [], "tools": [
+        {"name": "echo", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}},
+        {"name": "reset", "inputSchema": {"type": "object"}}]}"#;
+    w.launcher.set_manifest("a", Ok(Some(crate::manifest::BundleManifest::parse(manifest).unwrap())));
+    w.manager.add(ServerConfig::wasm("a", "/a.js")).unwrap();
+    w.settle();
+    assert_eq!(w.launcher.launch_count("a"), 0, "not started");
+    assert_eq!(w.status("a"), ServerStatus::Disconnected);
+    assert_eq!(w.manager.health("a").unwrap().tool_count, 2);
+    let shown = |w: &World| w.manager.registry().list(&crate::registry::ToolFilter::default().server("a")).len();
+    assert_eq!(shown(&w), 1, "reset may be destructive: hidden, as it will be once started");
+    assert!(
+        w.events.borrow().iter().any(|e| matches!(e, ManagerEvent::ToolsChanged { tools, .. } if tools.len() == 2))
+    );
+
+    assert_eq!(w.text("a", "echo", json!({"text": "hi"})), "hi", "calling a listed tool starts the server");
+    assert_eq!(w.launcher.launch_count("a"), 1);
+    assert_eq!(w.manager.health("a").unwrap().tool_count, 10, "its own list replaced the manifest's");
+}
+
+#[test]
+fn a_manifest_without_tools_or_an_eager_server_lists_nothing_before_the_start() {
+    let mut w = world();
+    w.serve_kit("plain");
+    w.manager.add(ServerConfig::wasm("plain", "/p.js")).unwrap();
+    w.settle();
+    assert!(w.manager.registry().is_empty());
+    assert_eq!(w.launcher.launch_count("plain"), 0);
+}
+
+#[test]
 fn an_auto_start_server_starts_when_added() {
     let mut w = world();
     w.serve_kit("eager");
@@ -307,6 +341,79 @@ fn allowing_destructive_tools_takes_effect_at_once_without_a_restart() {
     w.manager.set_allow_destructive_tools("a", false).unwrap();
     assert_eq!(shown(&w), 9);
     assert!(matches!(w.manager.set_allow_destructive_tools("nobody", true), Err(Error::UnknownServer { .. })));
+}
+
+#[test]
+fn update_adds_changes_in_place_or_leaves_alone_and_says_which() {
+    let mut w = world();
+    w.serve_kit("a");
+    let config = ServerConfig::wasm("a", "/a.js");
+    assert_eq!(w.manager.update(config.clone()).unwrap(), ConfigChange::Added);
+    assert_eq!(w.text("a", "echo", json!({"text": "1"})), "1");
+    assert_eq!(w.manager.update(config.clone()).unwrap(), ConfigChange::Unchanged);
+    assert_eq!(w.status("a"), ServerStatus::Connected);
+
+    // Allowing destructive tools is applied in place: no restart.
+    let allowing = config.clone().allow_destructive_tools(true);
+    assert_eq!(w.manager.update(allowing.clone()).unwrap(), ConfigChange::Changed);
+    assert_eq!(w.status("a"), ServerStatus::Connected);
+    assert_eq!(w.launcher.launch_count("a"), 1, "not restarted");
+    assert_eq!(w.manager.registry().list(&crate::registry::ToolFilter::default().server("a")).len(), 10);
+
+    // Another change stops the server; its next use runs the new config.
+    let changed = allowing.env("MODE", "fast");
+    assert_eq!(w.manager.update(changed.clone()).unwrap(), ConfigChange::Changed);
+    assert_eq!(w.status("a"), ServerStatus::Disconnected);
+    assert_eq!(w.manager.config("a").unwrap(), changed);
+    assert_eq!(w.text("a", "echo", json!({"text": "2"})), "2");
+    assert_eq!(w.launcher.launch_count("a"), 2);
+
+    // Disabling through an update is a disable.
+    assert_eq!(w.manager.update(changed.enabled(false)).unwrap(), ConfigChange::Changed);
+    assert_eq!(w.status("a"), ServerStatus::Disabled);
+    let invalid = ServerConfig::wasm("a", "  ");
+    assert!(w.manager.update(invalid).is_err(), "an invalid config changes nothing");
+    assert_eq!(w.status("a"), ServerStatus::Disabled);
+}
+
+#[test]
+fn the_registry_status_says_where_the_servers_stand_as_a_whole() {
+    let mut w = world();
+    assert_eq!(w.manager.registry_status(), RegistryStatus::Idle, "no servers");
+    w.add_kit("a");
+    assert_eq!(w.manager.registry_status(), RegistryStatus::Idle, "lazy: nothing started");
+    assert_eq!(w.text("a", "echo", json!({"text": "1"})), "1");
+    assert_eq!(w.manager.registry_status(), RegistryStatus::Ready);
+    w.launcher.set("slow", Behaviour::Hang);
+    w.manager.add(ServerConfig::wasm("slow", "/slow.js").auto_start(true)).unwrap();
+    w.settle();
+    assert_eq!(w.manager.registry_status(), RegistryStatus::Discovering, "a server is starting");
+    w.manager.remove("slow").unwrap();
+    assert_eq!(w.manager.registry_status(), RegistryStatus::Ready);
+    let stdio = ServerConfig::new("files", TransportConfig::Stdio { command: "npx".into(), args: vec![] });
+    w.manager.add(stdio).unwrap();
+    assert_eq!(w.manager.registry_status(), RegistryStatus::Partial, "a server that cannot run");
+    w.manager.disable("files").unwrap();
+    assert_eq!(w.manager.registry_status(), RegistryStatus::Ready, "disabled servers do not count");
+}
+
+#[test]
+fn a_server_counts_its_failed_calls_and_its_last_success() {
+    let mut w = world();
+    w.add_kit("a");
+    assert_eq!(w.text("a", "echo", json!({"text": "1"})), "1");
+    let first = w.manager.health("a").unwrap().last_success_ms;
+    assert!(first.is_some());
+    let timed_out = spawn_call(&w, w.start_call("a", "hang", json!({}), CallOptions::default().timeout(Some(5))));
+    w.advance(10.0);
+    assert!(timed_out.borrow_mut().take().unwrap().is_err());
+    assert_eq!(w.manager.health("a").unwrap().consecutive_call_failures, 1);
+    assert_eq!(w.manager.health("a").unwrap().consecutive_failures, 0, "the server itself did not fail");
+    w.advance(100.0);
+    assert_eq!(w.text("a", "echo", json!({"text": "2"})), "2");
+    let health = w.manager.health("a").unwrap();
+    assert_eq!(health.consecutive_call_failures, 0);
+    assert!(health.last_success_ms > first);
 }
 
 #[test]

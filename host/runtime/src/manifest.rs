@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 const MAX_CREDENTIAL_NAME: usize = 128;
 
 /// What a bundle says about its server.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct BundleManifest {
     /// The server's name (`serverInfo.name`).
@@ -32,11 +32,19 @@ pub struct BundleManifest {
     /// The network origins it needs (`network`: `["https://api.example.com"]`); a sandboxed server reaches these
     /// and those of its config, nothing else.
     pub network: NetworkPolicy,
+    /// The tools it lists when it starts, as its build recorded them: registered before a lazy server starts, so
+    /// that agents can call them (which starts it). Bounded by the registry's limits like any list.
+    pub tools: Vec<mcp_worker_protocol::Tool>,
 }
 
 impl BundleManifest {
     /// Reads and checks a manifest. The error says what is wrong (never quoting more than names and types).
     pub fn parse(text: &str) -> Result<Self, String> {
+        if text.trim_start().starts_with('<') {
+            return Err("this is an HTML page, not a manifest: is `workerUrl` right? (a dev server answers a path it \
+                        does not have with its index.html)"
+                .into());
+        }
         let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
         let Value::Object(object) = value else { return Err("not a JSON object".into()) };
         let name = non_empty(&object, "name")?;
@@ -64,8 +72,20 @@ impl BundleManifest {
             }
             Some(_) => return Err("`network` is not an array".into()),
         };
-        Ok(Self { name, version, title, credentials, network })
+        let tools = match object.get("tools") {
+            None => Vec::new(),
+            // Read again from the text, as tools/list results are: one way of reading a tool in the host.
+            Some(Value::Array(_)) => serde_json::from_str::<Tools>(text).map_err(|e| format!("`tools`: {e}"))?.tools,
+            Some(_) => return Err("`tools` is not an array".into()),
+        };
+        Ok(Self { name, version, title, credentials, network, tools })
     }
+}
+
+/// The `tools` of a manifest.
+#[derive(serde::Deserialize)]
+struct Tools {
+    tools: Vec<mcp_worker_protocol::Tool>,
 }
 
 fn non_empty(object: &Map<String, Value>, key: &str) -> Result<String, String> {
@@ -189,7 +209,9 @@ mod tests {
     #[test]
     fn a_malformed_manifest_says_what_is_wrong() {
         let cases = [
-            ("<!doctype html><title>Not found</title>", "not JSON"),
+            ("<!doctype html><title>Not found</title>", "an HTML page, not a manifest: is `workerUrl` right?"),
+            ("\n  <html><body>app</body></html>", "an HTML page"),
+            ("{nope", "not JSON"),
             ("[]", "not a JSON object"),
             (r#"{"version": "1"}"#, "`name` is missing"),
             (r#"{"name": " ", "version": "1"}"#, "`name` is empty"),

@@ -27,7 +27,7 @@ pub use events::{
     AuthorizationRequiredEvent, CredentialsRequiredEvent, EventBody, EventKind, ListChangedEvent, ProgressEvent,
     ResourceUpdatedEvent, ServerEvent, ServerLogEvent, ServerRequestEvent, ServerRequestSettledEvent,
     ServerRestartingEvent, ServerStatusEvent, Settlement, StatusEvent, ToolExecutionFinishedEvent,
-    ToolExecutionStartedEvent, ToolListLimitedEvent, ToolNamesClashedEvent, ToolsChangedEvent,
+    ToolExecutionStartedEvent, ToolListLimitedEvent, ToolNamesClashedEvent, ToolsChangedEvent, ToolsHiddenEvent,
 };
 pub use filter::EventFilter;
 pub use hub::{DEFAULT_HISTORY, EventCallback, ObservationManager, SubscriptionId};

@@ -24,7 +24,7 @@ pub(crate) mod table;
 pub use clashes::{ClashedTool, NameClash};
 pub use enablement::ThreadEnablement;
 pub use entry::{ExecutionContext, NativeTool, ToolEntry, ToolError, ToolSource};
-pub use export::{Export, ExportFormat};
+pub use export::{Export, ExportFormat, ExportOptions};
 pub use limits::{LimitReport, LimitViolation, TextField, ToolLimits};
 
 use crate::listeners::{ListenerId, Listeners};
@@ -150,6 +150,21 @@ impl ServerTools {
         }
         (!parts.is_empty()).then(|| format!("server {server:?}: {}", parts.join("; ")))
     }
+}
+
+/// A registered tool agents do not see (see [`ToolRegistry::hidden`]), and why.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct HiddenTool {
+    /// Its registry name.
+    pub name: String,
+    /// Its server.
+    pub server: String,
+    /// Its name on the server.
+    pub tool: String,
+    /// Why it counts as destructive, in words for whoever configures the server or writes it.
+    pub reason: String,
 }
 
 /// The union registry. Shared (`Rc`) by the manager, which registers MCP tools, and the tool system, which
@@ -350,6 +365,34 @@ impl ToolRegistry {
             .collect()
     }
 
+    /// The registered tools agents do not see, by registry name, each with why: a tool that may be destructive is
+    /// hidden while its server's config does not allow destructive tools (`allowDestructiveTools`). Native tools
+    /// are the application's own, registered by its choice, and are never hidden.
+    pub fn hidden(&self) -> Vec<HiddenTool> {
+        self.hidden_where(|_| true)
+    }
+
+    /// [`Self::hidden`] for one server.
+    pub fn hidden_of(&self, server: &str) -> Vec<HiddenTool> {
+        self.hidden_where(|entry| entry.server() == Some(server))
+    }
+
+    fn hidden_where(&self, keep: impl Fn(&ToolEntry) -> bool) -> Vec<HiddenTool> {
+        let table = self.table.borrow();
+        table
+            .index
+            .values()
+            .filter(|entry| !entry.exposed && keep(entry))
+            .map(|entry| HiddenTool {
+                name: entry.name.clone(),
+                server: entry.server().unwrap_or_default().to_owned(),
+                tool: entry.original_name().to_owned(),
+                reason: destructive::why_destructive(&entry.definition)
+                    .unwrap_or_else(|| "it may be destructive".to_owned()),
+            })
+            .collect()
+    }
+
     /// Whether an agent in `thread_id` may call `name`: registered, exposed and enabled for the thread.
     pub fn is_callable(&self, thread_id: &str, name: &str) -> bool {
         self.table.borrow().index.get(name).is_some_and(|entry| entry.exposed)
@@ -387,7 +430,12 @@ impl ToolRegistry {
     /// The entries `filter` selects, in an LLM API's format, with schemas prepared for it. A tool whose schema
     /// cannot be made acceptable is left out and reported in [`Export::skipped`].
     pub fn export(&self, format: ExportFormat, filter: &ToolFilter) -> Export {
-        export::export(&self.list(filter), format, &self.limits)
+        self.export_with(format, filter, ExportOptions::default())
+    }
+
+    /// [`Self::export`] with [`ExportOptions`] (the `[server]` prefix on descriptions).
+    pub fn export_with(&self, format: ExportFormat, filter: &ToolFilter, options: ExportOptions) -> Export {
+        export::export(&self.list(filter), format, options, &self.limits)
     }
 
     /// Calls `listener` after every change.

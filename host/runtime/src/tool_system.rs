@@ -27,6 +27,7 @@ use mcp_worker_client::connection::Clock;
 use mcp_worker_client::session::check_call_result;
 use mcp_worker_json_schema as json_schema;
 use mcp_worker_protocol::ObjectText;
+use mcp_worker_protocol::invalid_arguments::invalid_arguments;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use std::fmt;
@@ -230,7 +231,7 @@ impl ToolSystem {
             ));
         }
         let arguments = normalize_arguments(&call.arguments)
-            .map_err(|e| Refusal::new(REFUSED_INVALID_ARGUMENTS, format!("Invalid arguments for {name}: {e}")))?;
+            .map_err(|e| Refusal::new(REFUSED_INVALID_ARGUMENTS, invalid_arguments(name, [("", e.as_str())])))?;
         let schema = entry.definition.input_schema.to_value();
         match json_schema::validate_with(&schema, &arguments, &options.schema_limits) {
             Ok(()) => Ok((entry, arguments)),
@@ -244,10 +245,14 @@ impl ToolSystem {
                     ),
                 ))
             }
-            Err(invalid) => Err(Refusal::new(
+            Err(json_schema::Error::Invalid(problems)) => Err(Refusal::new(
                 REFUSED_INVALID_ARGUMENTS,
-                format!("Invalid arguments for {name}: {invalid}. Fix the arguments and call the tool again."),
+                invalid_arguments(name, problems.iter().map(|p| (p.instance_path.as_str(), p.message.as_str()))),
             )),
+            Err(other) => {
+                let problem = other.to_string();
+                Err(Refusal::new(REFUSED_INVALID_ARGUMENTS, invalid_arguments(name, [("", problem.as_str())])))
+            }
         }
     }
 

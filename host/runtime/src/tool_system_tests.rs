@@ -156,7 +156,7 @@ fn calls_that_fail_a_check_get_an_error_the_model_can_act_on_and_reach_no_server
     assert_eq!(invalid.status, ToolStatus::Error);
     let message = invalid.error.unwrap();
     assert!(
-        message.starts_with("Invalid arguments for mcp__kit__echo: /text: expected string, got number 5"),
+        message.starts_with("Invalid arguments for tool mcp__kit__echo: /text: expected string, got number 5"),
         "{message}"
     );
     assert!(message.ends_with("Fix the arguments and call the tool again."), "{message}");

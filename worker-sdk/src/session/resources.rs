@@ -50,7 +50,18 @@ impl Session {
             return Err(ErrorObject::resource_not_found(&params.uri));
         };
         let (ctx, cancel) = self.context(request, modern);
-        Ok((cancel, read(ResourceRequest::new(params.uri, variables, ctx), mime_type)))
+        let work = read(ResourceRequest::new(params.uri, variables, ctx), mime_type);
+        let (state, id) = (self.state.clone(), request.id.clone());
+        Ok((
+            cancel,
+            Box::pin(async move {
+                let mut result = work.await?;
+                if let Some(detacher) = state.peer.detacher() {
+                    detacher.detach_read_result(&id, &mut result);
+                }
+                Ok(result)
+            }),
+        ))
     }
 
     /// Subscribes to a resource the server has (or a URI one of its templates names), so that

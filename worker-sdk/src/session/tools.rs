@@ -65,6 +65,16 @@ impl Session {
         };
         let (ctx, cancel) = self.context(request, modern);
         let work = handler(ctx, params.arguments);
-        Ok((cancel, Box::pin(async move { Ok(work.await) })))
+        let (state, id) = (self.state.clone(), request.id.clone());
+        Ok((
+            cancel,
+            Box::pin(async move {
+                let mut result = work.await;
+                if let Some(detacher) = state.peer.detacher() {
+                    detacher.detach_call_result(&id, &mut result);
+                }
+                Ok(result)
+            }),
+        ))
     }
 }

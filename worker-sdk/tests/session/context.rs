@@ -39,6 +39,16 @@ fn the_manifest_lists_the_declared_credentials() {
     );
 }
 
+#[test]
+fn the_manifest_lists_the_tools_as_tools_list_does() {
+    let server = crate::basics::echo_server();
+    let manifest: serde_json::Value = serde_json::from_str(&server.manifest().to_json()).unwrap();
+    let mut h = crate::harness::Harness::new(crate::basics::echo_server());
+    let listed = h.request(1, "tools/list", json!({}));
+    assert_eq!(manifest["tools"], listed["result"]["tools"]);
+    assert!(manifest["tools"].as_array().is_some_and(|tools| !tools.is_empty()));
+}
+
 fn logging_server() -> Server {
     Server::new("logs", "1").tool(ToolDef::new("log", |ctx: Ctx, _: NoArgs| async move {
         ctx.log(LoggingLevel::Debug, "db", "connecting");

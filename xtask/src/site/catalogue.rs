@@ -12,7 +12,9 @@ use crate::{Result, display, root};
 /// The fields every entry must have, and what the console does with them.
 const REQUIRED: &[&str] = &["id", "name", "description", "config"];
 
-/// Writes `site/catalogue.json` from the entries of the servers built into `bundles`.
+/// Writes `site/catalogue.json` from the entries of the servers built into `bundles`: a server's own
+/// `catalogue.json`, or for a server without one, an entry made from its bundle's manifest, so that every bundle the
+/// workspace builds can be added from the console.
 pub(crate) fn write(site: &Path, bundles: &Path) -> Result {
     let mut entries = Vec::new();
     let dir = root().join("sample-servers");
@@ -20,11 +22,15 @@ pub(crate) fn write(site: &Path, bundles: &Path) -> Result {
     for item in listing {
         let server = item.map_err(|e| format!("cannot list {}: {e}", display(&dir)))?.path();
         let file = server.join("catalogue.json");
-        let Some(bundle) = server.file_name() else { continue };
-        if !file.is_file() || !bundles.join(bundle).is_dir() {
+        let Some(bundle) = server.file_name().and_then(|name| name.to_str()) else { continue };
+        if !bundles.join(bundle).is_dir() {
             continue;
         }
-        entries.push(entry(&file)?);
+        if file.is_file() {
+            entries.push(entry(&file)?);
+        } else {
+            entries.push(from_manifest(bundle, &bundles.join(bundle).join("manifest.json"))?);
+        }
     }
     entries.sort_by(|a, b| a["id"].as_str().cmp(&b["id"].as_str()));
     let out = site.join("catalogue.json");
@@ -32,6 +38,23 @@ pub(crate) fn write(site: &Path, bundles: &Path) -> Result {
     fs::write(&out, text + "\n").map_err(|e| format!("cannot write {}: {e}", display(&out)))?;
     println!("catalogue: {} servers in {}", entries.len(), display(&out));
     Ok(())
+}
+
+/// The entry of a bundle whose server has no `catalogue.json`: its name and title from its manifest, and the config
+/// that adds it.
+fn from_manifest(bundle: &str, manifest: &Path) -> Result<Value> {
+    let text = fs::read_to_string(manifest).map_err(|e| format!("cannot read {}: {e}", display(manifest)))?;
+    let manifest: Value = serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", display(manifest)))?;
+    let name = manifest["title"].as_str().or(manifest["name"].as_str()).unwrap_or(bundle);
+    let credentials: Vec<&Value> = manifest["credentials"].as_array().map(|c| c.iter().collect()).unwrap_or_default();
+    Ok(json!({
+        "id": bundle,
+        "name": name,
+        "description": format!("A server of this workspace (sample-servers/{bundle}). Give it a catalogue.json to describe it here."),
+        "tags": ["workspace"],
+        "needs": { "credentials": credentials, "network": [] },
+        "config": { "name": bundle, "workerUrl": format!("./bundles/{bundle}/bootstrap.js") },
+    }))
 }
 
 /// One entry, checked: a JSON object with the required fields.
@@ -71,6 +94,15 @@ mod tests {
         assert!(error.contains("missing: description, config"), "{error}");
         let broken = temp_file("broken", "{");
         assert!(entry(&broken).err().unwrap_or_default().contains("is not JSON"));
+    }
+
+    #[test]
+    fn a_bundle_without_an_entry_gets_one_from_its_manifest() {
+        let file = temp_file("manifest", r#"{"name": "weather", "title": "Weather", "credentials": []}"#);
+        let entry = from_manifest("weather", &file).unwrap();
+        assert_eq!((entry["id"].as_str(), entry["name"].as_str()), (Some("weather"), Some("Weather")));
+        assert_eq!(entry["config"]["workerUrl"], "./bundles/weather/bootstrap.js");
+        assert!(REQUIRED.iter().all(|key| entry.get(key).is_some()));
     }
 
     #[test]

@@ -35,6 +35,9 @@ export function plainResult(data) {
   if (typeof data !== "string") return null;
   let m;
   try { m = JSON.parse(data); } catch { return null; }
+  return plainMessage(m);
+}
+export function plainMessage(m) {
   if (m === null || typeof m !== "object" || m.jsonrpc !== "2.0" || !Number.isSafeInteger(m.id)) return null;
   if (!("result" in m) || "error" in m || "method" in m) return null;
   const type = m.result !== null && typeof m.result === "object" ? m.result.resultType : undefined;
@@ -59,6 +62,10 @@ extern "C" {
     /// The parsed message when `data` is a well-formed result response with an integer id, else `null`.
     #[wasm_bindgen(js_name = plainResult)]
     fn plain_result(data: &JsValue) -> JsValue;
+
+    /// `m` when it is a plain result response with an integer id (as [`plain_result`] parses), else `null`.
+    #[wasm_bindgen(js_name = plainMessage)]
+    fn plain_message(m: &JsValue) -> JsValue;
 
     /// The `id` of a message from [`plain_result`] (keys read in JS: no key string crosses from wasm per frame).
     #[wasm_bindgen(js_name = messageId)]
@@ -130,15 +137,26 @@ impl JsCalls {
     /// Offered every frame from the worker before the connection; true when it answered a waiting call (or
     /// dropped a late answer to one).
     pub(crate) fn offer(&self, data: &JsValue, connection: &Connection) -> bool {
-        if self.waiting.borrow().is_empty() {
-            return false;
-        }
-        let message = plain_result(data);
+        self.is_waiting() && self.take(&plain_result(data), connection)
+    }
+
+    /// [`JsCalls::offer`] for a message the page parsed already.
+    pub(crate) fn offer_message(&self, message: &JsValue, connection: &Connection) -> bool {
+        self.is_waiting() && self.take(&plain_message(message), connection)
+    }
+
+    /// Whether a call waits for its result.
+    pub(crate) fn is_waiting(&self) -> bool {
+        !self.waiting.borrow().is_empty()
+    }
+
+    /// Answers the waiting call `message` (a plain result, or `null`) is for.
+    fn take(&self, message: &JsValue, connection: &Connection) -> bool {
         if message.is_null() {
             return false;
         }
-        #[expect(clippy::cast_possible_truncation, reason = "plainResult accepts only safe integers")]
-        let id = message_id(&message) as i64;
+        #[expect(clippy::cast_possible_truncation, reason = "plainMessage accepts only safe integers")]
+        let id = message_id(message) as i64;
         if !self.waiting.borrow().contains_key(&id) {
             return false;
         }
@@ -146,7 +164,7 @@ impl JsCalls {
         let answered = connection.take_answered(id);
         let answer = self.waiting.borrow_mut().remove(&id);
         if let (true, Some(answer)) = (answered, answer) {
-            answer(message_result(&message));
+            answer(message_result(message));
         }
         true
     }

@@ -1,10 +1,11 @@
 //! Servers from JavaScript: add (one config, or an `mcpServers` document), remove, enable, disable, connect,
 //! disconnect, restart, and their health.
 
-use super::convert::{JsFailure, config_errors_json, from_js, to_js, to_json_text};
+use super::convert::{JsFailure, config_errors_json, from_js, options_from_js, to_js, to_json_text};
 use super::{Inner, JsRuntime};
 use js_sys::Promise;
 use mcp_worker_runtime::config::{ServerConfig, import_mcp_servers};
+use mcp_worker_runtime::manager::ConfigChange;
 use serde_json::{Value, json};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -26,9 +27,28 @@ impl JsRuntime {
         Ok(())
     }
 
-    /// Adds every valid entry of an `mcpServers` document (JSON text or the object). Entries with problems are
-    /// skipped and reported, never hiding the good ones; a document that is not JSON or has no `mcpServers`
-    /// rejects with `INVALID_CONFIG`.
+    /// Adds a server, or changes the one of that name in place; resolves to what it did: `"added"`, `"changed"` or
+    /// `"unchanged"`. Changing only `enabled` or `allowDestructiveTools` takes effect at once without a restart; any
+    /// other change stops the server (its pending calls fail), and its next use (or `autoStart`) runs the new
+    /// config. Its credentials stay. Throws `INVALID_CONFIG` for a config that is not usable.
+    #[wasm_bindgen(js_name = updateServer, unchecked_return_type = "ConfigChange")]
+    pub fn update_server(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ServerConfigInput")] config: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        self.inner.open()?;
+        let value: Value = from_js(&config, "server config")?;
+        let config = ServerConfig::from_json(&value).map_err(JsFailure::from)?;
+        let change = self.inner.runtime.manager().update(config).map_err(JsFailure::from)?;
+        Ok(to_js(&change)?)
+    }
+
+    /// Reads an `mcpServers` document (JSON text or the object; the map of servers may also be the whole document,
+    /// or under `servers`), and adds each valid entry, or changes the server of its name in place as
+    /// `updateServer` does. With `{ removeMissing: true }`, servers the document does not name are removed: the
+    /// runtime then matches the document, as a reloaded config file. Entries with problems are skipped and
+    /// reported, never hiding the good ones; fields this host does not use are reported in `ignored`. A document
+    /// that is not JSON, or not a map of servers, rejects with `INVALID_CONFIG`.
     ///
     /// With a vault, the literal `env` values and `headers` of each entry (an API key written in the file) are
     /// moved into it before the server is added, bound to the server's bundle, and the config keeps `${NAME}` in
@@ -38,31 +58,58 @@ impl JsRuntime {
     pub fn import_mcp_servers(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string | McpServersDocument")] document: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ImportOptions")] options: Option<JsValue>,
     ) -> Promise {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
         // The document's text may hold secrets: it is wiped once read.
         let text = match document.as_string() {
             Some(text) => Ok(Zeroizing::new(text)),
             None => to_json_text(&document, "mcpServers document").map(Zeroizing::new),
         };
+        let options: Result<ImportOptions, JsFailure> = options_from_js(&options, "import options");
         let inner = self.inner.clone();
         future_to_promise(async move {
             inner.open()?;
+            let options = options?;
             #[cfg_attr(not(feature = "vault"), expect(unused_mut, reason = "only the vault takes literals out"))]
             let mut import = import_mcp_servers(&text?).map_err(|e| JsFailure::from(vec![e]))?;
             #[cfg(feature = "vault")]
             if let Ok(repository) = inner.vault.repository() {
                 repository.store_imported(&mut import).await;
             }
-            let mut added = Vec::new();
+            let manager = inner.runtime.manager();
+            let mut report = ImportReport::default();
             let mut errors = config_errors_json(&import.errors).as_array().cloned().unwrap_or_default();
+            let named: Vec<String> = import
+                .servers
+                .iter()
+                .map(|c| c.name.clone())
+                .chain(import.errors.iter().map(|e| e.entry.clone()))
+                .collect();
             for config in import.servers {
                 let name = config.name.clone();
-                match inner.runtime.manager().add(config) {
-                    Ok(()) => added.push(name),
+                match manager.update(config) {
+                    Ok(ConfigChange::Added) => report.added.push(name),
+                    Ok(ConfigChange::Changed) => report.changed.push(name),
+                    Ok(ConfigChange::Unchanged) => report.unchanged.push(name),
                     Err(error) => errors.push(json!({"entry": name, "field": "", "message": error.to_string()})),
                 }
             }
-            Ok(to_js(&json!({"added": added, "errors": errors}))?)
+            if options.remove_missing {
+                for health in manager.health_all() {
+                    if !named.contains(&health.name) && manager.remove(&health.name).is_ok() {
+                        report.removed.push(health.name);
+                    }
+                }
+            }
+            Ok(to_js(&json!({
+                "added": report.added,
+                "changed": report.changed,
+                "unchanged": report.unchanged,
+                "removed": report.removed,
+                "errors": errors,
+                "ignored": config_errors_json(&import.ignored),
+            }))?)
         })
     }
 
@@ -125,6 +172,15 @@ impl JsRuntime {
         })
     }
 
+    /// Where the servers stand as a whole (disabled ones aside): `"discovering"` while any is starting, else
+    /// `"partial"` when any cannot be used now (`error`, or waiting for credentials or a sign-in), else `"ready"`
+    /// when any is connected, else `"idle"` (none started yet).
+    #[wasm_bindgen(js_name = registryStatus, unchecked_return_type = "RegistryStatus")]
+    pub fn registry_status(&self) -> Result<JsValue, JsValue> {
+        self.inner.open()?;
+        Ok(to_js(&self.inner.runtime.manager().registry_status())?)
+    }
+
     /// Starts every enabled server that is not running, concurrently; resolves with each one's outcome.
     #[wasm_bindgen(js_name = startAll, unchecked_return_type = "Promise<StartOutcome[]>")]
     pub fn start_all(&self) -> Promise {
@@ -173,4 +229,22 @@ impl JsRuntime {
 fn add(inner: &Rc<Inner>, value: Value) -> Result<(), JsFailure> {
     let config = ServerConfig::from_json(&value).map_err(JsFailure::from)?;
     inner.runtime.manager().add(config).map_err(JsFailure::from)
+}
+
+/// `importMcpServers`' options.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ImportOptions {
+    /// Remove the servers the document does not name.
+    #[serde(default)]
+    remove_missing: bool,
+}
+
+/// The servers an import added, changed, left as they were, and removed.
+#[derive(Debug, Default)]
+struct ImportReport {
+    added: Vec<String>,
+    changed: Vec<String>,
+    unchanged: Vec<String>,
+    removed: Vec<String>,
 }

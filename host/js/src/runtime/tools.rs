@@ -7,7 +7,7 @@ use super::convert::{JsFailure, call_options, call_result, from_js, options_from
 use super::native_tool::JsTool;
 use js_sys::{Function, Promise};
 use mcp_worker_protocol::Tool;
-use mcp_worker_runtime::registry::{ExportFormat, ToolFilter};
+use mcp_worker_runtime::registry::{ExportFormat, ExportOptions, ToolFilter};
 use mcp_worker_runtime::tool_system::{ExecuteOptions, ParsedToolCall};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -31,6 +31,9 @@ struct ListFilter {
     server: Option<String>,
     #[serde(default)]
     include_hidden: bool,
+    /// `listTools` only: `[server] ` before each MCP tool's description.
+    #[serde(default)]
+    server_prefix: bool,
 }
 
 impl ListFilter {
@@ -81,10 +84,20 @@ impl JsRuntime {
             _ => return Err(JsFailure::invalid("format must be one of openai, anthropic, art, mcp").into()),
         };
         let filter: ListFilter = options_from_js(&filter, "tool filter")?;
-        let export = self.inner.runtime.registry().export(format, &filter.selection());
+        let options = ExportOptions::default().server_prefix(filter.server_prefix);
+        let export = self.inner.runtime.registry().export_with(format, &filter.selection(), options);
         let skipped: Vec<_> =
             export.skipped.iter().map(|(name, why)| json!({"name": name, "reason": why.to_string()})).collect();
         Ok(to_js(&Listing { tools: &export.tools, skipped })?)
+    }
+
+    /// The tools agents do not see, each with why: a tool that may be destructive (by its annotations, or a
+    /// destructive verb in its name) while its server's config does not say `allowDestructiveTools`. Native tools
+    /// are never hidden. A `toolsHidden` event announces them each time a server's tools are registered.
+    #[wasm_bindgen(js_name = hiddenTools, unchecked_return_type = "HiddenTool[]")]
+    pub fn hidden_tools(&self) -> Result<JsValue, JsValue> {
+        self.inner.open()?;
+        Ok(to_js(&self.inner.runtime.registry().hidden())?)
     }
 
     /// The registry's tools as a settings page shows them (default: those agents may see; `includeHidden` adds

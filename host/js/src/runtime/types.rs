@@ -185,10 +185,17 @@ export interface ServerConfig {
   network?: string[];
 }
 
-/** An `mcpServers` document (Claude Desktop, Cursor), with this host's `wasm` entries. */
-export interface McpServersDocument {
-  mcpServers: Record<string, Omit<ServerConfigInput, "name">>;
-}
+/** An `mcpServers` document (Claude Desktop, Cursor), with this host's `wasm` entries; the map of servers may also be the whole document, or under `servers` (VS Code). */
+export type McpServersDocument =
+  | { mcpServers: Record<string, McpServersEntry> }
+  | { servers: Record<string, McpServersEntry> }
+  | Record<string, McpServersEntry>;
+
+/** One entry of an `mcpServers` document: a server's config without its name (the key), and `metadata` as some hosts write it. */
+export type McpServersEntry = Omit<ServerConfigInput, "name"> & {
+  /** `metadata.allowDestructiveTools` is read as `allowDestructiveTools`; other keys are reported in `ignored`. */
+  metadata?: { allowDestructiveTools?: boolean } & Record<string, unknown>;
+};
 
 /** One problem with one field of one entry. */
 export interface ConfigProblem {
@@ -197,12 +204,32 @@ export interface ConfigProblem {
   message: string;
 }
 
+/** Where the servers stand as a whole (`registryStatus()`): `discovering` while any starts, `partial` when any cannot be used now (error, credentials, sign-in), `ready` when the started ones are connected, `idle` when none has started. */
+export type RegistryStatus = "idle" | "discovering" | "ready" | "partial";
+
+/** What `updateServer` did to a server. */
+export type ConfigChange = "added" | "changed" | "unchanged";
+
+/** Options of `importMcpServers`. */
+export interface ImportOptions {
+  /** Remove the servers the document does not name, so that the runtime matches it (a reloaded config file). */
+  removeMissing?: boolean;
+}
+
 /** What `importMcpServers` did. */
 export interface ImportResult {
   /** Servers added, in name order. Their literal `env` values and headers were moved into the vault (see `importMcpServers`). */
   added: string[];
-  /** Problems; an entry with any is not added. */
+  /** Servers whose config changed (in place; see `updateServer`). */
+  changed: string[];
+  /** Servers whose config was already the document's. */
+  unchanged: string[];
+  /** Servers removed because the document does not name them (only with `removeMissing`). */
+  removed: string[];
+  /** Problems; an entry with any is not added or changed. */
   errors: ConfigProblem[];
+  /** Fields of the entries this host does not use (`autoApprove`, `metadata.owner`, …): the entries imported without them. */
+  ignored: ConfigProblem[];
 }
 
 /** Where a server stands. */
@@ -220,7 +247,12 @@ export interface ServerHealth {
   lastConnectedMs: number | null;
   /** The protocol version of its session: `"2026-07-28"`, or a version of the `initialize` handshake such as `"2025-11-25"`. */
   protocolVersion: string | null;
+  /** Failed starts, crashes and terminations since the last success. */
   consecutiveFailures: number;
+  /** When a tool call to it last succeeded (ms since the epoch; a tool's own `isError` result counts: the server answered). */
+  lastSuccessMs: number | null;
+  /** Tool calls that failed in a row (an error, a timeout, a crash during the call), since the last that succeeded; an aborted call does not count. */
+  consecutiveCallFailures: number;
   nextRetryMs: number | null;
   /** `sandbox` (its own origin), `page` (the page's origin), or `remote` (a server elsewhere, over HTTP). */
   isolation: "sandbox" | "page" | "remote";
@@ -301,6 +333,8 @@ export interface ToolListFilter {
   server?: string;
   /** Include tools hidden from agents (destructive, not allowed); ignored with `threadId`. */
   includeHidden?: boolean;
+  /** `listTools` only: begin each MCP tool's description with its server's name in brackets (`[github] Search issues`). */
+  serverPrefix?: boolean;
 }
 
 /** A native tool: a definition (an MCP tool definition, which the registry checks) and a JS function. */
@@ -387,18 +421,18 @@ export interface RuntimeCallOptions {
   signal?: AbortSignal;
 }
 
-/** The codes of `RuntimeError`. */
+/** The codes of `RuntimeError`: every code of `McpWorkerError` (the client's), and the runtime's own. */
 export type RuntimeErrorCode =
-  | "WORKER_LOAD" | "HANDSHAKE_TIMEOUT" | "WORKER_CRASHED" | "CLOSED" | "TIMEOUT" | "RPC_ERROR" | "PROTOCOL"
-  | "TERMINATED" | "HTTP" | "UNREACHABLE" | "UNAUTHORIZED" | "UNSUPPORTED" | "UNKNOWN_SERVER" | "UNAVAILABLE" | "NEEDS_CREDENTIALS" | "INVALID_INPUT" | "INVALID_CONFIG"
-  | "DUPLICATE_TOOL" | "INVALID_TOOL_NAME" | "ABORTED" | "UNKNOWN_REQUEST" | "RUNTIME_CLOSED"
+  | McpWorkerErrorCode
+  | "UNKNOWN_SERVER" | "UNAVAILABLE" | "NEEDS_CREDENTIALS" | "INVALID_CONFIG"
+  | "DUPLICATE_TOOL" | "INVALID_TOOL_NAME" | "UNKNOWN_REQUEST" | "RUNTIME_CLOSED"
   | "LOCKED" | "NOT_SET_UP" | "ALREADY_SET_UP" | "MODE_MISMATCH" | "WRONG_KEY" | "TAMPERED" | "KEY_CHANGED"
   | "ORPHANED_CREDENTIALS" | "IDENTITY_CHANGED" | "CORRUPT" | "MISSING_CREDENTIALS" | "CRYPTO" | "STORAGE"
-  | "INTERNAL" | "INVALID_MANIFEST" | "ENCODE"
+  | "INVALID_MANIFEST" | "ENCODE"
   // A tool call refused before it ran, or a native tool's failure (`ToolResult.metadata.errorCode`).
   | "UNKNOWN_TOOL" | "TOOL_HIDDEN" | "TOOL_NOT_ENABLED" | "INVALID_ARGUMENTS" | "SCHEMA_TOO_COSTLY" | "TOOL_FAILED";
 
-/** Every error this API throws or rejects with. */
+/** Every error `McpRuntime` throws or rejects with: an `Error` with a stable `code` (the client's codes, and the runtime's). */
 export interface RuntimeError extends Error {
   code: RuntimeErrorCode;
   /** `INVALID_CONFIG`: every problem. */
@@ -457,7 +491,12 @@ export interface ServerStatusEvent extends EventBase {
   lastConnectedMs: number | null;
   /** The protocol version of its session: `"2026-07-28"`, or a version of the `initialize` handshake such as `"2025-11-25"`. */
   protocolVersion: string | null;
+  /** Failed starts, crashes and terminations since the last success. */
   consecutiveFailures: number;
+  /** When a tool call to it last succeeded (ms since the epoch; a tool's own `isError` result counts: the server answered). */
+  lastSuccessMs: number | null;
+  /** Tool calls that failed in a row (an error, a timeout, a crash during the call), since the last that succeeded; an aborted call does not count. */
+  consecutiveCallFailures: number;
   nextRetryMs: number | null;
   isolation: "sandbox" | "page" | "remote";
   network: string[];
@@ -514,6 +553,24 @@ export interface ToolsChangedEvent extends EventBase {
   server: string | null;
   added: string[];
   removed: string[];
+}
+
+/** A tool agents do not see, and why (`hiddenTools()`, the `toolsHidden` event). */
+export interface HiddenTool {
+  /** Its registry name. */
+  name: string;
+  server: string;
+  /** Its name on the server. */
+  tool: string;
+  /** Why it counts as destructive: no annotations, annotations that do not say it is safe, or a destructive verb in its name. */
+  reason: string;
+}
+
+/** A server's tools were registered (at each start, and when its list changes), and these are hidden from agents: they may be destructive and the server's config does not say `allowDestructiveTools`. */
+export interface ToolsHiddenEvent extends EventBase {
+  type: "toolsHidden";
+  server: string;
+  tools: HiddenTool[];
 }
 
 /** Tools whose registry names would have been the same (a server's crafted names, or a hash collision). Each got a name of its own; none keeps the contested one, whichever server came first. */
@@ -655,7 +712,7 @@ export interface ServerThrottledEvent extends EventBase {
 /** Everything the status socket delivers. */
 export type StatusEvent =
   | ServerStatusEvent | ServerRemovedEvent | CredentialsRequiredEvent | AuthorizationRequiredEvent | ToolsChangedEvent
-  | ToolNamesClashedEvent
+  | ToolNamesClashedEvent | ToolsHiddenEvent
   | ToolListLimitedEvent | ListChangedEvent | ResourceUpdatedEvent
   | ToolExecutionStartedEvent | ToolExecutionFinishedEvent | ServerLogEvent | ProgressEvent | ServerRestartingEvent
   | NetworkBlockedEvent | ElicitationRequestedEvent | SamplingRequestedEvent | ServerRequestSettledEvent

@@ -7,8 +7,13 @@
 //!     "files":  { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"] } } }
 //! ```
 //!
+//! The map of servers may also be the whole document (`{"echo": {…}, "remote": {…}}`, as some hosts keep their
+//! servers), or under `servers` (`{"servers": {…}}`, as VS Code writes it).
+//!
 //! Entries without `type` get it from their fields (`workerUrl` → wasm, `url` → http, `command` → stdio).
-//! Fields this host does not know (`autoApprove`, …) are ignored, so a file written for another client imports.
+//! `metadata.allowDestructiveTools` is read as `allowDestructiveTools`. Fields this host does not know
+//! (`autoApprove`, `cwd`, …) do not stop an entry, so a file written for another client imports; each is reported
+//! in [`McpServersImport::ignored`].
 //!
 //! `${NAME}` references in an entry's `env` (`"env": {"API_KEY": "${API_KEY}"}`) and `headers` name credentials of
 //! that server: the import declares them in the entry's `credentials` (required unless the reference has a
@@ -32,10 +37,12 @@ pub struct McpServersImport {
     pub servers: Vec<ServerConfig>,
     /// Problems; each names its entry and field. An entry with any problem is not in `servers`.
     pub errors: Vec<ConfigError>,
+    /// Fields of the entries that this host does not use, each named with its entry (the entry itself imports).
+    pub ignored: Vec<ConfigError>,
 }
 
-/// Reads an `mcpServers` document. Fails as a whole only when the text is not JSON or has no `mcpServers` object;
-/// otherwise each entry is accepted or rejected on its own.
+/// Reads an `mcpServers` document (or a bare map of servers). Fails as a whole only when the text is not a JSON
+/// object, or its `mcpServers` is not an object; otherwise each entry is accepted or rejected on its own.
 pub fn import_mcp_servers(text: &str) -> Result<McpServersImport, ConfigError> {
     let mut document: Value =
         serde_json::from_str(text).map_err(|e| ConfigError::new("", "", format!("not valid JSON: {e}")))?;
@@ -50,24 +57,30 @@ fn read_document(document: &Value) -> Result<McpServersImport, ConfigError> {
     let Some(root) = document.as_object() else {
         return Err(ConfigError::new("", "", format!("expected an object, found {}", parse::kind(document))));
     };
-    let servers = match root.get("mcpServers") {
-        Some(Value::Object(servers)) => servers,
-        Some(other) => {
+    let servers = match (root.get("mcpServers"), root.get("servers")) {
+        (Some(Value::Object(servers)), _) => servers,
+        (Some(other), _) => {
             return Err(ConfigError::new(
                 "",
                 "mcpServers",
                 format!("expected an object, found {}", parse::kind(other)),
             ));
         }
-        None => return Err(ConfigError::new("", "mcpServers", "is missing")),
+        // VS Code's `{"servers": {…}}`; a server named "servers" in a bare map has other servers beside it.
+        (None, Some(Value::Object(servers))) if root.len() == 1 && servers.values().all(Value::is_object) => servers,
+        (None, _) => root,
     };
+    if servers.is_empty() {
+        return Err(ConfigError::new("", "mcpServers", "lists no servers"));
+    }
     let mut import = McpServersImport::default();
     for (name, entry) in servers {
         let Some(object) = entry.as_object() else {
-            let message = format!("expected an object, found {}", parse::kind(entry));
+            let message = format!("expected an object (a server's config), found {}", parse::kind(entry));
             import.errors.push(ConfigError::new(name.as_str(), "", message));
             continue;
         };
+        import.ignored.extend(parse::unknown_fields(name, object));
         match parse::entry(name, object).and_then(declare_references) {
             Ok(config) => import.servers.push(config),
             Err(errors) => import.errors.extend(errors),

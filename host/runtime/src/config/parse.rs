@@ -16,7 +16,7 @@ pub(crate) fn entry(name: &str, object: &Map<String, Value>) -> Result<ServerCon
     let env = fields.string_map("env");
     fields.check_references("env", &env);
     let timeout_ms = fields.timeout_ms();
-    let allow_destructive_tools = fields.bool("allowDestructiveTools").unwrap_or(false);
+    let allow_destructive_tools = fields.allow_destructive_tools();
     let auto_start = fields.bool("autoStart").unwrap_or(false);
     let resource_tool = fields.bool("resourceTool").unwrap_or(false);
     let protocol = fields.protocol();
@@ -37,6 +37,55 @@ pub(crate) fn entry(name: &str, object: &Map<String, Value>) -> Result<ServerCon
         }),
         _ => Err(fields.errors),
     }
+}
+
+/// The fields an entry may have, and where they are read.
+const KNOWN_FIELDS: &[&str] = &[
+    "name",
+    "type",
+    "workerUrl",
+    "wasmUrl",
+    "url",
+    "serverUrl",
+    "headers",
+    "proxy",
+    "command",
+    "args",
+    "env",
+    "credentials",
+    "network",
+    "isolation",
+    "enabled",
+    "disabled",
+    "timeoutMs",
+    "allowDestructiveTools",
+    "autoStart",
+    "resourceTool",
+    "protocol",
+    "metadata",
+];
+
+/// The keys of an entry's `metadata` this host reads.
+const KNOWN_METADATA: &[&str] = &["allowDestructiveTools"];
+
+/// The fields of the entry `name` this host does not use (`metadata.<key>` for those under `metadata`), each as a
+/// note that names it: the entry still imports.
+pub(crate) fn unknown_fields(name: &str, object: &Map<String, Value>) -> Vec<ConfigError> {
+    let unused = "is not used by this host (ignored)";
+    let mut notes: Vec<ConfigError> = object
+        .keys()
+        .filter(|key| !KNOWN_FIELDS.contains(&key.as_str()))
+        .map(|key| ConfigError::new(name, key.as_str(), unused))
+        .collect();
+    if let Some(Value::Object(metadata)) = object.get("metadata") {
+        notes.extend(
+            metadata
+                .keys()
+                .filter(|key| !KNOWN_METADATA.contains(&key.as_str()))
+                .map(|key| ConfigError::new(name, format!("metadata.{key}"), unused)),
+        );
+    }
+    notes
 }
 
 /// What a JSON value is, for messages: "a string", "a number", ….
@@ -119,6 +168,28 @@ impl Fields<'_> {
             Some(other) => {
                 self.wrong_type("protocol", r#""auto", "2026-07-28" or "2025-11-25""#, other);
                 Protocol::Auto
+            }
+        }
+    }
+
+    /// `allowDestructiveTools`, or `metadata.allowDestructiveTools` as some hosts write it (the top-level field wins).
+    fn allow_destructive_tools(&mut self) -> bool {
+        if let Some(allow) = self.bool("allowDestructiveTools") {
+            return allow;
+        }
+        match self.object.get("metadata") {
+            None => false,
+            Some(Value::Object(metadata)) => match metadata.get("allowDestructiveTools") {
+                None => false,
+                Some(Value::Bool(allow)) => *allow,
+                Some(other) => {
+                    self.wrong_type("metadata.allowDestructiveTools", "true or false", other);
+                    false
+                }
+            },
+            Some(other) => {
+                self.wrong_type("metadata", "an object", other);
+                false
             }
         }
     }

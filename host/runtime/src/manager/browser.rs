@@ -116,7 +116,7 @@ impl Launcher for SharedWorkerLauncher {
             let Some(url) = url else { return Ok(None) };
             let text =
                 fetch_text(&url).await.map_err(|cause| ClientError::WorkerLoad { server: server.clone(), cause })?;
-            let Some(text) = text else { return Ok(None) };
+            let Some((text, url)) = text else { return Ok(None) };
             BundleManifest::parse(&text).map(Some).map_err(|reason| Error::InvalidManifest { server, url, reason })
         })
     }

@@ -63,11 +63,15 @@ impl Inner {
             options.on_progress = Some(self.progress_reporter(server, options.on_progress.take()));
         }
         let outcome = client.call_tool_raw(tool, arguments, options).await.map_err(Error::from);
-        if outcome.is_ok() {
-            let recovered = self.with_slot(server, |slot| slot.health.succeeded()).unwrap_or(false);
-            if recovered {
-                self.emit_status(server);
-            }
+        let now = self.runtime.now_ms();
+        let changed = match &outcome {
+            Ok(_) => self.with_slot(server, |slot| slot.health.succeeded(now)).unwrap_or(false),
+            Err(error) if error.code() == "ABORTED" => false,
+            // A server that went down with the call says so in its own status events.
+            Err(_) => self.with_slot(server, |slot| slot.health.call_failed()).unwrap_or(false),
+        };
+        if changed {
+            self.emit_status(server);
         }
         outcome
     }

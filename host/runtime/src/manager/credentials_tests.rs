@@ -97,7 +97,8 @@ fn a_required_credential_in_the_manifest_holds_the_server_until_it_is_stored() {
     assert_eq!(w.manager.health("weather").unwrap().status, ServerStatus::Connected);
     assert_eq!(pairs(&w.launched_env("weather")), [("WEATHER_API_KEY", "wk-123"), ("UNITS", "metric")]);
     assert!(w.manager.credentials_needed("weather").is_none());
-    assert_eq!(w.launcher.manifest_reads.borrow().iter().filter(|n| *n == "weather").count(), 3);
+    let reads = w.launcher.manifest_reads.borrow().iter().filter(|n| *n == "weather").count();
+    assert_eq!(reads, 4, "when it was added (for its tools), and before each of its 3 starts");
 }
 
 #[test]

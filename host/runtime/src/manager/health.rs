@@ -28,6 +28,12 @@ pub struct ServerHealth {
     pub protocol_version: Option<String>,
     /// Failures (failed starts, crashes, terminations) since the last success.
     pub consecutive_failures: u32,
+    /// When a tool call to it last succeeded (ms since the epoch; a tool's own `isError` result counts: the server
+    /// answered).
+    pub last_success_ms: Option<f64>,
+    /// Tool calls that failed in a row (an error, a timeout, a crash during the call), since the last that succeeded.
+    /// A call the caller aborted does not count.
+    pub consecutive_call_failures: u32,
     /// When the next automatic restart is due, while one is.
     pub next_retry_ms: Option<f64>,
     /// Where it runs: `sandbox` (its own origin), `page` (the page's origin) or `remote` (over HTTP).
@@ -78,6 +84,8 @@ impl ServerHealth {
             last_connected_ms: None,
             protocol_version: None,
             consecutive_failures: 0,
+            last_success_ms: None,
+            consecutive_call_failures: 0,
             next_retry_ms: None,
             isolation: config.isolation_label(),
             network: Vec::new(),
@@ -147,9 +155,19 @@ impl ServerHealth {
         AfterFailure::RetryAfter(delay)
     }
 
-    /// A call succeeded: the server works, failures are forgotten. Returns whether anything changed.
-    pub(crate) fn succeeded(&mut self) -> bool {
-        std::mem::replace(&mut self.consecutive_failures, 0) != 0
+    /// A call succeeded at `now`: the server works, failures are forgotten. Returns whether a failure count changed
+    /// (the time of the success alone is not worth an event).
+    pub(crate) fn succeeded(&mut self, now: f64) -> bool {
+        self.last_success_ms = Some(now);
+        let starts = std::mem::replace(&mut self.consecutive_failures, 0);
+        let calls = std::mem::replace(&mut self.consecutive_call_failures, 0);
+        starts != 0 || calls != 0
+    }
+
+    /// A call failed. Returns whether the server is still connected (its status is the news otherwise).
+    pub(crate) fn call_failed(&mut self) -> bool {
+        self.consecutive_call_failures = self.consecutive_call_failures.saturating_add(1);
+        self.status == ServerStatus::Connected
     }
 
     /// Whether the server waits for an automatic restart.
@@ -196,8 +214,9 @@ mod tests {
         let mut health = ServerHealth::new(&ServerConfig::wasm("a", "/a.js"));
         health.failed("x".into(), &policy(), 0.0);
         health.connected(4, 50.0, "2026-07-28");
-        assert!(health.succeeded());
-        assert!(!health.succeeded(), "nothing to reset the second time");
+        assert!(health.succeeded(60.0));
+        assert!(!health.succeeded(70.0), "nothing to reset the second time");
+        assert_eq!(health.last_success_ms, Some(70.0));
         assert_eq!(
             (health.status, health.tool_count, health.last_connected_ms),
             (ServerStatus::Connected, 4, Some(50.0))
@@ -217,5 +236,18 @@ mod tests {
         assert_eq!(json["status"], "needs_credentials");
         assert_eq!(json["toolCount"], 0);
         assert_eq!(json["lastError"], "TOKEN is missing");
+    }
+
+    #[test]
+    fn call_failures_are_counted_until_a_call_succeeds() {
+        let mut health = ServerHealth::new(&ServerConfig::wasm("a", "/a.js"));
+        assert_eq!((health.last_success_ms, health.consecutive_call_failures), (None, 0));
+        assert!(!health.call_failed(), "not connected");
+        health.connected(1, 5.0, "2025-11-25");
+        assert!(health.call_failed(), "connected: worth an event");
+        assert_eq!(health.consecutive_call_failures, 2);
+        assert_eq!(health.consecutive_failures, 0, "failed calls are not failed starts");
+        assert!(health.succeeded(9.0), "the count was reset");
+        assert_eq!((health.last_success_ms, health.consecutive_call_failures), (Some(9.0), 0));
     }
 }

@@ -55,6 +55,35 @@ impl Inner {
         }));
     }
 
+    /// Registers a lazy server's tools from its bundle's manifest (in the background), so that agents see them
+    /// before it starts; calling one starts it, and its own `tools/list` then replaces them. Nothing happens for a
+    /// server that starts now or is disabled, a manifest without tools or that cannot be read (its start reports
+    /// that), or a server that started or changed meanwhile.
+    pub(super) fn preview_tools_in_background(self: &Rc<Self>, name: &str) {
+        let Some((config, generation)) = self.slots.borrow().get(name).map(|s| (s.config.clone(), s.generation)) else {
+            return;
+        };
+        if !config.enabled || config.auto_start || config.transport.unavailable_reason().is_some() {
+            return;
+        }
+        let inner = self.clone();
+        let name = name.to_owned();
+        self.runtime.spawn(Box::pin(async move {
+            let Ok(Some(manifest)) = inner.launcher.manifest(&name, &config.transport).await else { return };
+            if manifest.tools.is_empty() {
+                return;
+            }
+            let idle = inner.current(&name, generation, |slot| slot.client.is_none() && slot.starting.is_none());
+            if idle != Some(true) {
+                return;
+            }
+            let registered = inner.registry.replace_server_tools(&name, manifest.tools, config.allow_destructive_tools);
+            inner.current(&name, generation, |slot| slot.health.tool_count = registered.registered.len());
+            inner.emit_status(&name);
+            inner.events.emit(&ManagerEvent::ToolsChanged { server: name.clone(), tools: registered.registered });
+        }));
+    }
+
     /// A new start of `slot`: the future its callers await, and the task that runs it (spawned by the caller once
     /// the slots are no longer borrowed). The task runs to the end even if every caller stops waiting.
     fn begin_start(self: &Rc<Self>, name: &str, slot: &mut Slot) -> (StartFuture, LocalBoxFuture<'static, ()>) {

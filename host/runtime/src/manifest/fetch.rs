@@ -3,9 +3,9 @@
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// The text at `url`; `None` when there is none (404 or 410: the bundle has no manifest). Any other failure (the
-/// network, another HTTP status) is an error naming the URL.
-pub(crate) async fn fetch_text(url: &str) -> Result<Option<String>, String> {
+/// The text at `url`, and the absolute URL it came from (after redirects); `None` when there is none (404 or 410:
+/// the bundle has no manifest). Any other failure (the network, another HTTP status) is an error naming the URL.
+pub(crate) async fn fetch_text(url: &str) -> Result<Option<(String, String)>, String> {
     let failed =
         |e: wasm_bindgen::JsValue| format!("cannot fetch {url}: {}", mcp_worker_client::worker::describe_js(&e));
     let window = web_sys::window().ok_or_else(|| format!("cannot fetch {url}: no window"))?;
@@ -17,5 +17,7 @@ pub(crate) async fn fetch_text(url: &str) -> Result<Option<String>, String> {
         _ => {}
     }
     let text = JsFuture::from(response.text().map_err(failed)?).await.map_err(failed)?;
-    text.as_string().map(Some).ok_or_else(|| format!("cannot read {url}: the body is not text"))
+    let text = text.as_string().ok_or_else(|| format!("cannot read {url}: the body is not text"))?;
+    let from = response.url();
+    Ok(Some((text, if from.is_empty() { url.to_owned() } else { from })))
 }

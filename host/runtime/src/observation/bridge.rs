@@ -4,7 +4,7 @@
 use super::events::{
     AuthorizationRequiredEvent, CredentialsRequiredEvent, EventBody, ListChangedEvent, ProgressEvent,
     ResourceUpdatedEvent, ServerEvent, ServerLogEvent, ServerRestartingEvent, ServerStatusEvent, ServerThrottledEvent,
-    ToolsChangedEvent,
+    ToolsChangedEvent, ToolsHiddenEvent,
 };
 use super::hub::{HubInner, ObservationManager};
 use crate::manager::{ListKind, ManagerEvent, McpTransportManager};
@@ -61,15 +61,23 @@ fn hub(weak: &Weak<HubInner>) -> Option<ObservationManager> {
 impl ObservationManager {
     /// Publishes the manager's events: `serverStatus`, `credentialsRequired` (when a server cannot start without
     /// credentials: which, with their descriptions from its manifest and config), `serverRemoved`,
-    /// `serverRestarting`, `serverLog`, `progress` and `listChanged` for resources and prompts (tool list changes
-    /// come from [`Self::watch_registry`]).
+    /// `serverRestarting`, `serverLog`, `progress`, `listChanged` for resources and prompts (tool list changes
+    /// come from [`Self::watch_registry`]), and `toolsHidden` when a server's tools are registered and some are
+    /// hidden from agents.
     pub fn watch_manager(&self, manager: &McpTransportManager) -> Watches {
         let weak = self.downgrade();
+        let registry = manager.registry().clone();
         let id = manager.subscribe(Rc::new(move |event: &ManagerEvent| {
             let Some(hub) = hub(&weak) else { return };
             match event {
                 ManagerEvent::Status { health } => {
                     hub.emit(EventBody::ServerStatus(ServerStatusEvent::from(health)));
+                }
+                ManagerEvent::ToolsChanged { server, .. } => {
+                    let tools = registry.hidden_of(server);
+                    if !tools.is_empty() {
+                        hub.emit(EventBody::ToolsHidden(ToolsHiddenEvent { server: server.clone(), tools }));
+                    }
                 }
                 ManagerEvent::CredentialsRequired { server, credentials, locked, reason, identity_change } => {
                     hub.emit(EventBody::CredentialsRequired(CredentialsRequiredEvent {

@@ -7,7 +7,7 @@
 
 use crate::credentials::CredentialDecl;
 use crate::manager::{ListKind, ServerHealth, ServerStatus};
-use crate::registry::{LimitReport, NameClash};
+use crate::registry::{HiddenTool, LimitReport, NameClash};
 use crate::tool_system::{ExecutionCall, ExecutionFinished};
 use mcp_worker_client::connection::FloodReport;
 use mcp_worker_client::http::oauth::setup::AuthorizationRequired;
@@ -68,6 +68,8 @@ pub enum EventKind {
     AuthorizationRequired,
     /// [`EventBody::ToolsChanged`].
     ToolsChanged,
+    /// [`EventBody::ToolsHidden`].
+    ToolsHidden,
     /// [`EventBody::ToolNamesClashed`].
     ToolNamesClashed,
     /// [`EventBody::ToolListLimited`].
@@ -113,6 +115,8 @@ pub enum EventBody {
     AuthorizationRequired(AuthorizationRequiredEvent),
     /// Tools were added to or removed from the registry.
     ToolsChanged(ToolsChangedEvent),
+    /// A server's tools were registered, and some are hidden from agents: which, and why.
+    ToolsHidden(ToolsHiddenEvent),
     /// Tools would have had the same registry name: each got a name of its own, and none keeps that one.
     ToolNamesClashed(ToolNamesClashedEvent),
     /// A server's tool list went past the registry's limits (too many tools, long texts, control characters).
@@ -153,6 +157,7 @@ impl EventBody {
             Self::CredentialsRequired(_) => EventKind::CredentialsRequired,
             Self::AuthorizationRequired(_) => EventKind::AuthorizationRequired,
             Self::ToolsChanged(_) => EventKind::ToolsChanged,
+            Self::ToolsHidden(_) => EventKind::ToolsHidden,
             Self::ToolNamesClashed(_) => EventKind::ToolNamesClashed,
             Self::ToolListLimited(_) => EventKind::ToolListLimited,
             Self::ListChanged(_) => EventKind::ListChanged,
@@ -178,6 +183,7 @@ impl EventBody {
             Self::CredentialsRequired(e) => Some(&e.server),
             Self::AuthorizationRequired(e) => Some(&e.server),
             Self::ToolsChanged(e) => e.server.as_deref(),
+            Self::ToolsHidden(e) => Some(&e.server),
             Self::ToolNamesClashed(_) => None,
             Self::ToolListLimited(e) => Some(&e.server),
             Self::ListChanged(e) => Some(&e.server),
@@ -230,6 +236,10 @@ pub struct ServerStatusEvent {
     pub protocol_version: Option<String>,
     /// Failures since the last success.
     pub consecutive_failures: u32,
+    /// When a tool call to it last succeeded (ms since the epoch).
+    pub last_success_ms: Option<f64>,
+    /// Tool calls that failed in a row, since the last that succeeded.
+    pub consecutive_call_failures: u32,
     /// When the next automatic restart is due, while one is.
     pub next_retry_ms: Option<f64>,
     /// `sandbox` (its own origin) or `page` (the page's origin).
@@ -253,6 +263,8 @@ impl From<&ServerHealth> for ServerStatusEvent {
             last_connected_ms: health.last_connected_ms,
             protocol_version: health.protocol_version.clone(),
             consecutive_failures: health.consecutive_failures,
+            last_success_ms: health.last_success_ms,
+            consecutive_call_failures: health.consecutive_call_failures,
             next_retry_ms: health.next_retry_ms,
             isolation: health.isolation,
             network: health.network.clone(),
@@ -330,6 +342,20 @@ pub struct ToolsChangedEvent {
     pub added: Vec<String>,
     /// Registry names removed.
     pub removed: Vec<String>,
+}
+
+/// The tools of a server that agents do not see, each with why, announced when the server's tools are registered
+/// (at each start, and when its list changes). They stay hidden while its config does not allow destructive tools
+/// (`allowDestructiveTools`); a tool that says `readOnlyHint: true` or `destructiveHint: false` (and has no
+/// destructive verb in its name) is shown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ToolsHiddenEvent {
+    /// The server.
+    pub server: String,
+    /// Its hidden tools.
+    pub tools: Vec<HiddenTool>,
 }
 
 /// Tools whose registry names would have coincided (a server's names crafted to, or a hash collision), with the

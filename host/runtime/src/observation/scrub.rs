@@ -7,12 +7,12 @@
 use super::events::{
     AuthorizationRequiredEvent, CredentialsRequiredEvent, EventBody, ListChangedEvent, ProgressEvent,
     ResourceUpdatedEvent, ServerEvent, ServerLogEvent, ServerRequestEvent, ServerRequestSettledEvent,
-    ServerRestartingEvent, ServerStatusEvent, ToolsChangedEvent,
+    ServerRestartingEvent, ServerStatusEvent, ToolsChangedEvent, ToolsHiddenEvent,
 };
 use super::requests::PendingRequest;
 use crate::credentials::{CredentialDecl, IdentityChange, ServerIdentity};
 use crate::manager::ServerHealth;
-use crate::registry::{ClashedTool, LimitReport, LimitViolation, NameClash};
+use crate::registry::{ClashedTool, HiddenTool, LimitReport, LimitViolation, NameClash};
 use crate::tool_system::{ContentSummary, ExecutionCall, ExecutionFinished, OutputSummary};
 use mcp_worker_client::sandbox::BlockedRequest;
 use serde_json::Value;
@@ -71,6 +71,7 @@ impl Scrub for EventBody {
             Self::AuthorizationRequired(e) => e.scrub(scrub),
             Self::ResourceUpdated(e) => e.scrub(scrub),
             Self::ToolsChanged(e) => e.scrub(scrub),
+            Self::ToolsHidden(e) => e.scrub(scrub),
             Self::ListChanged(e) => e.scrub(scrub),
             Self::ToolExecutionStarted(e) => e.scrub(scrub),
             Self::ToolExecutionFinished(e) => e.scrub(scrub),
@@ -136,6 +137,8 @@ impl Scrub for ServerStatusEvent {
             last_connected_ms: _,
             protocol_version: _, // a version string the client checked
             consecutive_failures: _,
+            last_success_ms: _,
+            consecutive_call_failures: _,
             next_retry_ms: _,
             isolation: _, // a constant of this crate
             network,
@@ -160,6 +163,8 @@ impl Scrub for ServerHealth {
             last_connected_ms: _,
             protocol_version: _, // a version string the client checked
             consecutive_failures: _,
+            last_success_ms: _,
+            consecutive_call_failures: _,
             next_retry_ms: _,
             isolation: _,
             network,
@@ -238,6 +243,18 @@ impl Scrub for ServerIdentity {
             Self::Command { command, args } => {
                 command.scrub(scrub);
                 args.scrub(scrub);
+            }
+        }
+    }
+}
+
+impl Scrub for ToolsHiddenEvent {
+    fn scrub(&mut self, scrub: &dyn Fn(&mut String)) {
+        let Self { server, tools } = self;
+        server.scrub(scrub);
+        for HiddenTool { name, server, tool, reason } in tools {
+            for text in [name, server, tool, reason] {
+                text.scrub(scrub);
             }
         }
     }

@@ -48,6 +48,8 @@ fn every_event() -> Vec<EventBody> {
             last_connected_ms: None,
             protocol_version: None,
             consecutive_failures: 1,
+            last_success_ms: None,
+            consecutive_call_failures: 2,
             next_retry_ms: None,
             isolation: "sandbox",
             network: vec![s()],
@@ -63,6 +65,10 @@ fn every_event() -> Vec<EventBody> {
             identity_change: Some(IdentityChange::new(s(), vec![s()], Some(identity()), identity())),
         }),
         EventBody::ToolsChanged(ToolsChangedEvent { server: Some(s()), added: vec![s()], removed: vec![s()] }),
+        EventBody::ToolsHidden(ToolsHiddenEvent {
+            server: s(),
+            tools: vec![crate::registry::HiddenTool { name: s(), server: s(), tool: s(), reason: s() }],
+        }),
         EventBody::ListChanged(ListChangedEvent { server: s(), list: ListKind::Prompts }),
         EventBody::ToolExecutionStarted(call()),
         EventBody::ToolExecutionFinished(ExecutionFinished {
@@ -108,7 +114,7 @@ fn hub() -> ObservationManager {
 fn no_field_or_object_key_of_any_event_keeps_a_value() {
     let hub = hub();
     let events = every_event();
-    assert_eq!(events.len(), 13, "one of each kind");
+    assert_eq!(events.len(), 14, "one of each kind");
     for body in events {
         let kind = body.kind();
         hub.emit(body);

@@ -14,15 +14,42 @@ pub const DESTRUCTIVE_VERBS: &[&str] = &["delete", "remove", "destroy", "drop", 
 
 /// Whether `tool` counts as destructive: by its annotations (spec defaults applied) or by its name.
 pub fn is_destructive(tool: &Tool) -> bool {
-    let hinted = tool.annotations.as_ref().is_none_or(|a| a.is_destructive());
-    hinted || name_is_destructive(&tool.name)
+    why_destructive(tool).is_some()
+}
+
+/// Why `tool` counts as destructive, in words for the person who configures or writes it; `None` when it does not.
+pub fn why_destructive(tool: &Tool) -> Option<String> {
+    if let Some(verb) = destructive_verb(&tool.name) {
+        return Some(format!("its name has the destructive verb \"{verb}\""));
+    }
+    match &tool.annotations {
+        None => Some(
+            "it has no annotations (a tool is shown only when it says readOnlyHint: true or \
+                      destructiveHint: false)"
+                .to_owned(),
+        ),
+        Some(hints) if hints.destructive_hint == Some(true) && hints.read_only_hint != Some(true) => {
+            Some("it is annotated destructiveHint: true".to_owned())
+        }
+        Some(hints) if hints.is_destructive() => Some(
+            "its annotations say neither readOnlyHint: true nor destructiveHint: false (the spec's default is \
+             destructive)"
+                .to_owned(),
+        ),
+        Some(_) => None,
+    }
 }
 
 /// Whether a word of `name` is a destructive verb (`delete_file`, `removeItem`, `drop-table`, `Purge`, `deletes`),
 /// without flagging words that merely contain one (`dropdown`, `undeleted`).
 pub fn name_is_destructive(name: &str) -> bool {
-    words(name).any(|word| {
-        DESTRUCTIVE_VERBS.iter().any(|verb| {
+    destructive_verb(name).is_some()
+}
+
+/// The destructive verb a word of `name` is (see [`name_is_destructive`]).
+fn destructive_verb(name: &str) -> Option<&'static str> {
+    words(name).find_map(|word| {
+        DESTRUCTIVE_VERBS.iter().copied().find(|verb| {
             word == *verb || word.strip_prefix(verb).is_some_and(|rest| matches!(rest, "s" | "d" | "r" | "all"))
         })
     })
@@ -91,5 +118,19 @@ mod tests {
         for name in ["dropdown_options", "list_undeleted", "get_dropbox_file", "removal_policy_info", "search"] {
             assert!(!name_is_destructive(name), "{name}");
         }
+    }
+
+    #[test]
+    fn the_reason_says_what_to_change() {
+        assert!(why_destructive(&tool("search", None)).unwrap().contains("no annotations"));
+        let unset = why_destructive(&tool("search", Some(ToolAnnotations::default()))).unwrap();
+        assert!(unset.contains("neither readOnlyHint: true nor destructiveHint: false"), "{unset}");
+        let said = ToolAnnotations { destructive_hint: Some(true), ..Default::default() };
+        assert_eq!(why_destructive(&tool("reset", Some(said))).unwrap(), "it is annotated destructiveHint: true");
+        assert_eq!(
+            why_destructive(&tool("files.deleteAll", read_only())).unwrap(),
+            "its name has the destructive verb \"delete\""
+        );
+        assert_eq!(why_destructive(&tool("search", read_only())), None);
     }
 }

@@ -31,6 +31,23 @@ impl ExportFormat {
     }
 }
 
+/// How tools are written out, beyond their format.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ExportOptions {
+    /// Begin each MCP tool's description with its server's name in brackets (`[github] Search issues`), as
+    /// browser IDEs show tools of several servers to a model. Native tools have no server and no prefix.
+    pub server_prefix: bool,
+}
+
+impl ExportOptions {
+    /// With (or without) the `[server]` prefix on descriptions.
+    pub fn server_prefix(mut self, prefix: bool) -> Self {
+        self.server_prefix = prefix;
+        self
+    }
+}
+
 /// An exported tool list.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
@@ -42,10 +59,15 @@ pub struct Export {
     pub skipped: Vec<(String, SchemaError)>,
 }
 
-pub(super) fn export(entries: &[ToolEntry], format: ExportFormat, limits: &ToolLimits) -> Export {
+pub(super) fn export(
+    entries: &[ToolEntry],
+    format: ExportFormat,
+    options: ExportOptions,
+    limits: &ToolLimits,
+) -> Export {
     let mut out = Export::default();
     for entry in entries {
-        match export_one(entry, format, limits) {
+        match export_one(entry, format, options, limits) {
             // A value without non-string keys always serializes.
             Ok(tool) => out.tools.push(to_raw_value(&tool).unwrap_or_else(|_| RawValue::NULL.to_owned())),
             Err(error) => out.skipped.push((entry.name.clone(), error)),
@@ -54,18 +76,31 @@ pub(super) fn export(entries: &[ToolEntry], format: ExportFormat, limits: &ToolL
     out
 }
 
-fn export_one(entry: &ToolEntry, format: ExportFormat, limits: &ToolLimits) -> Result<Value, SchemaError> {
+fn export_one(
+    entry: &ToolEntry,
+    format: ExportFormat,
+    options: ExportOptions,
+    limits: &ToolLimits,
+) -> Result<Value, SchemaError> {
     let definition = &entry.definition;
+    let prefixed = |description: String| match entry.server() {
+        Some(server) if options.server_prefix => format!("[{server}] {description}"),
+        _ => description,
+    };
     if format == ExportFormat::Mcp {
         let mut tool = serde_json::to_value(definition.as_ref()).unwrap_or_else(|_| json!({}));
         if let Value::Object(fields) = &mut tool {
             fields.insert("name".into(), Value::String(entry.name.clone()));
+            if options.server_prefix {
+                let description = fields.get("description").and_then(Value::as_str).map(str::to_owned);
+                fields.insert("description".into(), Value::String(prefixed(description.unwrap_or_default())));
+            }
         }
         return Ok(tool);
     }
     let target = format.target();
     let parameters = Value::Object(prepare_input_schema(&definition.input_schema.to_object(), target)?.schema);
-    let description = Value::String(description(entry, limits));
+    let description = Value::String(prefixed(description(entry, limits)));
     let name = Value::String(entry.name.clone());
     Ok(match format {
         ExportFormat::OpenAi => {

@@ -7,10 +7,11 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use serde_json::Value;
 
-use crate::{Result, cmd, display};
+use crate::Result;
 
 /// Loads `<bundle>/server.js` and `server_bg.wasm` in node and prints `mcp_worker_manifest()`. The glue is an ES
 /// module; a copy named `.mjs` loads as one wherever the bundle lives.
@@ -36,31 +37,31 @@ try {
 "#;
 
 /// Writes `<bundle>/manifest.json` from the bundle's own `mcp_worker_manifest()`.
-pub(crate) fn write_manifest(bundle: &Path) -> Result<PathBuf> {
-    let mut node = cmd::new("node");
+pub fn write_manifest(bundle: &Path) -> Result<PathBuf> {
+    let mut node = Command::new("node");
     node.args(["--input-type=module", "-e", PROBE]).arg(bundle);
-    println!("$ node (read the manifest of {})", display(bundle));
-    let output = node.output().map_err(|e| format!("node could not start: {e} (run `cargo xtask setup`)"))?;
+    println!("$ node (read the manifest of {})", bundle.display());
+    let output = node.output().map_err(|e| format!("node could not start: {e} (install Node.js 20 or later)"))?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         return Err(format!(
             "reading the manifest of {} failed ({}):\n{}",
-            display(bundle),
+            bundle.display(),
             output.status,
             stderr.trim()
         ));
     }
     let text = String::from_utf8_lossy(&output.stdout);
     let manifest =
-        check_manifest(&text).map_err(|e| format!("{}: the server's manifest is not valid: {e}", display(bundle)))?;
+        check_manifest(&text).map_err(|e| format!("{}: the server's manifest is not valid: {e}", bundle.display()))?;
     let path = bundle.join("manifest.json");
-    fs::write(&path, manifest).map_err(|e| format!("cannot write {}: {e}", display(&path)))?;
+    fs::write(&path, manifest).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(path)
 }
 
 /// Checks a manifest against the documented format and returns it as the server wrote it (its members in the
 /// documented order), ending in a newline.
-pub(crate) fn check_manifest(text: &str) -> Result<String> {
+pub fn check_manifest(text: &str) -> Result<String> {
     let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
     let object = value.as_object().ok_or("not a JSON object")?;
     let string = |key: &str| object.get(key).and_then(Value::as_str).filter(|s| !s.is_empty());
@@ -126,7 +127,7 @@ mod tests {
     /// The probe end to end on a stand-in bundle whose glue exports what wasm-bindgen's does.
     #[test]
     fn the_manifest_is_read_from_the_bundle_in_node() {
-        let bundle = std::env::temp_dir().join(format!("xtask-manifest-test-{}", std::process::id()));
+        let bundle = std::env::temp_dir().join(format!("mcp-worker-manifest-test-{}", std::process::id()));
         fs::create_dir_all(&bundle).unwrap();
         let glue = r#"let ready = false;
             export function initSync({ module }) { ready = module.length === 4; }

@@ -1,0 +1,124 @@
+//! Frames whose large strings travel beside them (`docs/wire-protocol.md`, "Detached strings"). The host asks for
+//! them in `connect`; a server built with the SDK then posts a result with texts of 32 KiB or more as
+//! `{frame, strings: [[marker, string], …]}`, the frame holding each string's marker where the string goes.
+//!
+//! Putting them back happens in JavaScript, on the page: for a call whose result goes to JavaScript, after
+//! `JSON.parse` of the small frame (the large strings are never parsed, escaped or copied into wasm); for every
+//! other frame, as text spliced at each quoted marker, which is then read like any frame. A frame whose strings do
+//! not fit it fails its request with a protocol error.
+
+use super::JsCalls;
+use crate::connection::Connection;
+use crate::error::Error;
+use js_sys::JsString;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(inline_js = r#"
+export function detachedLength(data) {
+  if (data === null || typeof data !== "object" || typeof data.frame !== "string" || "jsonrpc" in data) return -1;
+  const strings = data.strings;
+  if (!Array.isArray(strings) || strings.length > 1024) return -1;
+  let length = data.frame.length;
+  for (const pair of strings) {
+    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== "string" || typeof pair[1] !== "string") return -1;
+    length += pair[1].length;
+  }
+  return length;
+}
+export function attachParsed(data) {
+  const strings = new Map(data.strings);
+  if (strings.size !== data.strings.length) throw new Error("two detached strings have the same marker");
+  const message = JSON.parse(data.frame);
+  const stack = message !== null && typeof message === "object" ? [message] : [];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    for (const key of Object.keys(node)) {
+      const value = node[key];
+      if (typeof value === "string") {
+        const text = strings.get(value);
+        if (text !== undefined) {
+          node[key] = text;
+          strings.delete(value);
+        }
+      } else if (value !== null && typeof value === "object") {
+        stack.push(value);
+      }
+    }
+  }
+  if (strings.size > 0) throw new Error("a detached string's marker is not in its frame");
+  return message;
+}
+export function attachText(data) {
+  let text = data.frame;
+  for (const [marker, value] of data.strings) {
+    const quoted = JSON.stringify(marker);
+    const at = text.indexOf(quoted);
+    if (at < 0 || text.indexOf(quoted, at + quoted.length) >= 0) {
+      throw new Error("a detached string's marker is not in its frame exactly once");
+    }
+    text = text.slice(0, at) + JSON.stringify(value) + text.slice(at + quoted.length);
+  }
+  return text;
+}
+export function frameId(data) {
+  try {
+    const id = JSON.parse(data.frame)?.id;
+    return Number.isSafeInteger(id) ? id : -1;
+  } catch {
+    return -1;
+  }
+}
+"#)]
+extern "C" {
+    /// The characters of a frame with detached strings (its JSON and every string), or -1 when `data` is not one.
+    #[wasm_bindgen(js_name = detachedLength)]
+    fn detached_length(data: &JsValue) -> f64;
+
+    /// The message with its strings put back, parsed; throws when they do not fit it.
+    #[wasm_bindgen(js_name = attachParsed, catch)]
+    fn attach_parsed(data: &JsValue) -> Result<JsValue, JsValue>;
+
+    /// The message with its strings put back, as JSON text; throws when they do not fit it.
+    #[wasm_bindgen(js_name = attachText, catch)]
+    fn attach_text(data: &JsValue) -> Result<JsString, JsValue>;
+
+    /// The request id the frame answers, or -1.
+    #[wasm_bindgen(js_name = frameId)]
+    fn frame_id(data: &JsValue) -> f64;
+}
+
+/// The length of `data` in characters when it is a frame with detached strings.
+pub(super) fn length(data: &JsValue) -> Option<u32> {
+    let length = detached_length(data);
+    #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "string lengths fit u32")]
+    (length >= 0.0).then_some(length.min(f64::from(u32::MAX)) as u32)
+}
+
+/// Takes a frame with detached strings: a plain result for a JavaScript caller goes to it; anything else comes
+/// back as text, for the connection to read. `None` when the frame was answered or failed its request.
+pub(super) fn receive(data: &JsValue, connection: &Connection, js_calls: &JsCalls) -> Option<JsString> {
+    if js_calls.is_waiting() {
+        match attach_parsed(data) {
+            Ok(message) if js_calls.offer_message(&message, connection) => return None,
+            Ok(_) => {}
+            Err(thrown) => return fail(data, connection, &thrown),
+        }
+    }
+    match attach_text(data) {
+        Ok(text) => Some(text),
+        Err(thrown) => fail(data, connection, &thrown),
+    }
+}
+
+/// Fails the request a frame whose strings do not fit it answers (a frame that answers none is dropped, as a
+/// malformed frame is).
+fn fail(data: &JsValue, connection: &Connection, thrown: &JsValue) -> Option<JsString> {
+    let id = frame_id(data);
+    if id >= 0.0 {
+        let reason = super::describe_js(thrown);
+        let message = format!("the server's answer had detached strings that do not fit it: {reason}");
+        #[expect(clippy::cast_possible_truncation, reason = "frameId returns only safe integers")]
+        connection.fail(id as i64, Error::Protocol { server: connection.server().to_owned(), message });
+    }
+    None
+}

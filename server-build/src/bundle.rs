@@ -1,0 +1,127 @@
+//! A server's bundle from the wasm cargo built: the one build path of `cargo xtask` and the `mcp-worker` CLI.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::fingerprint::Fingerprint;
+use crate::{Result, command, manifest};
+
+/// The worker script a host starts, in the SDK's `js/` directory.
+pub const BOOTSTRAP: &str = "bootstrap.js";
+/// The Node entry point of every bundle (`node <bundle>/serve.mjs`: stdio, or Streamable HTTP with `--http`) and the
+/// modules it loads for HTTP, in the SDK's `js/` directory.
+pub const NODE_ENTRY: &[&str] = &["serve.mjs", "serve-http.mjs", "serve-http-modern.mjs"];
+/// Written next to them, so that node loads the glue `server.js` as the ES module it is wherever the bundle lives.
+const NODE_PACKAGE_JSON: &str = "{\n  \"type\": \"module\"\n}\n";
+
+/// Wasm features rustc 1.95 enables by default for wasm32-unknown-unknown; wasm-opt must accept all of them.
+pub const WASM_OPT_FEATURES: &[&str] = &[
+    "--enable-reference-types",
+    "--enable-multivalue",
+    "--enable-bulk-memory",
+    "--enable-bulk-memory-opt",
+    "--enable-call-indirect-overlong",
+    "--enable-sign-ext",
+    "--enable-nontrapping-float-to-int",
+    "--enable-mutable-globals",
+];
+
+/// What to assemble, and with which tools.
+#[derive(Debug)]
+pub struct Assembly<'a> {
+    /// The `.wasm` cargo wrote for the server crate (`target/wasm32-unknown-unknown/<profile>/<lib>.wasm`).
+    pub wasm: &'a Path,
+    /// The bundle's directory; emptied first.
+    pub out_dir: &'a Path,
+    /// The `js/` directory of the `mcp-worker-sdk` the crate is built with (see [`crate::project`]).
+    pub sdk_js: &'a Path,
+    /// The wasm-bindgen CLI, of the version of the crate's `wasm-bindgen` (see [`crate::tools::wasm_bindgen`]).
+    pub wasm_bindgen: &'a Path,
+    /// wasm-opt, to optimize for size (`-Os`); `None` leaves the module as wasm-bindgen wrote it.
+    pub wasm_opt: Option<&'a Path>,
+}
+
+/// The file in a bundle that records what it was assembled from, so that an unchanged bundle is not assembled again.
+pub const STAMP: &str = ".assembled-from";
+
+/// Writes the bundle: `server.js`, `server_bg.wasm`, `bootstrap.js`, the Node entry and `manifest.json`. A bundle
+/// already assembled from the same wasm, SDK files and options is left as it is (wasm-opt takes seconds).
+pub fn assemble(assembly: &Assembly<'_>) -> Result<PathBuf> {
+    let out_dir = assembly.out_dir;
+    let stamp = stamp_of(assembly)?;
+    if fs::read_to_string(out_dir.join(STAMP)).is_ok_and(|recorded| recorded == stamp) {
+        println!("unchanged: {}", out_dir.display());
+        return Ok(out_dir.to_path_buf());
+    }
+    remove_dir(out_dir)?;
+    command::run(
+        Command::new(assembly.wasm_bindgen)
+            .args(["--target", "web", "--no-typescript", "--out-name", "server", "--out-dir"])
+            .arg(out_dir)
+            .arg(assembly.wasm),
+    )?;
+    for file in std::iter::once(&BOOTSTRAP).chain(NODE_ENTRY) {
+        let from = assembly.sdk_js.join(file);
+        fs::copy(&from, out_dir.join(file)).map_err(|e| {
+            format!("cannot copy {}: {e}\n  the worker SDK ships {file} in its js/ directory", from.display())
+        })?;
+    }
+    let package = out_dir.join("package.json");
+    fs::write(&package, NODE_PACKAGE_JSON).map_err(|e| format!("cannot write {}: {e}", package.display()))?;
+    if let Some(wasm_opt) = assembly.wasm_opt {
+        optimize(wasm_opt, &out_dir.join("server_bg.wasm"))?;
+    }
+    manifest::write_manifest(out_dir)?;
+    let stamp_file = out_dir.join(STAMP);
+    fs::write(&stamp_file, stamp).map_err(|e| format!("cannot write {}: {e}", stamp_file.display()))?;
+    Ok(out_dir.to_path_buf())
+}
+
+/// What a bundle is made from: the wasm's bytes, the SDK's files, and whether it is optimized (by which wasm-opt).
+fn stamp_of(assembly: &Assembly<'_>) -> Result<String> {
+    let wasm = fs::read(assembly.wasm).map_err(|e| {
+        format!("cannot read {}: {e} (did cargo build the crate for {}?)", assembly.wasm.display(), crate::WASM_TARGET)
+    })?;
+    let mut fingerprint = Fingerprint::default();
+    fingerprint.add(&wasm);
+    for file in std::iter::once(&BOOTSTRAP).chain(NODE_ENTRY) {
+        fingerprint.add_file(&assembly.sdk_js.join(file));
+    }
+    fingerprint.add(assembly.wasm_bindgen.as_os_str().as_encoded_bytes());
+    fingerprint.add(assembly.wasm_opt.map(|p| p.as_os_str().as_encoded_bytes()).unwrap_or_default());
+    Ok(format!("{}\n", fingerprint.hex()))
+}
+
+/// wasm-opt -Os on `wasm`, in place.
+pub fn optimize(wasm_opt: &Path, wasm: &Path) -> Result {
+    let optimized = wasm.with_extension("opt.wasm");
+    command::run(Command::new(wasm_opt).arg("-Os").args(WASM_OPT_FEATURES).arg(wasm).arg("-o").arg(&optimized))?;
+    fs::rename(&optimized, wasm).map_err(|e| format!("cannot replace {} with its optimized build: {e}", wasm.display()))
+}
+
+/// Removes a directory and everything in it; a directory that is not there is fine.
+pub fn remove_dir(dir: &Path) -> Result {
+    match fs::remove_dir_all(dir) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(format!("cannot remove {}: {e}", dir.display())),
+    }
+}
+
+/// Copies the contents of `from` into `to` (created if missing), recursively.
+pub fn copy_dir(from: &Path, to: &Path) -> Result {
+    fs::create_dir_all(to).map_err(|e| format!("cannot create {}: {e}", to.display()))?;
+    let entries = fs::read_dir(from).map_err(|e| format!("cannot list {}: {e}", from.display()))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("cannot list {}: {e}", from.display()))?;
+        let (source, dest) = (entry.path(), to.join(entry.file_name()));
+        if source.is_dir() {
+            copy_dir(&source, &dest)?;
+        } else {
+            fs::copy(&source, &dest)
+                .map_err(|e| format!("cannot copy {} to {}: {e}", source.display(), dest.display()))?;
+        }
+    }
+    Ok(())
+}
