@@ -6,6 +6,7 @@
 
 mod bench;
 mod book;
+mod browser_tests;
 mod build;
 mod cmd;
 mod layering;

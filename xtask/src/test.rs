@@ -317,7 +317,7 @@ fn browser_tests() -> Result {
         println!("note: tests/Cargo.toml does not exist yet: no browser tests to run");
         return Ok(());
     }
-    cmd::run(cmd::cargo().args(["test", "-p", TESTS_PACKAGE, "--target", "wasm32-unknown-unknown"]))
+    crate::browser_tests::run(TESTS_PACKAGE)
 }
 
 fn end_to_end() -> Result {
