@@ -211,3 +211,31 @@ async fn detached_strings_that_do_not_fit_reject_the_call_and_well_made_ones_res
     assert!(message.contains("the limit is"), "{code}: {message}");
     client.close();
 }
+
+#[wasm_bindgen_test]
+async fn list_tools_follows_cursors_to_the_end_and_refuses_pages_that_loop_or_are_not_lists() {
+    let client = spawn("pages", "/fixtures/hostile-server.js", &[("HOSTILE", "pages".into())]).await;
+    let tools: Array = JsFuture::from(client.list_tools()).await.unwrap().dyn_into().unwrap();
+    let names: Vec<String> = tools.iter().map(|tool| get(&tool, &["name"]).as_string().unwrap()).collect();
+    assert_eq!(names, ["work", "page_2", "page_3"]);
+    let x = get(&tools.get(1), &["inputSchema", "properties", "x"]);
+    let numbers = ["minimum", "maximum", "multipleOf"].map(|key| get(&x, &[key]).as_f64().unwrap());
+    assert_eq!(numbers, [0.9144, 1e300, 1e-7], "the schema's numbers as the server wrote them");
+    client.close();
+
+    for (mode, code, expected) in [
+        ("pages-loop", "PROTOCOL", "repeated cursor \"p2\""),
+        ("pages-not-array", "PROTOCOL", "tools is not an array"),
+        ("pages-bad-cursor", "PROTOCOL", "nextCursor"),
+        ("pages-error", "RPC_ERROR", "the second page failed"),
+    ] {
+        let client = spawn("pages", "/fixtures/hostile-server.js", &[("HOSTILE", mode.into())]).await;
+        let (got, message) = rejection(client.list_tools()).await;
+        assert_eq!(got, code, "{mode}: {message}");
+        assert!(message.contains(expected), "{mode}: {message}");
+        // The connection is still good for the next request.
+        let result = JsFuture::from(client.call_tool("work".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
+        assert!(result.is_ok(), "{mode}: a call after the failed listing: {result:?}");
+        client.close();
+    }
+}

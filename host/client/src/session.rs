@@ -242,21 +242,11 @@ impl McpClient {
     /// Every page's `tools` array as JSON text, following `nextCursor` to the end (for callers that hand the
     /// tools on as JSON, such as the JavaScript API, which parses each page once with `JSON.parse`).
     pub async fn list_tools_raw(&self) -> Result<Vec<Box<RawValue>>> {
-        #[derive(serde::Deserialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Page {
-            tools: Box<RawValue>,
-            next_cursor: Option<String>,
-        }
         let mut pages = Vec::new();
         self.each_page(methods::TOOLS_LIST, |page| {
-            let page: Page = serde_json::from_str(page.get())
-                .map_err(|e| format!("unreadable {} result: {e}", methods::TOOLS_LIST))?;
-            if !page.tools.get().starts_with('[') {
-                return Err("tools/list result tools is not an array".into());
-            }
-            pages.push(page.tools);
-            Ok(page.next_cursor)
+            let (tools, next) = read_tools_page(&page)?;
+            pages.push(tools);
+            Ok(next)
         })
         .await?;
         Ok(pages)
@@ -268,15 +258,26 @@ impl McpClient {
     async fn each_page(
         &self,
         method: &str,
-        mut read: impl FnMut(&RawValue) -> std::result::Result<Option<String>, String>,
+        read: impl FnMut(Box<RawValue>) -> std::result::Result<Option<String>, String>,
+    ) -> Result<()> {
+        let request = |params: PaginatedParams, options| self.connection.request(method, Some(&params), options);
+        self.each_page_by(method, request, read).await
+    }
+
+    /// [`McpClient::each_page`] with each page requested by `request` (given the page's params and the client's
+    /// request options), for a transport that reads pages its own way.
+    pub(crate) async fn each_page_by<T, F: Future<Output = Result<T>>>(
+        &self,
+        method: &str,
+        mut request: impl FnMut(PaginatedParams, RequestOptions) -> F,
+        mut read: impl FnMut(T) -> std::result::Result<Option<String>, String>,
     ) -> Result<()> {
         let mut seen = HashSet::new();
         let mut cursor = None;
         for _ in 0..MAX_LIST_PAGES {
             let params = PaginatedParams::new(cursor.take());
-            let options = RequestOptions::timeout(self.request_timeout_ms);
-            let page = self.connection.request(method, Some(&params), options).await?;
-            match read(&page).map_err(|message| self.protocol_error(message))? {
+            let page = request(params, RequestOptions::timeout(self.request_timeout_ms)).await?;
+            match read(page).map_err(|message| self.protocol_error(message))? {
                 None => return Ok(()),
                 Some(next) if !seen.insert(next.clone()) => {
                     return Err(self.protocol_error(format!("{method} repeated cursor {next:?}")));
@@ -374,6 +375,22 @@ impl McpClient {
     fn protocol_error(&self, message: String) -> Error {
         Error::Protocol { server: self.connection.server().to_owned(), message }
     }
+}
+
+/// A `tools/list` result's `tools` array, as JSON text, and its `nextCursor`.
+pub(crate) fn read_tools_page(page: &RawValue) -> std::result::Result<(Box<RawValue>, Option<String>), String> {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Page {
+        tools: Box<RawValue>,
+        next_cursor: Option<String>,
+    }
+    let page: Page =
+        serde_json::from_str(page.get()).map_err(|e| format!("unreadable {} result: {e}", methods::TOOLS_LIST))?;
+    if !page.tools.get().starts_with('[') {
+        return Err(format!("{} result tools is not an array", methods::TOOLS_LIST));
+    }
+    Ok((page.tools, page.next_cursor))
 }
 
 fn decode<R: DeserializeOwned>(connection: &Connection, method: &str, raw: &RawValue) -> Result<R> {

@@ -4,6 +4,7 @@
 mod detached;
 mod endpoint;
 mod js_calls;
+mod js_listing;
 
 pub use js_calls::{JsAnswer, JsCalls};
 

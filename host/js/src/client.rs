@@ -20,19 +20,6 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-#[wasm_bindgen(inline_js = r#"
-export function appendPage(tools, text) {
-  const page = JSON.parse(text);
-  for (let i = 0; i < page.length; i += 1) tools.push(page[i]);
-}
-"#)]
-extern "C" {
-    /// Parses one page's `tools` array (JSON text) and appends its tools to `tools`, all in JavaScript: one call
-    /// across per page, not one per tool.
-    #[wasm_bindgen(js_name = appendPage, catch)]
-    fn append_page(tools: &js_sys::Array, text: &str) -> Result<(), JsValue>;
-}
-
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
 /** How to start a server in a worker. */
@@ -221,15 +208,10 @@ impl JsMcpClient {
     /// Every tool the server offers (all pages).
     #[wasm_bindgen(js_name = listTools, unchecked_return_type = "Promise<Tool[]>")]
     pub fn list_tools(&self) -> Promise {
-        let client = self.inner.clone();
+        let (client, calls) = (self.inner.clone(), self.calls.clone());
         future_to_promise(async move {
-            // Each page is parsed once, by the browser: no typed copy in Rust to serialize again.
-            let pages = client.list_tools_raw().await.map_err(JsFailure::from)?;
-            let tools = js_sys::Array::new();
-            for page in pages {
-                append_page(&tools, page.get())?;
-            }
-            Ok(tools.into())
+            // Each page is parsed once, by the browser, as it arrives: no copy of it in wasm.
+            Ok(calls.list_tools(&client).await.map_err(JsFailure::from)?.into())
         })
     }
 

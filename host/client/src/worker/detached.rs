@@ -13,62 +13,7 @@ use crate::error::Error;
 use js_sys::JsString;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(inline_js = r#"
-export function detachedLength(data) {
-  if (data === null || typeof data !== "object" || typeof data.frame !== "string" || "jsonrpc" in data) return -1;
-  const strings = data.strings;
-  if (!Array.isArray(strings) || strings.length > 1024) return -1;
-  let length = data.frame.length;
-  for (const pair of strings) {
-    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== "string" || typeof pair[1] !== "string") return -1;
-    length += pair[1].length;
-  }
-  return length;
-}
-export function attachParsed(data) {
-  const strings = new Map(data.strings);
-  if (strings.size !== data.strings.length) throw new Error("two detached strings have the same marker");
-  const message = JSON.parse(data.frame);
-  const stack = message !== null && typeof message === "object" ? [message] : [];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    for (const key of Object.keys(node)) {
-      const value = node[key];
-      if (typeof value === "string") {
-        const text = strings.get(value);
-        if (text !== undefined) {
-          node[key] = text;
-          strings.delete(value);
-        }
-      } else if (value !== null && typeof value === "object") {
-        stack.push(value);
-      }
-    }
-  }
-  if (strings.size > 0) throw new Error("a detached string's marker is not in its frame");
-  return message;
-}
-export function attachText(data) {
-  let text = data.frame;
-  for (const [marker, value] of data.strings) {
-    const quoted = JSON.stringify(marker);
-    const at = text.indexOf(quoted);
-    if (at < 0 || text.indexOf(quoted, at + quoted.length) >= 0) {
-      throw new Error("a detached string's marker is not in its frame exactly once");
-    }
-    text = text.slice(0, at) + JSON.stringify(value) + text.slice(at + quoted.length);
-  }
-  return text;
-}
-export function frameId(data) {
-  try {
-    const id = JSON.parse(data.frame)?.id;
-    return Number.isSafeInteger(id) ? id : -1;
-  } catch {
-    return -1;
-  }
-}
-"#)]
+#[wasm_bindgen(module = "/js/frames.js")]
 extern "C" {
     /// The characters of a frame with detached strings (its JSON and every string), or -1 when `data` is not one.
     #[wasm_bindgen(js_name = detachedLength)]

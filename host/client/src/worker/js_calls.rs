@@ -6,7 +6,7 @@
 //! requests in flight (timeouts, cancellation, close), and every frame that is not a plain result (errors,
 //! notifications, malformed frames, answers to Rust callers).
 
-use crate::connection::{Connection, ReplyCallback};
+use crate::connection::{Connection, ReplyCallback, RequestOptions};
 use crate::error::Error;
 use crate::session::{CallOptions, McpClient};
 use mcp_worker_protocol::methods;
@@ -17,36 +17,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::MessagePort;
 
-#[wasm_bindgen(inline_js = r#"
-export function callFrame(id, name, args, progressToken, envelope) {
-  if (typeof name !== "string") throw new TypeError("the tool name must be a string");
-  let frame = '{"jsonrpc":"2.0","id":' + id + ',"method":"tools/call","params":{"name":' + JSON.stringify(name);
-  if (args !== undefined && args !== null) {
-    if (typeof args !== "object" || Array.isArray(args)) throw new TypeError("tool arguments must be an object");
-    frame += ',"arguments":' + JSON.stringify(args);
-  }
-  const meta = [];
-  if (envelope !== undefined) meta.push(envelope);
-  if (progressToken !== undefined) meta.push('"progressToken":' + progressToken);
-  if (meta.length > 0) frame += ',"_meta":{' + meta.join(",") + '}';
-  return frame + '}}';
-}
-export function plainResult(data) {
-  if (typeof data !== "string") return null;
-  let m;
-  try { m = JSON.parse(data); } catch { return null; }
-  return plainMessage(m);
-}
-export function plainMessage(m) {
-  if (m === null || typeof m !== "object" || m.jsonrpc !== "2.0" || !Number.isSafeInteger(m.id)) return null;
-  if (!("result" in m) || "error" in m || "method" in m) return null;
-  const type = m.result !== null && typeof m.result === "object" ? m.result.resultType : undefined;
-  if (type !== undefined && type !== "complete") return null;
-  return m;
-}
-export function messageId(m) { return m.id; }
-export function messageResult(m) { return m.result; }
-"#)]
+#[wasm_bindgen(module = "/js/frames.js")]
 extern "C" {
     /// The `tools/call` frame, as JSON text. Throws for a name that is not a string, arguments that are not an
     /// object, and arguments `JSON.stringify` refuses (cycles, BigInt).
@@ -132,6 +103,27 @@ impl JsCalls {
             }
         }
         Ok(())
+    }
+
+    /// Sends request `method` with `params`, its frame encoded by the connection. A plain result goes to `answer` as
+    /// the page parsed it; any other outcome (an error response, a result the session must read, a timeout, the
+    /// connection's close) goes to `reply`, exactly one of the two being called.
+    pub(crate) fn request<P: serde::Serialize>(
+        &self,
+        connection: &Connection,
+        (method, params): (&str, Option<&P>),
+        options: RequestOptions,
+        answer: JsAnswer,
+        reply: ReplyCallback,
+    ) {
+        let id = connection.next_request_id();
+        self.waiting.borrow_mut().insert(id, answer);
+        let waiting = self.waiting.clone();
+        let reply: ReplyCallback = Box::new(move |outcome| {
+            waiting.borrow_mut().remove(&id);
+            reply(outcome);
+        });
+        connection.request_with_callback(id, method, params, options, reply);
     }
 
     /// Offered every frame from the worker before the connection; true when it answered a waiting call (or

@@ -1,0 +1,103 @@
+// What the page does in JavaScript with a worker's frames, for the host's Rust code (the `extern` blocks that import
+// this module say what each function does). One module, so that the browser fetches one file for all of it.
+
+// Tool calls whose arguments and results stay JavaScript values (src/worker/js_calls.rs).
+export function callFrame(id, name, args, progressToken, envelope) {
+  if (typeof name !== "string") throw new TypeError("the tool name must be a string");
+  let frame = '{"jsonrpc":"2.0","id":' + id + ',"method":"tools/call","params":{"name":' + JSON.stringify(name);
+  if (args !== undefined && args !== null) {
+    if (typeof args !== "object" || Array.isArray(args)) throw new TypeError("tool arguments must be an object");
+    frame += ',"arguments":' + JSON.stringify(args);
+  }
+  const meta = [];
+  if (envelope !== undefined) meta.push(envelope);
+  if (progressToken !== undefined) meta.push('"progressToken":' + progressToken);
+  if (meta.length > 0) frame += ',"_meta":{' + meta.join(",") + '}';
+  return frame + '}}';
+}
+export function plainResult(data) {
+  if (typeof data !== "string") return null;
+  let m;
+  try { m = JSON.parse(data); } catch { return null; }
+  return plainMessage(m);
+}
+export function plainMessage(m) {
+  if (m === null || typeof m !== "object" || m.jsonrpc !== "2.0" || !Number.isSafeInteger(m.id)) return null;
+  if (!("result" in m) || "error" in m || "method" in m) return null;
+  const type = m.result !== null && typeof m.result === "object" ? m.result.resultType : undefined;
+  if (type !== undefined && type !== "complete") return null;
+  return m;
+}
+export function messageId(m) { return m.id; }
+export function messageResult(m) { return m.result; }
+
+// tools/list pages read by the page (src/worker/js_listing.rs).
+export function appendListed(tools, result) {
+  const listed = result !== null && typeof result === "object" ? result.tools : undefined;
+  if (!Array.isArray(listed)) throw new Error("tools/list result tools is not an array");
+  for (let i = 0; i < listed.length; i += 1) tools.push(listed[i]);
+  const next = result.nextCursor;
+  if (next === undefined || next === null) return undefined;
+  if (typeof next !== "string") throw new Error("unreadable tools/list result: nextCursor is not a string");
+  return next;
+}
+export function appendPage(tools, text) {
+  const page = JSON.parse(text);
+  for (let i = 0; i < page.length; i += 1) tools.push(page[i]);
+}
+
+// Frames whose large strings travel beside them (src/worker/detached.rs; docs/wire-protocol.md, "Detached strings").
+export function detachedLength(data) {
+  if (data === null || typeof data !== "object" || typeof data.frame !== "string" || "jsonrpc" in data) return -1;
+  const strings = data.strings;
+  if (!Array.isArray(strings) || strings.length > 1024) return -1;
+  let length = data.frame.length;
+  for (const pair of strings) {
+    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== "string" || typeof pair[1] !== "string") return -1;
+    length += pair[1].length;
+  }
+  return length;
+}
+export function attachParsed(data) {
+  const strings = new Map(data.strings);
+  if (strings.size !== data.strings.length) throw new Error("two detached strings have the same marker");
+  const message = JSON.parse(data.frame);
+  const stack = message !== null && typeof message === "object" ? [message] : [];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    for (const key of Object.keys(node)) {
+      const value = node[key];
+      if (typeof value === "string") {
+        const text = strings.get(value);
+        if (text !== undefined) {
+          node[key] = text;
+          strings.delete(value);
+        }
+      } else if (value !== null && typeof value === "object") {
+        stack.push(value);
+      }
+    }
+  }
+  if (strings.size > 0) throw new Error("a detached string's marker is not in its frame");
+  return message;
+}
+export function attachText(data) {
+  let text = data.frame;
+  for (const [marker, value] of data.strings) {
+    const quoted = JSON.stringify(marker);
+    const at = text.indexOf(quoted);
+    if (at < 0 || text.indexOf(quoted, at + quoted.length) >= 0) {
+      throw new Error("a detached string's marker is not in its frame exactly once");
+    }
+    text = text.slice(0, at) + JSON.stringify(value) + text.slice(at + quoted.length);
+  }
+  return text;
+}
+export function frameId(data) {
+  try {
+    const id = JSON.parse(data.frame)?.id;
+    return Number.isSafeInteger(id) ? id : -1;
+  } catch {
+    return -1;
+  }
+}
