@@ -1,13 +1,17 @@
 //! The browser tests: each test binary of `mcp-worker-tests` under wasm-bindgen-test-runner in headless Chromium, one
 //! at a time, with a watchdog for the one way the runner stalls without any fault of the tests.
 //!
-//! The stall: now and then the runner's own file server never answers the page's request for one of its scripts. The
-//! page then stays at "Loading scripts…", no test starts, and the runner waits for the page to load until
-//! ChromeDriver gives up, 300 s later (`WASM_BINDGEN_TEST_TIMEOUT` only counts once the page has loaded). The runner
-//! streams the page's output as it comes, and the page's first line is the harness's `running N tests`, so a binary
-//! whose page has printed nothing after [`START_WITHIN`] has stalled before its tests: the watchdog stops it (runner,
-//! driver and browser, one process group) and runs it once more. A binary whose tests started is never rerun: a test
-//! that fails, fails.
+//! The stall: the runner's file server (tiny_http 0.12) hands each new connection to a pool of threads, and a
+//! connection that arrives in a burst, while the pool still counts as idle a thread that has just been given another
+//! one, waits in the queue until a thread frees up. Every thread is then reading a keep-alive connection of the same
+//! page, so the queued request (one of the scripts the page imports, all fetched at once) is not answered for
+//! minutes. The page stays at "Loading scripts…", no test starts, and the runner waits for the page to load until
+//! ChromeDriver gives up, 300 s later (`WASM_BINDGEN_TEST_TIMEOUT` only counts once the page has loaded). Fewer
+//! script files make the burst smaller (the host's page-side JavaScript is one module per crate for this reason), and
+//! this watchdog handles what is left: the runner streams the page's output as it comes, and the page's first line
+//! is the harness's `running N tests`, so a binary whose page has printed nothing after [`START_WITHIN`] has
+//! stalled before its tests. The watchdog stops it (runner, driver and browser, one process group) and runs it once
+//! more. A binary whose tests started is never rerun: a test that fails, fails.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
