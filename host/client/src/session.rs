@@ -239,8 +239,8 @@ impl McpClient {
         Ok(listed)
     }
 
-    /// Every page's `tools` array as JSON text, following `nextCursor` to the end (for callers that hand the
-    /// tools on as JSON, such as the JavaScript API, which parses each page once with `JSON.parse`).
+    /// Every page's `tools` array as JSON text, following `nextCursor` to the end, for callers that hand the tools on
+    /// as JSON. (The JavaScript API reads its pages on the page instead: `JsCalls::list_tools`.)
     pub async fn list_tools_raw(&self) -> Result<Vec<Box<RawValue>>> {
         let mut pages = Vec::new();
         self.each_page(methods::TOOLS_LIST, |page| {
