@@ -3,6 +3,7 @@
 mod features;
 mod listing;
 mod modern;
+mod pages;
 
 pub use features::MAX_LISTED;
 pub use listing::ListedTools;
@@ -17,10 +18,10 @@ use mcp_worker_protocol::{
     CallToolResult, ClientCapabilities, Implementation, InitializeParams, InitializeResult, JsonObject,
     ListToolsResult, PaginatedParams, Tool, methods, version,
 };
+pub(crate) use pages::Pages;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
-use std::collections::HashSet;
 use std::rc::Rc;
 
 /// The default per-request timeout (as the official SDKs: 60 s).
@@ -244,7 +245,7 @@ impl McpClient {
     pub async fn list_tools_raw(&self) -> Result<Vec<Box<RawValue>>> {
         let mut pages = Vec::new();
         self.each_page(methods::TOOLS_LIST, |page| {
-            let (tools, next) = read_tools_page(&page)?;
+            let (tools, next) = read_tools_page(page)?;
             pages.push(tools);
             Ok(next)
         })
@@ -258,34 +259,18 @@ impl McpClient {
     async fn each_page(
         &self,
         method: &str,
-        read: impl FnMut(Box<RawValue>) -> std::result::Result<Option<String>, String>,
+        mut read: impl FnMut(&RawValue) -> std::result::Result<Option<String>, String>,
     ) -> Result<()> {
-        let request = |params: PaginatedParams, options| self.connection.request(method, Some(&params), options);
-        self.each_page_by(method, request, read).await
-    }
-
-    /// [`McpClient::each_page`] with each page requested by `request` (given the page's params and the client's
-    /// request options), for a transport that reads pages its own way.
-    pub(crate) async fn each_page_by<T, F: Future<Output = Result<T>>>(
-        &self,
-        method: &str,
-        mut request: impl FnMut(PaginatedParams, RequestOptions) -> F,
-        mut read: impl FnMut(T) -> std::result::Result<Option<String>, String>,
-    ) -> Result<()> {
-        let mut seen = HashSet::new();
-        let mut cursor = None;
-        for _ in 0..MAX_LIST_PAGES {
-            let params = PaginatedParams::new(cursor.take());
-            let page = request(params, RequestOptions::timeout(self.request_timeout_ms)).await?;
-            match read(page).map_err(|message| self.protocol_error(message))? {
-                None => return Ok(()),
-                Some(next) if !seen.insert(next.clone()) => {
-                    return Err(self.protocol_error(format!("{method} repeated cursor {next:?}")));
-                }
-                Some(next) => cursor = Some(next),
+        let mut pages = Pages::new(method);
+        loop {
+            let params = pages.next_params().map_err(|message| self.protocol_error(message))?;
+            let options = RequestOptions::timeout(self.request_timeout_ms);
+            let page = self.connection.request(method, Some(&params), options).await?;
+            let next = read(&page).map_err(|message| self.protocol_error(message))?;
+            if !pages.follow(next).map_err(|message| self.protocol_error(message))? {
+                return Ok(());
             }
         }
-        Err(self.protocol_error(format!("{method} did not end within {MAX_LIST_PAGES} pages")))
     }
 
     /// Calls a tool. An execution error is a result with `isError: true`, not an `Err`: the model should read it.
@@ -372,7 +357,7 @@ impl McpClient {
         decode(&self.connection, method, &raw)
     }
 
-    fn protocol_error(&self, message: String) -> Error {
+    pub(crate) fn protocol_error(&self, message: String) -> Error {
         Error::Protocol { server: self.connection.server().to_owned(), message }
     }
 }
