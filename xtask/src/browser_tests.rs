@@ -123,7 +123,9 @@ fn run_watched(binary: &Path, package_dir: &Path) -> Result<Outcome> {
     command.arg(binary).current_dir(package_dir).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     own_process_group(&mut command);
     let line = cmd::command_line(&command);
-    let mut child = command.spawn().map_err(|e| format!("`{line}` could not start: {e}"))?;
+    let mut child = command.spawn().map_err(|e| {
+        format!("`{line}` could not start: {e} (`cargo xtask setup` installs wasm-bindgen-test-runner)")
+    })?;
     let started = Arc::new(AtomicBool::new(false));
     let (done_tx, done_rx) = mpsc::channel::<()>();
     let forwarders = [
