@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use mcp_worker_client::Error as ClientError;
+use mcp_worker_client::limits::WorkerLimits;
 use mcp_worker_runtime::manager::{ManagerOptions, McpTransportManager};
 use mcp_worker_runtime::registry::{ExportFormat, ToolFilter, ToolRegistry};
 use mcp_worker_runtime::tool_system::{ExecuteOptions, ParsedToolCall, ToolStatus, ToolSystem};
@@ -60,8 +61,15 @@ fn wasm_memory_mib() -> f64 {
 }
 
 /// A manager with the hostile server in `mode` and the echo server, both started.
+///
+/// The heartbeat may go unanswered for 10 s instead of 0.7: building a 64 MiB reply, or 50,000 tools, blocks the
+/// hostile worker's event loop, on a busy machine for longer than 0.7 s (it was then reported crashed, not refused).
+/// These tests are about what the page does with what such a worker sends; a worker that stops answering is the
+/// subject of the liveness tests.
 async fn servers(mode: &str, env: &[(&str, &str)]) -> McpTransportManager {
-    let (manager, _) = McpTransportManager::for_browser(Rc::new(ToolRegistry::new()), ManagerOptions::default());
+    let options =
+        ManagerOptions { worker_limits: WorkerLimits::default().unresponsive_after_ms(10_000), ..Default::default() };
+    let (manager, _) = McpTransportManager::for_browser(Rc::new(ToolRegistry::new()), options);
     let hostile = env
         .iter()
         .fold(mcp_worker_tests::wasm_config("hostile", HOSTILE_URL).env("HOSTILE", mode), |c, (k, v)| c.env(*k, *v));
