@@ -7,6 +7,8 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use mcp_worker_protocol::Tool;
+use mcp_worker_protocol::destructive::why_destructive;
 use serde_json::{Value, json};
 
 use crate::Result;
@@ -32,16 +34,16 @@ pub(crate) fn run(args: &Parsed) -> Result {
     Ok(())
 }
 
-/// One line for a tool: its name, how agents will treat it, and its description.
+/// One line for a tool: its name, how agents will treat it (by the host's own rule), and its description.
 fn describe(tool: &Value) -> String {
     let name = tool["name"].as_str().unwrap_or("?");
-    let annotations = &tool["annotations"];
-    let kind = if annotations["readOnlyHint"] == true {
-        "read-only"
-    } else if annotations["destructiveHint"] == false {
-        "not destructive"
-    } else {
-        "may be destructive: hidden from agents unless allowed"
+    let kind = match serde_json::from_value::<Tool>(tool.clone()) {
+        Err(e) => format!("not a tool the host can read: {e}"),
+        Ok(read) => match why_destructive(&read) {
+            Some(why) => format!("hidden from agents unless the server's config allows destructive tools: {why}"),
+            None if tool["annotations"]["readOnlyHint"] == true => "read-only".to_owned(),
+            None => "not destructive".to_owned(),
+        },
     };
     let description = tool["description"].as_str().unwrap_or("").lines().next().unwrap_or("");
     format!("{name} ({kind}): {description}")
@@ -117,10 +119,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_tool_line_says_how_agents_treat_it() {
-        let read_only = json!({"name": "greet", "description": "Greets\nmore", "annotations": {"readOnlyHint": true}});
+    fn a_tool_line_says_how_agents_treat_it_by_the_hosts_rule() {
+        let schema = json!({"type": "object"});
+        let read_only = json!({"name": "greet", "description": "Greets\nmore", "inputSchema": schema,
+            "annotations": {"readOnlyHint": true}});
         assert_eq!(describe(&read_only), "greet (read-only): Greets");
-        let unannotated = json!({"name": "wipe"});
-        assert!(describe(&unannotated).contains("hidden from agents"));
+        let safe = json!({"name": "update", "inputSchema": schema, "annotations": {"destructiveHint": false}});
+        assert_eq!(describe(&safe), "update (not destructive): ");
+        let unannotated = json!({"name": "search", "inputSchema": schema});
+        assert!(
+            describe(&unannotated).contains("hidden from agents") && describe(&unannotated).contains("no annotations")
+        );
+        // A destructive verb in the name hides a tool whatever its hints say, as the host does.
+        let verb = json!({"name": "delete_file", "inputSchema": schema, "annotations": {"readOnlyHint": true}});
+        assert!(describe(&verb).contains("destructive verb \"delete\""), "{}", describe(&verb));
+        assert!(describe(&json!({"name": "x"})).contains("not a tool the host can read"));
     }
 }

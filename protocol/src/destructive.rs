@@ -1,4 +1,6 @@
-//! Which tools may be destructive, and so are hidden from agents unless their server's config allows them.
+//! Which tools may be destructive, and so are hidden from agents unless their server's config allows them: the one
+//! rule the host's registry applies and the server tools (`mcp-worker inspect`) report, kept here so that both
+//! read a tool the same way.
 //!
 //! **Annotations are untrusted hints.** `readOnlyHint` and `destructiveHint` come from the server, and a server
 //! can say anything: a malicious or buggy one can mark a tool that deletes data as read-only. The host uses them
@@ -7,7 +9,7 @@
 //! destructive verb. Hiding a tool is a convenience for the agent, not a security boundary: a server the user
 //! does not trust should not be configured at all.
 
-use mcp_worker_protocol::Tool;
+use crate::Tool;
 
 /// Verbs whose presence as a word of a tool's name marks it destructive, whatever its annotations say.
 pub const DESTRUCTIVE_VERBS: &[&str] = &["delete", "remove", "destroy", "drop", "purge", "erase", "wipe", "truncate"];
@@ -83,7 +85,7 @@ fn words(name: &str) -> impl Iterator<Item = String> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcp_worker_protocol::{JsonObject, ToolAnnotations};
+    use crate::{JsonObject, ToolAnnotations};
 
     fn tool(name: &str, annotations: Option<ToolAnnotations>) -> Tool {
         let mut tool = Tool::new(name, JsonObject::new());

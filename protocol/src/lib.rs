@@ -3,6 +3,7 @@
 
 pub mod completion;
 pub mod content;
+pub mod destructive;
 pub mod elicitation;
 pub mod error;
 pub mod invalid_arguments;

@@ -53,7 +53,15 @@ describe("McpRuntime (JavaScript API)", () => {
       rt.close();
       return { called: called.structuredContent, executed: executed.output.structuredContent };
     });
-    const written = { yard: 0.9144, tiny: 1e-7, huge: 1e300, big: 9007199254740993, negative: -0.30000000000000004 };
+    const written = {
+      yard: 0.9144,
+      tiny: 1e-7,
+      huge: 1e300,
+      big: 9007199254740993,
+      negative: -0.30000000000000004,
+      long: 117.63331139400017,
+      pixel: 0.9215686321258545,
+    };
     assert.deepEqual(out.called, written, "callTool");
     assert.deepEqual(out.executed, written, "executeTools");
     for (const [key, value] of Object.entries(written)) {
@@ -95,6 +103,42 @@ describe("McpRuntime (JavaScript API)", () => {
     await page.unroute("**/spa-app/**");
     assert.equal(error.code, "INVALID_MANIFEST");
     assert.match(error.message, /^server typo: invalid manifest http:\/\/127\.0\.0\.1:\d+\/spa-app\/bundles\/ech0\/manifest\.json: this is an HTML page, not a manifest: is `workerUrl` right\?/);
+  });
+
+  it("hides native tools by the same rule unless their registration allows them, and says so", async () => {
+    const out = await page.evaluate(async () => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("native-hidden") });
+      const events = [];
+      rt.subscribe((event) => events.push(event), { kinds: ["toolsHidden"] });
+      const schema = { type: "object" };
+      rt.registerTool({ name: "page_title", inputSchema: schema, annotations: { readOnlyHint: true } }, () => document.title);
+      rt.registerTool({ name: "clear_notes", inputSchema: schema, annotations: { destructiveHint: true } }, () => "cleared");
+      rt.registerTool({ name: "save_note", inputSchema: schema }, () => "saved", { allowDestructive: true });
+      const offered = rt.listTools("mcp").tools.map((tool) => tool.name);
+      const hidden = rt.hiddenTools();
+      const refused = await rt.executeTools(
+        [{ callId: "c1", toolName: "clear_notes", arguments: {} }],
+        "t",
+        { enabledTools: ["clear_notes", "save_note"] },
+      );
+      const allowed = await rt.executeTools(
+        [{ callId: "c2", toolName: "save_note", arguments: {} }],
+        "t",
+        { enabledTools: ["clear_notes", "save_note"] },
+      );
+      const badOption = await failure(() => rt.registerTool({ name: "x", inputSchema: schema }, () => 1, { allowDestructiv: true }));
+      rt.close();
+      return { offered, hidden, events, refused: refused[0].metadata.errorCode, allowed: allowed[0].output, badOption };
+    });
+    assert.deepEqual(out.offered, ["page_title", "save_note"]);
+    assert.deepEqual(out.hidden.map((t) => [t.name, t.server]), [["clear_notes", ""]]);
+    assert.match(out.hidden[0].reason, /destructiveHint: true/);
+    assert.equal(out.events.length, 1, JSON.stringify(out.events));
+    assert.equal(out.events[0].server, null);
+    assert.deepEqual(out.events[0].tools.map((t) => t.name), ["clear_notes"]);
+    assert.equal(out.refused, "TOOL_HIDDEN");
+    assert.equal(out.allowed, "saved");
+    assert.equal(out.badOption.code, "INVALID_INPUT", JSON.stringify(out.badOption));
   });
 
   it("lists the tools hidden from agents with why, announces them, and reports the registry's status", async () => {

@@ -50,7 +50,7 @@ test("the package installs with npm, and its declarations and the guides' exampl
   }
   const tsc = join(WORKSPACE, "node_modules/.bin/tsc");
   // The app's own tsconfig (a Vite TypeScript app's defaults) over every file: `exports.ts`, and the examples.
-  if (EXAMPLES) assert.ok((await readdir(join(app, "src/examples"))).length >= 3, "the guides' examples are there");
+  if (EXAMPLES) assert.ok((await readdir(join(app, "src/examples"))).length >= 8, "the guides' examples are there");
   const checked = await run(tsc, ["-p", join(app, "tsconfig.json")], { cwd: app }).then(
     () => "",
     (error) => `${error.stdout}${error.stderr}`,

@@ -120,7 +120,10 @@ async fn errors_are_results_or_rpc_errors_as_the_spec_says() {
     assert!(failed.is_error());
     assert_eq!(failed.joined_text(), "This tool intentionally returns an error for testing");
     let bad = client.call_tool("structured_weather", args(json!({"city": 7}))).await.unwrap();
-    assert!(bad.is_error() && bad.joined_text().contains("structured_weather: /city: invalid type"), "{bad:?}");
+    assert!(
+        bad.is_error() && bad.joined_text().contains("structured_weather: /city: expected string, got number 7"),
+        "{bad:?}"
+    );
     let unknown = client.call_tool("nope", None).await.unwrap_err();
     assert_eq!(rpc_code(&unknown), Some(-32602), "{unknown}");
     let method = raw(&client, "resources/teleport", json!({})).await.unwrap_err();

@@ -231,6 +231,29 @@ export async function usage(): Promise<void> {
   const where: [string, "mcp" | "native", string | null, boolean, boolean] | undefined = entry && [entry.tool, entry.source, entry.server, entry.destructive, entry.hidden];
   real(where, true);
   runtime.setAllowDestructiveTools("docs", true);
+  // A config file reloaded in place; one server changed; what is hidden from agents, and why; the registry's state.
+  const reloaded = await runtime.importMcpServers({ echo: { workerUrl: "/bundles/echo/bootstrap.js" } }, { removeMissing: true });
+  const reloadedLists: [string[], string[], string[], string[], string | undefined] = [reloaded.added, reloaded.changed, reloaded.unchanged, reloaded.removed, reloaded.ignored[0]?.field];
+  real(reloadedLists, true);
+  // @ts-expect-error not an import option
+  await runtime.importMcpServers("{}", { removeMising: true });
+  const change: "added" | "changed" | "unchanged" = runtime.updateServer({ name: "echo", workerUrl: "/bundles/echo/bootstrap.js", timeoutMs: 5_000 });
+  real(change, true);
+  const hidden = runtime.hiddenTools()[0];
+  const hiddenWhy: [string, string, string, string] | undefined = hidden && [hidden.name, hidden.server, hidden.tool, hidden.reason];
+  real(hiddenWhy, true);
+  const registry: "idle" | "discovering" | "ready" | "partial" = runtime.registryStatus();
+  real(registry, true);
+  const lastSuccess: number | null | undefined = runtime.server("echo")?.lastSuccessMs;
+  const failuresInARow: number | undefined = runtime.server("echo")?.consecutiveCallFailures;
+  real([lastSuccess, failuresInARow], true);
+  runtime.registerTool({ name: "save", inputSchema: { type: "object" } }, () => "saved", { allowDestructive: true });
+  // @ts-expect-error not a registerTool option
+  runtime.registerTool({ name: "save2", inputSchema: { type: "object" } }, () => "saved", { allowDestructiv: true });
+  runtime.listTools("openai", { serverPrefix: true });
+  runtime.subscribe((event) => {
+    if (event.type === "toolsHidden") real<string | null>(event.server, true);
+  });
   const appSecret: Promise<string | null> = runtime.credentials.get("@app", "MODEL_KEY");
   real(appSecret, true);
   runtime.close();

@@ -2,6 +2,7 @@
 #![warn(missing_docs)]
 
 mod args;
+mod argument_problem;
 mod base64;
 mod cancel;
 mod clock;

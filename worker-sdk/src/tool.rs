@@ -221,7 +221,8 @@ fn parse_arguments<A: DeserializeOwned>(raw: Option<&RawValue>) -> Result<A, (St
                 Segment::Unknown => None,
             })
             .collect();
-        (json_pointer(segments.iter().map(String::as_str)), without_position(err.inner()))
+        let message = crate::argument_problem::in_host_words(&without_position(err.inner()));
+        (json_pointer(segments.iter().map(String::as_str)), message)
     })
 }
 
@@ -262,10 +263,10 @@ mod tests {
     fn argument_errors_name_the_field_by_its_pointer_without_a_text_position() {
         let raw = RawValue::from_string(r#"{"label": "a", "x":"nine"}"#.into()).unwrap();
         let (pointer, message) = parse_arguments::<Point>(Some(&raw)).unwrap_err();
-        assert_eq!((pointer.as_str(), message.as_str()), ("/x", "invalid type: string \"nine\", expected f64"));
+        assert_eq!((pointer.as_str(), message.as_str()), ("/x", "expected number, got string \"nine\""));
         let raw = RawValue::from_string(r#"{}"#.into()).unwrap();
         let (pointer, message) = parse_arguments::<Point>(Some(&raw)).unwrap_err();
-        assert_eq!((pointer.as_str(), message.as_str()), ("", "missing field `x`"));
+        assert_eq!((pointer.as_str(), message.as_str()), ("", "missing required property \"x\""));
     }
 
     #[test]

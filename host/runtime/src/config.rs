@@ -286,6 +286,25 @@ impl ServerConfig {
         parse::entry(&name, object)
     }
 
+    /// Reads one server as an application gives it (`addServer`, `updateServer`): [`ServerConfig::from_json`], and
+    /// a field this host does not know is an error too, naming the field meant when it differs only in case. A
+    /// typo such as `allowDestructivetools` would otherwise change nothing without a word. (An `mcpServers` import
+    /// reports such fields and still imports the entry: other hosts' configs carry fields of their own.)
+    pub fn from_input(value: &Value) -> Result<Self, Vec<ConfigError>> {
+        let read = Self::from_json(value);
+        let Some(object) = value.as_object() else { return read };
+        let name = object.get("name").and_then(Value::as_str).unwrap_or_default();
+        let unknown = parse::unknown_fields(name, object);
+        match read {
+            Ok(config) if unknown.is_empty() => Ok(config),
+            Ok(_) => Err(unknown),
+            Err(mut errors) => {
+                errors.extend(unknown);
+                Err(errors)
+            }
+        }
+    }
+
     /// This host's JSON form of the server; [`ServerConfig::from_json`] reads it back.
     pub fn to_json(&self) -> Value {
         let mut out = Map::new();

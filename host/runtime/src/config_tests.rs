@@ -142,10 +142,32 @@ fn metadata_allow_destructive_tools_is_honoured_and_unknown_fields_are_reported(
     assert_eq!(
         ignored,
         [
-            r#"server "assistant", field autoApprove: is not used by this host (ignored)"#,
-            r#"server "assistant", field metadata.owner: is not used by this host (ignored)"#,
+            r#"server "assistant", field autoApprove: is not a field this host knows"#,
+            r#"server "assistant", field metadata.owner: is not a field this host knows"#,
         ]
     );
+}
+
+#[test]
+fn a_config_given_directly_refuses_fields_it_does_not_know_and_says_which_was_meant() {
+    let typo = json!({"name": "x", "workerUrl": "/x.js", "allowDestructivetools": true,
+        "credentials": [{"name": "KEY", "optional": true}]});
+    let problems: Vec<String> = ServerConfig::from_input(&typo).unwrap_err().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        problems,
+        [
+            r#"server "x", field allowDestructivetools: is not a field this host knows: did you mean `allowDestructiveTools`?"#,
+            r#"server "x", field credentials[0].optional: is not a field this host knows"#,
+        ]
+    );
+    // The same entry's other problems are reported with them; a clean config reads as from_json reads it.
+    let both = ServerConfig::from_input(&json!({"name": "x", "workerUrl": 3, "colour": "red"})).unwrap_err();
+    assert_eq!(both.iter().map(|e| e.field.as_str()).collect::<Vec<_>>(), ["workerUrl", "colour"]);
+    let clean = json!({"name": "x", "workerUrl": "/x.js", "metadata": {"allowDestructiveTools": true}});
+    assert_eq!(ServerConfig::from_input(&clean).unwrap(), ServerConfig::from_json(&clean).unwrap());
+    // What the host writes, it reads back strictly.
+    let config = ServerConfig::wasm("echo", "/e.js").credential("TOKEN").timeout_ms(5);
+    assert_eq!(ServerConfig::from_input(&config.to_json()).unwrap(), config);
 }
 
 #[test]

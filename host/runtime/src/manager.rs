@@ -31,6 +31,7 @@ mod calls;
 mod credentials;
 mod features;
 mod health;
+mod import;
 mod lifecycle;
 mod platform;
 mod resource_tool;
@@ -38,6 +39,7 @@ mod resource_tool;
 pub use crate::status::ServerStatus;
 pub use backoff::Backoff;
 pub use health::{FailurePolicy, ServerHealth};
+pub use import::ImportReport;
 pub use platform::{
     AUTHORIZATION_RECORD, CredentialSource, CredentialsNeeded, LaunchRequest, Launcher, Platform, StaticCredentials,
 };
@@ -499,9 +501,12 @@ impl McpTransportManager {
         self.inner.stop(name, "the server was disabled", |slot| slot.config.enabled = false)
     }
 
-    /// Stops a server (pending calls fail at once) and unregisters its tools. Its next use starts it again.
+    /// Stops a server (pending calls fail at once) and unregisters its tools. Its next use starts it again: its
+    /// bundle's manifest lists its tools meanwhile, as before its first start, so an agent can still call them.
     pub fn disconnect(&self, name: &str) -> Result<()> {
-        self.inner.stop(name, "disconnected by the application", |_| {})
+        self.inner.stop(name, "disconnected by the application", |_| {})?;
+        self.inner.preview_tools_in_background(name);
+        Ok(())
     }
 
     /// Starts a server now and waits until it is connected, forgetting earlier failures: the manual reconnect that

@@ -238,6 +238,15 @@ fn a_lazy_servers_tools_are_listed_from_its_manifest_and_calling_one_starts_it()
     assert_eq!(w.text("a", "echo", json!({"text": "hi"})), "hi", "calling a listed tool starts the server");
     assert_eq!(w.launcher.launch_count("a"), 1);
     assert_eq!(w.manager.health("a").unwrap().tool_count, 10, "its own list replaced the manifest's");
+
+    // Disconnected, it lists its manifest's tools again, and a call starts it again.
+    w.manager.disconnect("a").unwrap();
+    w.settle();
+    assert_eq!(w.status("a"), ServerStatus::Disconnected);
+    assert_eq!(w.manager.health("a").unwrap().tool_count, 2);
+    assert_eq!(shown(&w), 1);
+    assert_eq!(w.text("a", "echo", json!({"text": "again"})), "again");
+    assert_eq!(w.launcher.launch_count("a"), 2);
 }
 
 #[test]
@@ -374,6 +383,51 @@ fn update_adds_changes_in_place_or_leaves_alone_and_says_which() {
     let invalid = ServerConfig::wasm("a", "  ");
     assert!(w.manager.update(invalid).is_err(), "an invalid config changes nothing");
     assert_eq!(w.status("a"), ServerStatus::Disabled);
+}
+
+#[test]
+fn a_config_file_imported_again_reloads_in_place_and_removes_what_it_no_longer_names() {
+    let mut w = world();
+    for name in ["a", "b", "c", "d"] {
+        w.serve_kit(name);
+    }
+    let read = |text: &str| crate::config::import_mcp_servers(text).unwrap();
+    let first = w.manager.apply_import(
+        read(r#"{"a": {"workerUrl": "/a.js"}, "b": {"workerUrl": "/b.js"}, "c": {"workerUrl": "/c.js"}}"#),
+        false,
+    );
+    assert_eq!((first.added.as_slice(), first.errors.len()), (&["a", "b", "c"].map(String::from)[..], 0));
+    assert_eq!(w.text("a", "echo", json!({"text": "1"})), "1");
+
+    // The file again: `a` as it was, `b` changed, `c` with a problem (it keeps its config), `d` new, and a field
+    // no host of this kind uses, reported.
+    let again = read(
+        r#"{"mcpServers": {"a": {"workerUrl": "/a.js"}, "b": {"workerUrl": "/b.js", "env": {"MODE": "fast"}},
+            "c": {"workerUrl": 7}, "d": {"workerUrl": "/d.js", "autoApprove": []}}}"#,
+    );
+    let report = w.manager.apply_import(again, true);
+    assert_eq!(report.added, ["d"]);
+    assert_eq!(report.changed, ["b"]);
+    assert_eq!(report.unchanged, ["a"]);
+    assert!(report.removed.is_empty(), "every server is named: {:?}", report.removed);
+    assert_eq!(
+        report.errors.iter().map(|e| (e.entry.as_str(), e.field.as_str())).collect::<Vec<_>>(),
+        [("c", "workerUrl")]
+    );
+    assert_eq!(report.ignored.iter().map(|e| e.field.as_str()).collect::<Vec<_>>(), ["autoApprove"]);
+    assert_eq!(w.status("a"), ServerStatus::Connected, "unchanged: not restarted");
+    assert_eq!(w.manager.config("b").unwrap().env.get("MODE").map(String::as_str), Some("fast"));
+    assert_eq!(w.manager.config("c").unwrap(), ServerConfig::wasm("c", "/c.js"));
+
+    // A file that no longer names `b` and `c`: without `remove_missing` they stay, with it they go.
+    let smaller = r#"{"a": {"workerUrl": "/a.js"}, "d": {"workerUrl": "/d.js"}}"#;
+    assert!(w.manager.apply_import(read(smaller), false).removed.is_empty());
+    assert_eq!(w.manager.health_all().len(), 4);
+    let reloaded = w.manager.apply_import(read(smaller), true);
+    assert_eq!(reloaded.removed, ["b", "c"]);
+    assert_eq!(reloaded.unchanged, ["a", "d"]);
+    let left: Vec<String> = w.manager.health_all().into_iter().map(|h| h.name).collect();
+    assert_eq!(left, ["a", "d"]);
 }
 
 #[test]

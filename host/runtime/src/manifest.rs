@@ -33,8 +33,12 @@ pub struct BundleManifest {
     /// and those of its config, nothing else.
     pub network: NetworkPolicy,
     /// The tools it lists when it starts, as its build recorded them: registered before a lazy server starts, so
-    /// that agents can call them (which starts it). Bounded by the registry's limits like any list.
+    /// that agents can call them (which starts it). Bounded by the registry's limits like any list. A tool that
+    /// cannot be read is left out (and counted in `unreadable_tools`): it is a preview, and the server's own
+    /// `tools/list` is what counts once it starts.
     pub tools: Vec<mcp_worker_protocol::Tool>,
+    /// How many entries of `tools` could not be read as a tool.
+    pub unreadable_tools: usize,
 }
 
 impl BundleManifest {
@@ -72,20 +76,27 @@ impl BundleManifest {
             }
             Some(_) => return Err("`network` is not an array".into()),
         };
-        let tools = match object.get("tools") {
-            None => Vec::new(),
-            // Read again from the text, as tools/list results are: one way of reading a tool in the host.
-            Some(Value::Array(_)) => serde_json::from_str::<Tools>(text).map_err(|e| format!("`tools`: {e}"))?.tools,
+        let (tools, unreadable_tools) = match object.get("tools") {
+            None => (Vec::new(), 0),
+            // Read again from the text, tool by tool, as tools/list results are: one way of reading a tool.
+            Some(Value::Array(_)) => {
+                let listed = serde_json::from_str::<Tools<'_>>(text).map_err(|e| format!("`tools`: {e}"))?.tools;
+                let read: Vec<mcp_worker_protocol::Tool> =
+                    listed.iter().filter_map(|tool| serde_json::from_str(tool.get()).ok()).collect();
+                let unreadable = listed.len() - read.len();
+                (read, unreadable)
+            }
             Some(_) => return Err("`tools` is not an array".into()),
         };
-        Ok(Self { name, version, title, credentials, network, tools })
+        Ok(Self { name, version, title, credentials, network, tools, unreadable_tools })
     }
 }
 
-/// The `tools` of a manifest.
+/// The `tools` of a manifest, each as its text.
 #[derive(serde::Deserialize)]
-struct Tools {
-    tools: Vec<mcp_worker_protocol::Tool>,
+struct Tools<'a> {
+    #[serde(borrow)]
+    tools: Vec<&'a serde_json::value::RawValue>,
 }
 
 fn non_empty(object: &Map<String, Value>, key: &str) -> Result<String, String> {
@@ -228,5 +239,19 @@ mod tests {
             let error = BundleManifest::parse(text).unwrap_err();
             assert!(error.contains(expected), "{text}: {error}");
         }
+    }
+
+    #[test]
+    fn a_tool_the_preview_cannot_read_is_left_out_not_the_server() {
+        let text = r#"{"name": "a", "version": "1", "tools": [
+            {"name": "ok", "inputSchema": {"type": "object"}},
+            {"name": 3},
+            "not a tool",
+            {"name": "also_ok", "inputSchema": {"type": "object", "properties": {"x": {"type": "number"}}}}]}"#;
+        let manifest = BundleManifest::parse(text).unwrap();
+        let names: Vec<&str> = manifest.tools.iter().map(|tool| tool.name.as_str()).collect();
+        assert_eq!((names.as_slice(), manifest.unreadable_tools), (&["ok", "also_ok"][..], 2));
+        let error = BundleManifest::parse(r#"{"name": "a", "version": "1", "tools": {}}"#).unwrap_err();
+        assert!(error.contains("`tools` is not an array"), "{error}");
     }
 }

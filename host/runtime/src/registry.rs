@@ -12,7 +12,7 @@
 //!   ([`schema_prep`]).
 
 pub mod clashes;
-pub mod destructive;
+pub use mcp_worker_protocol::destructive;
 pub mod enablement;
 mod entry;
 mod export;
@@ -210,9 +210,16 @@ impl ToolRegistry {
     }
 
     /// Registers a tool that runs in the page, under `definition.name`, which must match
-    /// `^[a-zA-Z0-9_-]{1,64}$` and must not start with `mcp__` (so it never meets an MCP tool's name). Native tools
-    /// are the application's own code: they are never hidden as destructive, nor bounded by [`ToolLimits`].
-    pub fn register_native(&self, definition: Tool, executor: Rc<dyn NativeTool>) -> Result<String, RegistryError> {
+    /// `^[a-zA-Z0-9_-]{1,64}$` and must not start with `mcp__` (so it never meets an MCP tool's name). The rule
+    /// for servers' tools holds for it too ([`destructive`]): a tool that may be destructive is hidden from agents
+    /// unless `allow_destructive` (for a native tool, its registration is where the application allows it, as a
+    /// server's config is for the server's tools). Native tools are not bounded by [`ToolLimits`].
+    pub fn register_native(
+        &self,
+        definition: Tool,
+        executor: Rc<dyn NativeTool>,
+        allow_destructive: bool,
+    ) -> Result<String, RegistryError> {
         let name = definition.name.clone();
         if !naming::is_valid_tool_name(&name) {
             return Err(RegistryError::InvalidName { name, reason: "it must match ^[a-zA-Z0-9_-]{1,64}$".into() });
@@ -229,7 +236,7 @@ impl ToolRegistry {
             definition: Rc::new(definition),
             source: ToolSource::Native(executor),
             destructive,
-            exposed: true,
+            exposed: allow_destructive || !destructive,
         };
         {
             let mut table = self.table.borrow_mut();
@@ -366,8 +373,8 @@ impl ToolRegistry {
     }
 
     /// The registered tools agents do not see, by registry name, each with why: a tool that may be destructive is
-    /// hidden while its server's config does not allow destructive tools (`allowDestructiveTools`). Native tools
-    /// are the application's own, registered by its choice, and are never hidden.
+    /// hidden while its server's config does not allow destructive tools (`allowDestructiveTools`), or, for a
+    /// native tool (`server` empty), while its registration did not allow it.
     pub fn hidden(&self) -> Vec<HiddenTool> {
         self.hidden_where(|_| true)
     }
@@ -375,6 +382,11 @@ impl ToolRegistry {
     /// [`Self::hidden`] for one server.
     pub fn hidden_of(&self, server: &str) -> Vec<HiddenTool> {
         self.hidden_where(|entry| entry.server() == Some(server))
+    }
+
+    /// [`Self::hidden`] for the native tools.
+    pub fn hidden_of_native(&self) -> Vec<HiddenTool> {
+        self.hidden_where(|entry| entry.server().is_none())
     }
 
     fn hidden_where(&self, keep: impl Fn(&ToolEntry) -> bool) -> Vec<HiddenTool> {

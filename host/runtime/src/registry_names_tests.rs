@@ -157,10 +157,10 @@ fn names_do_not_depend_on_the_order_servers_start_or_restart_in() {
 fn a_native_name_never_meets_an_mcp_name() {
     let registry = ToolRegistry::new();
     let native = |args: serde_json::Value, _: ExecutionContext| async move { Ok(args) };
-    registry.register_native(tool("search"), Rc::new(native)).unwrap();
+    registry.register_native(tool("search"), Rc::new(native), false).unwrap();
     registry.replace_server_tools("search", vec![tool("search")], false);
     assert_eq!(names(&registry).keys().collect::<Vec<_>>(), ["mcp__search__search", "search"]);
-    let taken = registry.register_native(tool("search"), Rc::new(native));
+    let taken = registry.register_native(tool("search"), Rc::new(native), false);
     assert!(matches!(taken, Err(RegistryError::Duplicate { .. })), "the application's own mistake is an error");
 }
 

@@ -19,8 +19,8 @@ fn native_echo() -> Rc<dyn NativeTool> {
 #[test]
 fn duplicates_are_errors_never_overwrites() {
     let registry = ToolRegistry::new();
-    registry.register_native(read_only("search"), native_echo()).unwrap();
-    let err = registry.register_native(read_only("search"), native_echo()).unwrap_err();
+    registry.register_native(read_only("search"), native_echo(), false).unwrap();
+    let err = registry.register_native(read_only("search"), native_echo(), false).unwrap_err();
     assert_eq!(err, RegistryError::Duplicate { name: "search".into(), existing: "a native tool".into() });
     assert_eq!(registry.len(), 1);
 
@@ -34,11 +34,11 @@ fn duplicates_are_errors_never_overwrites() {
 fn native_names_must_be_valid_and_not_look_like_mcp_names() {
     let registry = ToolRegistry::new();
     assert!(matches!(
-        registry.register_native(read_only("bad name"), native_echo()),
+        registry.register_native(read_only("bad name"), native_echo(), false),
         Err(RegistryError::InvalidName { .. })
     ));
     assert!(matches!(
-        registry.register_native(read_only("mcp__x__y"), native_echo()),
+        registry.register_native(read_only("mcp__x__y"), native_echo(), false),
         Err(RegistryError::InvalidName { .. })
     ));
 }
@@ -90,6 +90,69 @@ fn destructive_tools_are_hidden_unless_the_server_allows_them() {
 }
 
 #[test]
+fn native_tools_follow_the_same_rule_allowed_by_their_registration() {
+    let registry = ToolRegistry::new();
+    let unannotated = Tool::new("notes", schema(json!({"type": "object"})));
+    registry.register_native(unannotated.clone(), native_echo(), false).unwrap();
+    registry.register_native(read_only("delete_draft"), native_echo(), false).unwrap();
+    registry.register_native(read_only("search"), native_echo(), false).unwrap();
+    let mut allowed = unannotated;
+    allowed.name = "write_file".into();
+    registry.register_native(allowed, native_echo(), true).unwrap();
+    registry.replace_server_tools("kit", vec![Tool::new("run", schema(json!({"type": "object"})))], false);
+    registry.set_thread_tools("t", ["*"]);
+
+    let visible: Vec<String> = registry.list(&ToolFilter::for_thread("t")).into_iter().map(|e| e.name).collect();
+    assert_eq!(visible, ["search", "write_file"]);
+    let hidden: Vec<(String, String, String)> =
+        registry.hidden().into_iter().map(|h| (h.name, h.server, h.reason)).collect();
+    assert_eq!(
+        hidden,
+        [
+            ("delete_draft".into(), String::new(), "its name has the destructive verb \"delete\"".into()),
+            (
+                "mcp__kit__run".into(),
+                "kit".into(),
+                "it has no annotations (a tool is shown only when it says readOnlyHint: true or destructiveHint: \
+                 false)"
+                    .into()
+            ),
+            (
+                "notes".into(),
+                String::new(),
+                "it has no annotations (a tool is shown only when it says readOnlyHint: true or destructiveHint: \
+                 false)"
+                    .into()
+            ),
+        ]
+    );
+    assert_eq!(registry.hidden_of("kit").len(), 1);
+}
+
+#[test]
+fn the_server_prefix_marks_server_tools_in_every_format_and_never_native_ones() {
+    let registry = ToolRegistry::new();
+    let mut search = read_only("search");
+    search.description = Some("Searches".into());
+    registry.replace_server_tools("docs", vec![search.clone()], false);
+    registry.register_native(read_only("clock"), native_echo(), false).unwrap();
+    let prefixed = ExportOptions::default().server_prefix(true);
+    let texts = |format: ExportFormat, options: ExportOptions| -> Vec<Value> {
+        let export = registry.export_with(format, &ToolFilter::default(), options);
+        export.tools.iter().map(|tool| serde_json::from_str(tool.get()).unwrap()).collect()
+    };
+    let mcp = texts(ExportFormat::Mcp, prefixed);
+    assert_eq!((mcp[0]["name"].as_str(), mcp[0].get("description")), (Some("clock"), None), "native: untouched");
+    assert_eq!(mcp[1]["description"], "[docs] Searches");
+    let openai = texts(ExportFormat::OpenAi, prefixed);
+    assert_eq!(openai[1]["function"]["description"], "[docs] Searches");
+    let anthropic = texts(ExportFormat::Anthropic, prefixed);
+    assert!(!anthropic[0]["description"].as_str().unwrap().starts_with('['));
+    assert_eq!(anthropic[1]["description"], "[docs] Searches");
+    assert_eq!(texts(ExportFormat::Mcp, ExportOptions::default())[1]["description"], "Searches", "off by default");
+}
+
+#[test]
 fn allowing_destructive_tools_shows_them_and_says_so() {
     let registry = ToolRegistry::new();
     let changes = Rc::new(RefCell::new(Vec::new()));
@@ -113,8 +176,8 @@ fn allowing_destructive_tools_shows_them_and_says_so() {
 #[test]
 fn threads_see_only_what_is_enabled_for_them() {
     let registry = ToolRegistry::new();
-    registry.register_native(read_only("search"), native_echo()).unwrap();
-    registry.register_native(read_only("fetch"), native_echo()).unwrap();
+    registry.register_native(read_only("search"), native_echo(), false).unwrap();
+    registry.register_native(read_only("fetch"), native_echo(), false).unwrap();
     assert!(registry.list(&ToolFilter::for_thread("new-thread")).is_empty(), "fails closed");
     registry.enable_for_thread("t", ["search"]);
     let names: Vec<String> = registry.list(&ToolFilter::for_thread("t")).into_iter().map(|e| e.name).collect();

@@ -277,11 +277,14 @@ impl ToolSystem {
                             result::output_problem(checked, &call.tool_name, "output")
                         });
                         result.status = if problem.is_some() { ToolStatus::Error } else { ToolStatus::Success };
+                        if problem.is_some() {
+                            result.metadata.insert("errorCode".into(), json!(INVALID_OUTPUT));
+                        }
                         result.error = problem;
                         result.output = Some(output);
                     }
                     Err(failure) => {
-                        result.metadata.insert("errorCode".into(), json!(NATIVE_TOOL_FAILED));
+                        result.metadata.insert("errorCode".into(), json!(TOOL_FAILED));
                         result.error = Some(failure.message);
                     }
                 }
@@ -292,6 +295,7 @@ impl ToolSystem {
                 let raw = match serde_json::value::to_raw_value(&arguments) {
                     Ok(raw) => raw,
                     Err(e) => {
+                        result.metadata.insert("errorCode".into(), json!(REFUSED_INVALID_ARGUMENTS));
                         result.error = Some(format!("arguments are not serializable: {e}"));
                         return result;
                     }
@@ -323,6 +327,9 @@ impl ToolSystem {
                         result.status = mapped.status;
                         result.output = Some(mapped.output);
                         result.error = mapped.error;
+                        if let Some(code) = mapped.code {
+                            result.metadata.insert("errorCode".into(), json!(code));
+                        }
                         if options.include_raw_result {
                             result.metadata.insert("rawResult".into(), value);
                         }
@@ -348,8 +355,12 @@ pub const REFUSED_NOT_ENABLED: &str = "TOOL_NOT_ENABLED";
 pub const REFUSED_INVALID_ARGUMENTS: &str = "INVALID_ARGUMENTS";
 /// `errorCode` of a call whose tool's input schema is too costly to check.
 pub const REFUSED_SCHEMA_TOO_COSTLY: &str = "SCHEMA_TOO_COSTLY";
-/// `errorCode` of a native tool that returned an error.
-pub const NATIVE_TOOL_FAILED: &str = "TOOL_FAILED";
+/// `errorCode` of a tool that failed by its own account: a native tool that returned an error, or an MCP tool's
+/// result with `isError: true`.
+pub const TOOL_FAILED: &str = "TOOL_FAILED";
+/// `errorCode` of a tool whose output (a native tool's) or structured content (an MCP tool's) does not match its
+/// output schema, or cannot be checked against it: the output is not to be trusted.
+pub const INVALID_OUTPUT: &str = "INVALID_OUTPUT";
 
 /// A call refused before it ran: a stable code and the message for the model.
 struct Refusal {

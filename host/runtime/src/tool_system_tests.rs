@@ -66,10 +66,9 @@ fn server() -> Server {
         )
 }
 
-/// Numbers that a float parser without exact rounding changes (0.9144 became 0.9144000000000001), and one past
-/// what a double holds exactly.
-const NUMBERS: &str =
-    r#"{"yard":0.9144,"tiny":1e-7,"huge":1e300,"big":9007199254740993,"negative":-0.30000000000000004}"#;
+/// Numbers that a float parser without exact rounding changes (0.9144 became 0.9144000000000001; `long` and
+/// `pixel` read one bit off without serde_json's `float_roundtrip`), and one past what a double holds exactly.
+const NUMBERS: &str = r#"{"yard":0.9144,"tiny":1e-7,"huge":1e300,"big":9007199254740993,"negative":-0.30000000000000004,"long":117.63331139400017,"pixel":0.9215686321258545}"#;
 
 #[derive(serde::Serialize, schemars::JsonSchema)]
 struct Sum {
@@ -203,6 +202,7 @@ fn an_is_error_result_is_an_error_with_the_tools_text() {
     let result = rig.one("mcp__kit__fail", json!({}));
     assert_eq!(result.status, ToolStatus::Error);
     assert_eq!(result.error.as_deref(), Some("disk is full"));
+    assert_eq!(result.metadata["errorCode"], "TOOL_FAILED", "a server's failure carries the code a native one does");
     assert_eq!(result.output.unwrap()["content"][0]["text"], "disk is full", "the content is kept");
 }
 
@@ -217,13 +217,33 @@ fn images_audio_and_resources_are_kept_in_the_output() {
 }
 
 #[test]
+fn the_host_and_the_sdk_word_the_same_mistake_alike() {
+    let mut rig = rig();
+    let mut sdk = mcp_worker_sdk::testing::TestClient::new(server());
+    for wrong in [json!({"text": 5}), json!({}), json!({"text": true})] {
+        let by_host = rig.one("mcp__kit__echo", wrong.clone()).error.unwrap();
+        let by_sdk = sdk.error("echo", wrong.clone());
+        let problems = |message: &str, tool: &str| {
+            message.strip_prefix(&format!("Invalid arguments for tool {tool}: ")).map(str::to_owned)
+        };
+        assert_eq!(problems(&by_host, "mcp__kit__echo"), problems(&by_sdk, "echo"), "{wrong}: {by_host} / {by_sdk}");
+        assert!(!by_sdk.contains("line 1"), "{by_sdk}");
+    }
+}
+
+#[test]
 fn numbers_pass_through_exactly_as_the_server_wrote_them() {
     let mut rig = rig();
     let output = rig.one("mcp__kit__numbers", json!({})).output.unwrap();
     let numbers = &output["structuredContent"];
-    for (key, written) in
-        [("yard", "0.9144"), ("tiny", "1e-7"), ("huge", "1e300"), ("negative", "-0.30000000000000004")]
-    {
+    for (key, written) in [
+        ("yard", "0.9144"),
+        ("tiny", "1e-7"),
+        ("huge", "1e300"),
+        ("negative", "-0.30000000000000004"),
+        ("long", "117.63331139400017"),
+        ("pixel", "0.9215686321258545"),
+    ] {
         assert_eq!(numbers[key].as_f64(), written.parse::<f64>().ok(), "{key}");
     }
     assert_eq!(numbers["big"].as_u64(), Some(9_007_199_254_740_993));
@@ -243,6 +263,7 @@ fn structured_content_is_checked_against_the_output_schema() {
     rig.registry.replace_server_tools("kit", vec![liar], false);
     let bad = rig.one("mcp__kit__sum", json!({}));
     assert_eq!(bad.status, ToolStatus::Error);
+    assert_eq!(bad.metadata["errorCode"], "INVALID_OUTPUT");
     assert!(bad.error.unwrap().contains("missing required property \"total\""));
 }
 
@@ -328,13 +349,16 @@ fn native_tools_run_in_the_page_with_the_same_checks() {
             _ => Ok(json!({"celsius": 21, "thread": ctx.thread_id, "call": ctx.call_id})),
         }
     });
-    rig.registry.register_native(weather, executor).unwrap();
+    rig.registry.register_native(weather, executor, true).unwrap();
     rig.registry.enable_for_thread("t", ["weather"]);
     let ok = rig.one("weather", json!({"city": "Paris"}));
     assert_eq!(ok.output.unwrap(), json!({"celsius": 21, "thread": "t", "call": "c1"}));
     assert_eq!(ok.metadata["source"], "native");
-    assert_eq!(rig.one("weather", json!({"city": "Nowhere"})).error.as_deref(), Some("no such city"));
-    assert!(rig.one("weather", json!({"city": "Bad"})).error.unwrap().contains("output schema"));
+    let failed = rig.one("weather", json!({"city": "Nowhere"}));
+    assert_eq!((failed.error.as_deref(), &failed.metadata["errorCode"]), (Some("no such city"), &json!("TOOL_FAILED")));
+    let bad = rig.one("weather", json!({"city": "Bad"}));
+    assert!(bad.error.unwrap().contains("output schema"));
+    assert_eq!(bad.metadata["errorCode"], "INVALID_OUTPUT");
     assert!(rig.one("weather", json!({})).error.unwrap().contains("missing required property \"city\""));
 }
 

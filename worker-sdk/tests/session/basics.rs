@@ -145,11 +145,11 @@ fn arguments_that_do_not_fit_are_an_error_result_naming_the_field() {
     // The host's wording: the tool, a JSON pointer, no position in JSON text the caller never wrote.
     assert_eq!(
         text(&r),
-        "Invalid arguments for tool add: /b: invalid type: string \"two\", expected f64. \
+        "Invalid arguments for tool add: /b: expected number, got string \"two\". \
          Fix the arguments and call the tool again."
     );
     let r = h.one(&call(2, "echo", json!({})));
-    assert!(text(&r).starts_with("Invalid arguments for tool echo: missing field `text`."), "{r}");
+    assert!(text(&r).starts_with("Invalid arguments for tool echo: missing required property \"text\"."), "{r}");
 }
 
 #[test]

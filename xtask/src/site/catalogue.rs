@@ -40,19 +40,20 @@ pub(crate) fn write(site: &Path, bundles: &Path) -> Result {
     Ok(())
 }
 
-/// The entry of a bundle whose server has no `catalogue.json`: its name and title from its manifest, and the config
-/// that adds it.
+/// The entry of a bundle whose server has no `catalogue.json`: its name and title from its manifest, what it needs
+/// (its declared credentials and network origins), and the config that adds it.
 fn from_manifest(bundle: &str, manifest: &Path) -> Result<Value> {
     let text = fs::read_to_string(manifest).map_err(|e| format!("cannot read {}: {e}", display(manifest)))?;
     let manifest: Value = serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", display(manifest)))?;
     let name = manifest["title"].as_str().or(manifest["name"].as_str()).unwrap_or(bundle);
     let credentials: Vec<&Value> = manifest["credentials"].as_array().map(|c| c.iter().collect()).unwrap_or_default();
+    let network: Vec<&Value> = manifest["network"].as_array().map(|n| n.iter().collect()).unwrap_or_default();
     Ok(json!({
         "id": bundle,
         "name": name,
         "description": format!("A server of this workspace (sample-servers/{bundle}). Give it a catalogue.json to describe it here."),
         "tags": ["workspace"],
-        "needs": { "credentials": credentials, "network": [] },
+        "needs": { "credentials": credentials, "network": network },
         "config": { "name": bundle, "workerUrl": format!("./bundles/{bundle}/bootstrap.js") },
     }))
 }
@@ -98,20 +99,25 @@ mod tests {
 
     #[test]
     fn a_bundle_without_an_entry_gets_one_from_its_manifest() {
-        let file = temp_file("manifest", r#"{"name": "weather", "title": "Weather", "credentials": []}"#);
+        let file = temp_file(
+            "manifest",
+            r#"{"name": "weather", "title": "Weather", "credentials": [{"name": "KEY"}], "network": ["https://api.example.com"]}"#,
+        );
         let entry = from_manifest("weather", &file).unwrap();
         assert_eq!((entry["id"].as_str(), entry["name"].as_str()), (Some("weather"), Some("Weather")));
         assert_eq!(entry["config"]["workerUrl"], "./bundles/weather/bootstrap.js");
+        assert_eq!(entry["needs"], json!({"credentials": [{"name": "KEY"}], "network": ["https://api.example.com"]}));
         assert!(REQUIRED.iter().all(|key| entry.get(key).is_some()));
     }
 
+    /// A server's own entry must be valid; a server without one is listed from its manifest (see above).
     #[test]
-    fn every_sample_server_has_a_valid_entry() {
+    fn every_sample_servers_own_entry_is_valid() {
         let dir = root().join("sample-servers");
         for item in fs::read_dir(&dir).unwrap_or_else(|e| panic!("{e}")) {
             let server = item.unwrap_or_else(|e| panic!("{e}")).path();
-            if server.join("Cargo.toml").is_file() {
-                let file = server.join("catalogue.json");
+            let file = server.join("catalogue.json");
+            if server.join("Cargo.toml").is_file() && file.is_file() {
                 let value = entry(&file).unwrap_or_else(|e| panic!("{e}"));
                 let bundle = server.file_name().and_then(|n| n.to_str()).unwrap_or_default();
                 assert_eq!(value["id"], bundle, "{}: the id is the bundle's name", display(&file));

@@ -5,7 +5,6 @@ use super::convert::{JsFailure, config_errors_json, from_js, options_from_js, to
 use super::{Inner, JsRuntime};
 use js_sys::Promise;
 use mcp_worker_runtime::config::{ServerConfig, import_mcp_servers};
-use mcp_worker_runtime::manager::ConfigChange;
 use serde_json::{Value, json};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -14,8 +13,8 @@ use zeroize::Zeroizing;
 
 #[wasm_bindgen(js_class = McpRuntime)]
 impl JsRuntime {
-    /// Adds a server. Throws `INVALID_CONFIG` (with `errors`, one per field) for a config that is not usable, and
-    /// `INVALID_INPUT` when the name is taken. A server with `autoStart` starts now; the others at first use.
+    /// Adds a server. Throws `INVALID_CONFIG` (with `errors`, one per field) for a config that is not usable or has
+    /// a field this host does not know, and `INVALID_INPUT` when the name is taken. A server with `autoStart` starts now; the others at first use.
     #[wasm_bindgen(js_name = addServer)]
     pub fn add_server(
         &self,
@@ -30,7 +29,8 @@ impl JsRuntime {
     /// Adds a server, or changes the one of that name in place; resolves to what it did: `"added"`, `"changed"` or
     /// `"unchanged"`. Changing only `enabled` or `allowDestructiveTools` takes effect at once without a restart; any
     /// other change stops the server (its pending calls fail), and its next use (or `autoStart`) runs the new
-    /// config. Its credentials stay. Throws `INVALID_CONFIG` for a config that is not usable.
+    /// config. Its credentials stay. Throws `INVALID_CONFIG` for a config that is not usable or has a field this
+    /// host does not know.
     #[wasm_bindgen(js_name = updateServer, unchecked_return_type = "ConfigChange")]
     pub fn update_server(
         &self,
@@ -38,7 +38,7 @@ impl JsRuntime {
     ) -> Result<JsValue, JsValue> {
         self.inner.open()?;
         let value: Value = from_js(&config, "server config")?;
-        let config = ServerConfig::from_json(&value).map_err(JsFailure::from)?;
+        let config = ServerConfig::from_input(&value).map_err(JsFailure::from)?;
         let change = self.inner.runtime.manager().update(config).map_err(JsFailure::from)?;
         Ok(to_js(&change)?)
     }
@@ -77,38 +77,14 @@ impl JsRuntime {
             if let Ok(repository) = inner.vault.repository() {
                 repository.store_imported(&mut import).await;
             }
-            let manager = inner.runtime.manager();
-            let mut report = ImportReport::default();
-            let mut errors = config_errors_json(&import.errors).as_array().cloned().unwrap_or_default();
-            let named: Vec<String> = import
-                .servers
-                .iter()
-                .map(|c| c.name.clone())
-                .chain(import.errors.iter().map(|e| e.entry.clone()))
-                .collect();
-            for config in import.servers {
-                let name = config.name.clone();
-                match manager.update(config) {
-                    Ok(ConfigChange::Added) => report.added.push(name),
-                    Ok(ConfigChange::Changed) => report.changed.push(name),
-                    Ok(ConfigChange::Unchanged) => report.unchanged.push(name),
-                    Err(error) => errors.push(json!({"entry": name, "field": "", "message": error.to_string()})),
-                }
-            }
-            if options.remove_missing {
-                for health in manager.health_all() {
-                    if !named.contains(&health.name) && manager.remove(&health.name).is_ok() {
-                        report.removed.push(health.name);
-                    }
-                }
-            }
+            let report = inner.runtime.manager().apply_import(import, options.remove_missing);
             Ok(to_js(&json!({
                 "added": report.added,
                 "changed": report.changed,
                 "unchanged": report.unchanged,
                 "removed": report.removed,
-                "errors": errors,
-                "ignored": config_errors_json(&import.ignored),
+                "errors": config_errors_json(&report.errors),
+                "ignored": config_errors_json(&report.ignored),
             }))?)
         })
     }
@@ -227,7 +203,7 @@ impl JsRuntime {
 
 /// Adds a server from its JSON form, whose `credentials` may be declarations (`{name, description, required}`).
 fn add(inner: &Rc<Inner>, value: Value) -> Result<(), JsFailure> {
-    let config = ServerConfig::from_json(&value).map_err(JsFailure::from)?;
+    let config = ServerConfig::from_input(&value).map_err(JsFailure::from)?;
     inner.runtime.manager().add(config).map_err(JsFailure::from)
 }
 
@@ -238,13 +214,4 @@ struct ImportOptions {
     /// Remove the servers the document does not name.
     #[serde(default)]
     remove_missing: bool,
-}
-
-/// The servers an import added, changed, left as they were, and removed.
-#[derive(Debug, Default)]
-struct ImportReport {
-    added: Vec<String>,
-    changed: Vec<String>,
-    unchanged: Vec<String>,
-    removed: Vec<String>,
 }

@@ -24,6 +24,15 @@ struct Listing<'a> {
     skipped: Vec<Value>,
 }
 
+/// `registerTool`'s options.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct NativeToolOptions {
+    /// Offer the tool to agents even if it may be destructive.
+    #[serde(default)]
+    allow_destructive: bool,
+}
+
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct ListFilter {
@@ -92,8 +101,9 @@ impl JsRuntime {
     }
 
     /// The tools agents do not see, each with why: a tool that may be destructive (by its annotations, or a
-    /// destructive verb in its name) while its server's config does not say `allowDestructiveTools`. Native tools
-    /// are never hidden. A `toolsHidden` event announces them each time a server's tools are registered.
+    /// destructive verb in its name) while its server's config does not say `allowDestructiveTools`, or, for a
+    /// native tool (`server` empty), while its registration did not say `allowDestructive`. A `toolsHidden` event
+    /// announces them each time a server's tools are registered, and when a hidden native tool is.
     #[wasm_bindgen(js_name = hiddenTools, unchecked_return_type = "HiddenTool[]")]
     pub fn hidden_tools(&self) -> Result<JsValue, JsValue> {
         self.inner.open()?;
@@ -130,18 +140,27 @@ impl JsRuntime {
     /// Registers a tool that runs in the page: `definition` is an MCP tool definition (its `name` must match
     /// `^[a-zA-Z0-9_-]{1,64}$` and not start with `mcp__`), `execute` is called with the checked arguments and
     /// `{threadId, traceId, callId}`. Throws `DUPLICATE_TOOL` for a taken name. Returns the registry name.
+    ///
+    /// The rule for servers' tools holds: a tool whose `annotations` do not say `readOnlyHint: true` or
+    /// `destructiveHint: false`, or whose name has a destructive verb, is hidden from agents (listed by
+    /// `hiddenTools()`, announced by a `toolsHidden` event) unless `options.allowDestructive` is true.
     #[wasm_bindgen(js_name = registerTool)]
     pub fn register_tool(
         &self,
         #[wasm_bindgen(unchecked_param_type = "NativeToolDefinition")] definition: JsValue,
         #[wasm_bindgen(unchecked_param_type = "NativeToolFunction")] execute: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "NativeToolOptions")] options: Option<JsValue>,
     ) -> Result<String, JsValue> {
         self.inner.open()?;
         let function: Function =
             execute.dyn_into().map_err(|_| JsFailure::invalid("registerTool needs a function to execute the tool"))?;
         let definition: Tool = from_js(&definition, "tool definition")?;
+        let options: NativeToolOptions = options_from_js(&options.unwrap_or(JsValue::UNDEFINED), "tool options")?;
         let tool = JsTool { name: definition.name.clone(), function };
-        Ok(self.inner.runtime.registry().register_native(definition, Rc::new(tool)).map_err(JsFailure::from)?)
+        let registry = self.inner.runtime.registry();
+        let name =
+            registry.register_native(definition, Rc::new(tool), options.allow_destructive).map_err(JsFailure::from)?;
+        Ok(name)
     }
 
     /// Removes a native tool; false if there was none of that name. MCP tools go with their server (disable it).

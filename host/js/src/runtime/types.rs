@@ -347,6 +347,12 @@ export interface NativeToolDefinition {
   annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
 }
 
+/** `registerTool`'s options. */
+export interface NativeToolOptions {
+  /** Offer the tool to agents even if it may be destructive (its annotations do not say `readOnlyHint: true` or `destructiveHint: false`, or its name has a destructive verb): for a native tool, what a server's `allowDestructiveTools` is for the server's tools. */
+  allowDestructive?: boolean;
+}
+
 /** Who calls a native tool. */
 export interface ToolCallContext {
   threadId: string;
@@ -429,8 +435,10 @@ export type RuntimeErrorCode =
   | "LOCKED" | "NOT_SET_UP" | "ALREADY_SET_UP" | "MODE_MISMATCH" | "WRONG_KEY" | "TAMPERED" | "KEY_CHANGED"
   | "ORPHANED_CREDENTIALS" | "IDENTITY_CHANGED" | "CORRUPT" | "MISSING_CREDENTIALS" | "CRYPTO" | "STORAGE"
   | "INVALID_MANIFEST" | "ENCODE"
-  // A tool call refused before it ran, or a native tool's failure (`ToolResult.metadata.errorCode`).
-  | "UNKNOWN_TOOL" | "TOOL_HIDDEN" | "TOOL_NOT_ENABLED" | "INVALID_ARGUMENTS" | "SCHEMA_TOO_COSTLY" | "TOOL_FAILED";
+  // A tool call refused before it ran, a tool's own failure, or output that does not match its schema
+  // (`ToolResult.metadata.errorCode`).
+  | "UNKNOWN_TOOL" | "TOOL_HIDDEN" | "TOOL_NOT_ENABLED" | "INVALID_ARGUMENTS" | "SCHEMA_TOO_COSTLY" | "TOOL_FAILED"
+  | "INVALID_OUTPUT";
 
 /** Every error `McpRuntime` throws or rejects with: an `Error` with a stable `code` (the client's codes, and the runtime's). */
 export interface RuntimeError extends Error {
@@ -559,6 +567,7 @@ export interface ToolsChangedEvent extends EventBase {
 export interface HiddenTool {
   /** Its registry name. */
   name: string;
+  /** Its server; empty for a native tool. */
   server: string;
   /** Its name on the server. */
   tool: string;
@@ -566,10 +575,10 @@ export interface HiddenTool {
   reason: string;
 }
 
-/** A server's tools were registered (at each start, and when its list changes), and these are hidden from agents: they may be destructive and the server's config does not say `allowDestructiveTools`. */
+/** A server's tools were registered (at each start, and when its list changes), and these are hidden from agents: they may be destructive and the server's config does not say `allowDestructiveTools`. For native tools (`server: null`), a hidden one was registered without `allowDestructive`. */
 export interface ToolsHiddenEvent extends EventBase {
   type: "toolsHidden";
-  server: string;
+  server: string | null;
   tools: HiddenTool[];
 }
 

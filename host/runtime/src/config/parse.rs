@@ -68,24 +68,47 @@ const KNOWN_FIELDS: &[&str] = &[
 /// The keys of an entry's `metadata` this host reads.
 const KNOWN_METADATA: &[&str] = &["allowDestructiveTools"];
 
-/// The fields of the entry `name` this host does not use (`metadata.<key>` for those under `metadata`), each as a
-/// note that names it: the entry still imports.
+/// The keys of a credential declaration (`credentials[i]` as an object).
+const KNOWN_DECLARATION: &[&str] = &["name", "description", "required"];
+
+/// The fields of the entry `name` this host does not use (`metadata.<key>` for those under `metadata`,
+/// `credentials[i].<key>` in a declaration), each as a problem that names it, with the field meant when it differs
+/// only in case (`allowDestructivetools`). An import reports them and still imports the entry (other hosts'
+/// configs carry fields of their own); [`crate::config::ServerConfig::from_input`] refuses them.
 pub(crate) fn unknown_fields(name: &str, object: &Map<String, Value>) -> Vec<ConfigError> {
-    let unused = "is not used by this host (ignored)";
-    let mut notes: Vec<ConfigError> = object
-        .keys()
-        .filter(|key| !KNOWN_FIELDS.contains(&key.as_str()))
-        .map(|key| ConfigError::new(name, key.as_str(), unused))
-        .collect();
+    let mut notes: Vec<ConfigError> =
+        unknown_keys(object, KNOWN_FIELDS).map(|(key, message)| ConfigError::new(name, key, message)).collect();
     if let Some(Value::Object(metadata)) = object.get("metadata") {
         notes.extend(
-            metadata
-                .keys()
-                .filter(|key| !KNOWN_METADATA.contains(&key.as_str()))
-                .map(|key| ConfigError::new(name, format!("metadata.{key}"), unused)),
+            unknown_keys(metadata, KNOWN_METADATA)
+                .map(|(key, message)| ConfigError::new(name, format!("metadata.{key}"), message)),
         );
     }
+    if let Some(Value::Array(credentials)) = object.get("credentials") {
+        for (i, declaration) in credentials.iter().enumerate() {
+            let Value::Object(declaration) = declaration else { continue };
+            notes.extend(
+                unknown_keys(declaration, KNOWN_DECLARATION)
+                    .map(|(key, message)| ConfigError::new(name, format!("credentials[{i}].{key}"), message)),
+            );
+        }
+    }
     notes
+}
+
+/// The keys of `object` that are not in `known`, each with what to say of it.
+fn unknown_keys<'a>(
+    object: &'a Map<String, Value>,
+    known: &'static [&'static str],
+) -> impl Iterator<Item = (&'a str, String)> + 'a {
+    object.keys().filter(|key| !known.contains(&key.as_str())).map(move |key| {
+        let meant = known.iter().find(|field| field.eq_ignore_ascii_case(key));
+        let message = match meant {
+            Some(meant) => format!("is not a field this host knows: did you mean `{meant}`?"),
+            None => "is not a field this host knows".to_owned(),
+        };
+        (key.as_str(), message)
+    })
 }
 
 /// What a JSON value is, for messages: "a string", "a number", ….

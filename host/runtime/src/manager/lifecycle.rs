@@ -63,7 +63,7 @@ impl Inner {
         let Some((config, generation)) = self.slots.borrow().get(name).map(|s| (s.config.clone(), s.generation)) else {
             return;
         };
-        if !config.enabled || config.auto_start || config.transport.unavailable_reason().is_some() {
+        if !config.enabled || config.transport.unavailable_reason().is_some() {
             return;
         }
         let inner = self.clone();

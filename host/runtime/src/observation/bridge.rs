@@ -8,7 +8,7 @@ use super::events::{
 };
 use super::hub::{HubInner, ObservationManager};
 use crate::manager::{ListKind, ManagerEvent, McpTransportManager};
-use crate::registry::{RegistryChange, ToolFilter, ToolRegistry};
+use crate::registry::{HiddenTool, RegistryChange, ToolFilter, ToolRegistry};
 use crate::tool_system::{ExecutionEvent, ToolSystem};
 use serde_json::Value;
 use std::cell::RefCell;
@@ -76,7 +76,7 @@ impl ObservationManager {
                 ManagerEvent::ToolsChanged { server, .. } => {
                     let tools = registry.hidden_of(server);
                     if !tools.is_empty() {
-                        hub.emit(EventBody::ToolsHidden(ToolsHiddenEvent { server: server.clone(), tools }));
+                        hub.emit(EventBody::ToolsHidden(ToolsHiddenEvent { server: Some(server.clone()), tools }));
                     }
                 }
                 ManagerEvent::CredentialsRequired { server, credentials, locked, reason, identity_change } => {
@@ -181,8 +181,18 @@ impl ObservationManager {
                 }
             }
             let Some(hub) = hub(&weak) else { return };
+            // Native tools registered hidden (a server's are announced with its status, see `watch_manager`).
+            let hidden_natives: Vec<HiddenTool> = match (groups.get(&None), lookup.upgrade()) {
+                (Some((added, _)), Some(registry)) if !added.is_empty() => {
+                    registry.hidden_of_native().into_iter().filter(|tool| added.contains(&tool.name)).collect()
+                }
+                _ => Vec::new(),
+            };
             for (server, (added, removed)) in groups {
                 hub.emit(EventBody::ToolsChanged(ToolsChangedEvent { server, added, removed }));
+            }
+            if !hidden_natives.is_empty() {
+                hub.emit(EventBody::ToolsHidden(ToolsHiddenEvent { server: None, tools: hidden_natives }));
             }
             for clash in &change.clashes {
                 hub.emit(EventBody::ToolNamesClashed(clash.clone()));

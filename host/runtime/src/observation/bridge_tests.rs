@@ -260,7 +260,7 @@ fn native_tools_and_removals_are_reported_by_server() {
     let mut w = world();
     let definition: Tool = serde_json::from_value(json!({"name": "clock", "inputSchema": {"type": "object"}})).unwrap();
     let native = |_: serde_json::Value, _: ExecutionContext| async { Ok(json!({"now": 1})) };
-    w.manager.registry().register_native(definition, Rc::new(native)).unwrap();
+    w.manager.registry().register_native(definition, Rc::new(native), true).unwrap();
     w.manager.add(ServerConfig::wasm("kit", "/kit.js").auto_start(true)).unwrap();
     w.settle();
     w.manager.remove("kit").unwrap();

@@ -183,7 +183,7 @@ impl EventBody {
             Self::CredentialsRequired(e) => Some(&e.server),
             Self::AuthorizationRequired(e) => Some(&e.server),
             Self::ToolsChanged(e) => e.server.as_deref(),
-            Self::ToolsHidden(e) => Some(&e.server),
+            Self::ToolsHidden(e) => e.server.as_deref(),
             Self::ToolNamesClashed(_) => None,
             Self::ToolListLimited(e) => Some(&e.server),
             Self::ListChanged(e) => Some(&e.server),
@@ -347,13 +347,14 @@ pub struct ToolsChangedEvent {
 /// The tools of a server that agents do not see, each with why, announced when the server's tools are registered
 /// (at each start, and when its list changes). They stay hidden while its config does not allow destructive tools
 /// (`allowDestructiveTools`); a tool that says `readOnlyHint: true` or `destructiveHint: false` (and has no
-/// destructive verb in its name) is shown.
+/// destructive verb in its name) is shown. Native tools follow the same rule (`server` is `None`): announced when
+/// one is registered hidden, without its registration allowing destructive tools.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ToolsHiddenEvent {
-    /// The server.
-    pub server: String,
+    /// The server; `None` for native tools.
+    pub server: Option<String>,
     /// Its hidden tools.
     pub tools: Vec<HiddenTool>,
 }

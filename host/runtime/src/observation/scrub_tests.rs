@@ -66,7 +66,7 @@ fn every_event() -> Vec<EventBody> {
         }),
         EventBody::ToolsChanged(ToolsChangedEvent { server: Some(s()), added: vec![s()], removed: vec![s()] }),
         EventBody::ToolsHidden(ToolsHiddenEvent {
-            server: s(),
+            server: Some(s()),
             tools: vec![crate::registry::HiddenTool { name: s(), server: s(), tool: s(), reason: s() }],
         }),
         EventBody::ListChanged(ListChangedEvent { server: s(), list: ListKind::Prompts }),

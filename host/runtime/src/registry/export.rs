@@ -91,7 +91,7 @@ fn export_one(
         let mut tool = serde_json::to_value(definition.as_ref()).unwrap_or_else(|_| json!({}));
         if let Value::Object(fields) = &mut tool {
             fields.insert("name".into(), Value::String(entry.name.clone()));
-            if options.server_prefix {
+            if options.server_prefix && entry.server().is_some() {
                 let description = fields.get("description").and_then(Value::as_str).map(str::to_owned);
                 fields.insert("description".into(), Value::String(prefixed(description.unwrap_or_default())));
             }

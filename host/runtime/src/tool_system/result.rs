@@ -86,6 +86,8 @@ pub(super) struct Mapped {
     pub(super) status: ToolStatus,
     pub(super) output: Value,
     pub(super) error: Option<String>,
+    /// The `errorCode` of an error: the tool's own failure, or output that does not match its schema.
+    pub(super) code: Option<&'static str>,
 }
 
 /// Maps a `CallToolResult` (JSON). `isError: true` is an error whose text is the result's text; structured content
@@ -107,7 +109,7 @@ pub(super) fn map_mcp_result(
     if result.get("isError").and_then(Value::as_bool) == Some(true) {
         let text = joined_text(&content);
         let error = if text.is_empty() { format!("tool {tool} reported an error without text") } else { text };
-        return Mapped { status: ToolStatus::Error, output, error: Some(error) };
+        return Mapped { status: ToolStatus::Error, output, error: Some(error), code: Some(super::TOOL_FAILED) };
     }
     let problem = match (output_schema, &structured) {
         (Some(schema), Some(structured)) => {
@@ -117,8 +119,10 @@ pub(super) fn map_mcp_result(
         (None, _) => None,
     };
     match problem {
-        Some(error) => Mapped { status: ToolStatus::Error, output, error: Some(error) },
-        None => Mapped { status: ToolStatus::Success, output, error: None },
+        Some(error) => {
+            Mapped { status: ToolStatus::Error, output, error: Some(error), code: Some(super::INVALID_OUTPUT) }
+        }
+        None => Mapped { status: ToolStatus::Success, output, error: None, code: None },
     }
 }
 
