@@ -67,8 +67,8 @@ fn wasm_memory_mib() -> f64 {
 /// These tests are about what the page does with what such a worker sends; a worker that stops answering is the
 /// subject of the liveness tests.
 async fn servers(mode: &str, env: &[(&str, &str)]) -> McpTransportManager {
-    let options =
-        ManagerOptions { worker_limits: WorkerLimits::default().unresponsive_after_ms(10_000), ..Default::default() };
+    let mut options = ManagerOptions::default();
+    options.worker_limits = WorkerLimits::default().unresponsive_after_ms(10_000);
     let (manager, _) = McpTransportManager::for_browser(Rc::new(ToolRegistry::new()), options);
     let hostile = env
         .iter()
