@@ -420,6 +420,25 @@ mod tests {
         assert_eq!(publishable, listed);
     }
 
+    /// Each published crate carries the texts of the licenses it declares (links to the workspace's, which
+    /// `cargo package` packs as files).
+    #[test]
+    fn every_published_crate_carries_its_license_texts() {
+        let workspace = fs::read_to_string(root().join("Cargo.toml")).unwrap();
+        assert!(workspace.contains("license = \"MIT OR Apache-2.0\""));
+        let members = workspace.split("members = [").nth(1).and_then(|rest| rest.split(']').next()).unwrap();
+        for member in members.split(',').map(|m| m.trim().trim_matches('"')).filter(|m| !m.is_empty()) {
+            let manifest = fs::read_to_string(root().join(member).join("Cargo.toml")).unwrap();
+            if manifest.lines().any(|line| line.replace(' ', "") == "publish=false") {
+                continue;
+            }
+            let mit = fs::read_to_string(root().join(member).join("LICENSE-MIT")).unwrap_or_default();
+            let apache = fs::read_to_string(root().join(member).join("LICENSE-APACHE")).unwrap_or_default();
+            assert!(mit.starts_with("MIT License"), "{member}/LICENSE-MIT");
+            assert!(apache.contains("Apache License") && apache.contains("Version 2.0"), "{member}/LICENSE-APACHE");
+        }
+    }
+
     #[test]
     fn only_the_published_crates_unpacked_copies_and_fingerprints_are_forgotten() {
         let version = |rest: &str| rest.starts_with(|c: char| c.is_ascii_digit());
