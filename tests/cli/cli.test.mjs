@@ -38,7 +38,9 @@ test("new makes a crate, build makes its bundle, inspect lists its tool", { time
   const again = await run(CLI, ["new", "greeter"], { cwd: dir }).catch((error) => error);
   assert.match(String(again.stderr), /exists and is not empty/, "new refuses to write over a crate");
 
-  await run(CLI, ["build"], { cwd: crate, maxBuffer: 64 << 20 });
+  // A release build (wasm-opt found or installed, as a server author's machine would); `dev` below builds for debug.
+  const built = await run(CLI, ["build", "--release"], { cwd: crate, maxBuffer: 64 << 20 });
+  assert.match(`${built.stdout}${built.stderr}`, /wasm-opt/, "the release build optimizes the wasm");
   for (const file of ["bootstrap.js", "server.js", "server_bg.wasm", "manifest.json", "serve.mjs"]) {
     assert.ok((await stat(join(crate, "bundle", file))).size > 0, `the bundle has ${file}`);
   }

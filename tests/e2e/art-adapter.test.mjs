@@ -72,7 +72,7 @@ describe("ART adapter", () => {
       rt.addServer({ name: "echo", workerUrl: ECHO, autoStart: true });
       await waitFor("both servers", () => rt.servers().every((s) => s.status === "connected"));
       rt.registerTool(
-        { name: "page_clock", description: "The page's clock", inputSchema: { type: "object", properties: { offset: { type: "number" } }, required: ["offset"] } },
+        { name: "page_clock", description: "The page's clock", inputSchema: { type: "object", properties: { offset: { type: "number" } }, required: ["offset"] }, annotations: { readOnlyHint: true } },
         async ({ offset }) => ({ now: 1000 + offset }),
       );
       const parts = await wireArt({
@@ -366,7 +366,7 @@ describe("ART adapter", () => {
       const rt = await host.McpRuntime.create({ databaseName: unique("art-enablement") });
       rt.addServer({ name: "echo", workerUrl: ECHO, autoStart: true });
       await waitFor("echo", () => rt.server("echo")?.status === "connected");
-      rt.registerTool({ name: "page_time", description: "Now", inputSchema: { type: "object" } }, () => ({ now: 1 }));
+      rt.registerTool({ name: "page_time", description: "Now", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }, () => ({ now: 1 }));
       const writes = [];
       for (const method of ["enableTools", "setThreadTools", "disableTools"]) {
         const original = rt[method].bind(rt);

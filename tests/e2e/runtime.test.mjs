@@ -326,6 +326,7 @@ describe("McpRuntime (JavaScript API)", () => {
           name: "page_clock",
           description: "The page's clock",
           inputSchema: { type: "object", properties: { offset: { type: "number" } }, required: ["offset"] },
+          annotations: { readOnlyHint: true },
         },
         async (args, context) => {
           seenContext.push(context);

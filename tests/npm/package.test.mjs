@@ -45,9 +45,16 @@ after(async () => {
 test("the package installs with npm, and its declarations and the guides' examples type-check with skipLibCheck off", async () => {
   const installed = JSON.parse(await readFile(join(app, "node_modules/mcp-worker/package.json"), "utf8"));
   assert.equal(installed.name, "mcp-worker");
-  for (const entry of [".", "./client", "./art", "./wasm"]) {
+  for (const entry of [".", "./client", "./art", "./oauth-popup", "./wasm"]) {
     assert.ok(installed.exports[entry]?.types, `export ${entry} has types`);
   }
+  // What ships: the licenses and the one-file redirect page; no build stamps.
+  const shipped = await readdir(join(app, "node_modules/mcp-worker"));
+  for (const file of ["LICENSE-MIT", "LICENSE-APACHE", "oauth-callback.html", "README.md"]) {
+    assert.ok(shipped.includes(file), `${file} ships: ${shipped}`);
+  }
+  assert.ok(!shipped.some((file) => file.startsWith(".")), `no dot files: ${shipped}`);
+  assert.ok(!shipped.includes("oauth-callback.js"), "the redirect page's script is inline");
   const tsc = join(WORKSPACE, "node_modules/.bin/tsc");
   // The app's own tsconfig (a Vite TypeScript app's defaults) over every file: `exports.ts`, and the examples.
   if (EXAMPLES) assert.ok((await readdir(join(app, "src/examples"))).length >= 8, "the guides' examples are there");
@@ -63,7 +70,8 @@ test("bundled with Vite, the app calls a server's tool and sees its status", asy
   await viteBuild({ root: app, configFile: false, logLevel: "warn", build: { outDir, emptyOutDir: true } });
   const wasm = (await readdir(join(outDir, "assets"))).filter((name) => name.endsWith(".wasm"));
   assert.equal(wasm.length, 1, "Vite emitted the package's wasm as an asset of its own");
-  await expectWorkingApp(outDir, "index.html");
+  const redirectPage = await expectWorkingApp(outDir, "index.html");
+  assert.match(redirectPage, /BroadcastChannel\("mcp-worker-oauth"\)/, "the OAuth redirect page was emitted whole");
 });
 
 test("bundled with esbuild, the app calls a server's tool and sees its status", async () => {
@@ -98,6 +106,8 @@ async function expectWorkingApp(dir, page) {
     assert.equal(outcome.text, "hello from a fresh app");
     assert.ok(outcome.statuses.includes("connected"), `a serverStatus event said connected: ${outcome.statuses}`);
     assert.deepEqual(errors, []);
+    // The OAuth redirect page as the app's bundle refers to it (when the app imports the popup module).
+    return await tab.evaluate(async () => (window.callbackUrl ? (await fetch(window.callbackUrl)).text() : ""));
   } finally {
     await browser.close();
     server.close();

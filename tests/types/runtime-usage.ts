@@ -111,7 +111,7 @@ export async function usage(): Promise<void> {
   // @ts-expect-error an OpenAI tool has no input_schema
   runtime.listTools("openai").tools[0]?.input_schema;
   const name: string = runtime.registerTool(
-    { name: "clock", description: "Now", inputSchema: { type: "object", properties: {} } },
+    { name: "clock", description: "Now", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } },
     async (args, context) => ({ now: Date.now(), args, thread: context.threadId, call: context.callId }),
   );
   const removed: boolean = runtime.unregisterTool(name);

@@ -22,10 +22,10 @@ pub(crate) fn in_host_words(message: &str) -> String {
         return format!("must be one of [{}], got string {:?}", allowed.join(","), unquote(variant));
     }
     for prefix in ["invalid type: ", "invalid value: "] {
-        if let Some(rest) = message.strip_prefix(prefix) {
-            if let Some((found, expected)) = rest.rsplit_once(", expected ") {
-                return format!("expected {}, got {}", expected_type(expected), found_value(found));
-            }
+        if let Some(rest) = message.strip_prefix(prefix)
+            && let Some((found, expected)) = rest.rsplit_once(", expected ")
+        {
+            return format!("expected {}, got {}", expected_type(expected), found_value(found));
         }
     }
     message.to_owned()

@@ -87,10 +87,10 @@ fn primitive(name: &str, mut property: JsonObject) -> Result<Value, String> {
         }
     };
     property.retain(|key, _| keep.contains(&key.as_str()));
-    if let Some(format) = property.get("format").and_then(Value::as_str) {
-        if !FORMATS.contains(&format) {
-            property.remove("format");
-        }
+    if let Some(format) = property.get("format").and_then(Value::as_str)
+        && !FORMATS.contains(&format)
+    {
+        property.remove("format");
     }
     Ok(Value::Object(property))
 }

@@ -101,10 +101,8 @@ impl ToolDef {
                     .call(ctx, args)
                     .map(move |output| {
                         let mut result = output.into_call_tool_result();
-                        if wrap {
-                            if let Some(value) = result.structured_content.take() {
-                                result.structured_content = Some(serde_json::json!({ "result": value }));
-                            }
+                        if wrap && let Some(value) = result.structured_content.take() {
+                            result.structured_content = Some(serde_json::json!({ "result": value }));
                         }
                         result
                     })

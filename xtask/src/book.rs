@@ -15,16 +15,31 @@ const BOOK_DIR: &str = "docs/book";
 /// The mdbook installed when none runs: the version the book is built and checked with.
 const MDBOOK_VERSION: &str = "0.5.4";
 
-/// Installs mdbook unless `mdbook --version` runs.
+/// Installs mdbook unless an mdbook of the same minor version as [`MDBOOK_VERSION`] runs (an older one logs its
+/// warnings in another form, which the check of the build would not see).
 pub(crate) fn ensure_mdbook() -> Result {
-    if let Some(version) = cmd::probe(cmd::new("mdbook").arg("--version")) {
+    let found = cmd::probe(cmd::new("mdbook").arg("--version"));
+    if let Some(version) = &found
+        && same_minor(version, MDBOOK_VERSION)
+    {
         println!("ok: {version} present");
         return Ok(());
     }
-    println!("installing: mdbook {MDBOOK_VERSION} (for the guides; cargo install, a few minutes the first time)");
+    let why = found.map_or("none found".to_owned(), |version| format!("found {version}"));
+    println!(
+        "installing: mdbook {MDBOOK_VERSION} (for the guides, {why}; cargo install, a few minutes the first time)"
+    );
     let exact = format!("={MDBOOK_VERSION}");
-    cmd::run(cmd::cargo().args(["install", "mdbook", "--no-default-features", "--locked", "--version", &exact]))
-        .map_err(|e| format!("{e}\n  installing mdbook {MDBOOK_VERSION} failed; check access to crates.io"))?;
+    cmd::run(cmd::cargo().args([
+        "install",
+        "mdbook",
+        "--no-default-features",
+        "--locked",
+        "--force",
+        "--version",
+        &exact,
+    ]))
+    .map_err(|e| format!("{e}\n  installing mdbook {MDBOOK_VERSION} failed; check access to crates.io"))?;
     match cmd::probe(cmd::new("mdbook").arg("--version")) {
         Some(version) => {
             println!("ok: {version} installed");
@@ -34,6 +49,12 @@ pub(crate) fn ensure_mdbook() -> Result {
             "mdbook {MDBOOK_VERSION} was installed, but `mdbook --version` does not run: put ~/.cargo/bin on PATH"
         )),
     }
+}
+
+/// Whether `mdbook --version`'s answer (`mdbook v0.5.4`) is of the same major and minor version as `wanted`.
+fn same_minor(answer: &str, wanted: &str) -> bool {
+    let minor = |version: &str| version.split('.').take(2).collect::<Vec<_>>().join(".");
+    answer.split_whitespace().last().map(|v| v.trim_start_matches('v')).is_some_and(|v| minor(v) == minor(wanted))
 }
 
 /// Builds the book into `out` (`mdbook build docs/book --dest-dir <out>`) and checks it: every include of a chapter
@@ -396,6 +417,14 @@ fn slashed(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_an_mdbook_of_the_pinned_minor_version_is_taken() {
+        assert!(same_minor("mdbook v0.5.4", "0.5.4"));
+        assert!(same_minor("mdbook v0.5.9", "0.5.4"));
+        assert!(!same_minor("mdbook v0.4.52", "0.5.4"));
+        assert!(!same_minor("something else", "0.5.4"));
+    }
 
     /// A directory of files under the system's temporary directory, removed when dropped.
     struct Site(PathBuf);

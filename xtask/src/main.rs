@@ -164,7 +164,11 @@ pub(crate) fn target_dir() -> PathBuf {
 
 /// A path relative to the workspace root when it is inside it, for shorter messages.
 pub(crate) fn display(path: &Path) -> String {
-    path.strip_prefix(root()).unwrap_or(path).display().to_string()
+    match path.strip_prefix(root()) {
+        Ok(relative) if relative.as_os_str().is_empty() => "the workspace root".to_owned(),
+        Ok(relative) => relative.display().to_string(),
+        Err(_) => path.display().to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -16,6 +16,8 @@ use crate::{Result, cmd, display, root, target_dir};
 pub(crate) const PACKAGE_NAME: &str = "mcp-worker";
 /// The app developer's guide, shipped as the package's README.
 const GUIDE: &str = "host/js/npm/README.md";
+/// The texts of the licenses the package declares, shipped in it.
+const LICENSES: &[&str] = &["LICENSE-MIT", "LICENSE-APACHE"];
 /// The declaration of a `*/wasm` export: a bundler's file loader turns the import into the file's URL.
 const WASM_URL_TYPES: &str = "/** The URL of the package's WebAssembly module, for `init({ module_or_path })` \
                               under a bundler that does not follow `new URL(…, import.meta.url)`. */\n\
@@ -44,6 +46,10 @@ pub(crate) fn pack(host: &Path, client: &Path) -> Result<PathBuf> {
     }
     let guide = root().join(GUIDE);
     fs::copy(&guide, dir.join("README.md")).map_err(|e| format!("cannot copy {}: {e}", display(&guide)))?;
+    for license in LICENSES {
+        let text = root().join(license);
+        fs::copy(&text, dir.join(license)).map_err(|e| format!("cannot copy {}: {e}", display(&text)))?;
+    }
     write(&dir.join("package.json"), &package_json(&workspace_version()?))?;
 
     let mut pack = cmd::new("npm");
@@ -68,6 +74,8 @@ fn package_json(version: &str) -> String {
         "license": "MIT OR Apache-2.0",
         "type": "module",
         "sideEffects": false,
+        // What the package ships: code, declarations, wasm, the redirect page, the licenses (build stamps stay out).
+        "files": ["**/*.js", "**/*.mjs", "**/*.d.ts", "**/*.d.mts", "**/*.wasm", "oauth-callback.html", "LICENSE-*"],
         "main": "./mcp_worker_host.js",
         "types": "./mcp_worker_host.d.ts",
         "exports": {

@@ -312,10 +312,10 @@ impl McpClient {
         arguments: Option<&'a RawValue>,
         options: CallOptions,
     ) -> Result<(CallParamsRef<'a>, RequestOptions)> {
-        if let Some(args) = arguments {
-            if !args.get().trim_start().starts_with('{') {
-                return Err(Error::InvalidInput(format!("arguments of tool {name} must be a JSON object")));
-            }
+        if let Some(args) = arguments
+            && !args.get().trim_start().starts_with('{')
+        {
+            return Err(Error::InvalidInput(format!("arguments of tool {name} must be a JSON object")));
         }
         let (request_options, progress_token) = self.tool_call_options(id, options);
         let meta = progress_token.map(|progress_token| ProgressMeta { progress_token });

@@ -34,15 +34,17 @@ pub(super) fn generic(
         }
         _ => {}
     }
-    if let Some(Value::Array(allowed)) = schema.get("enum") {
-        if !allowed.iter().any(|v| equal(v, instance, work)) && !work.exhausted() {
-            push(errors, path, || format!("must be one of {}, got {}", excerpt::json(allowed), describe(instance)));
-        }
+    if let Some(Value::Array(allowed)) = schema.get("enum")
+        && !allowed.iter().any(|v| equal(v, instance, work))
+        && !work.exhausted()
+    {
+        push(errors, path, || format!("must be one of {}, got {}", excerpt::json(allowed), describe(instance)));
     }
-    if let Some(constant) = schema.get("const") {
-        if !equal(constant, instance, work) && !work.exhausted() {
-            push(errors, path, || format!("must be {}, got {}", excerpt::json(constant), describe(instance)));
-        }
+    if let Some(constant) = schema.get("const")
+        && !equal(constant, instance, work)
+        && !work.exhausted()
+    {
+        push(errors, path, || format!("must be {}, got {}", excerpt::json(constant), describe(instance)));
     }
 }
 
@@ -75,15 +77,15 @@ pub(super) fn number(schema: &Map<String, Value>, instance: &Value, path: &str, 
             push(errors, path, || format!("must be at most {}, got {}", show(max), instance));
         }
     }
-    if let Some(min) = bound("exclusiveMinimum") {
-        if x <= min {
-            push(errors, path, || format!("must be greater than {}, got {}", show(min), instance));
-        }
+    if let Some(min) = bound("exclusiveMinimum")
+        && x <= min
+    {
+        push(errors, path, || format!("must be greater than {}, got {}", show(min), instance));
     }
-    if let Some(max) = bound("exclusiveMaximum") {
-        if x >= max {
-            push(errors, path, || format!("must be less than {}, got {}", show(max), instance));
-        }
+    if let Some(max) = bound("exclusiveMaximum")
+        && x >= max
+    {
+        push(errors, path, || format!("must be less than {}, got {}", show(max), instance));
     }
     if let Some(step) = bound("multipleOf").filter(|s| *s > 0.0) {
         let quotient = x / step;
@@ -113,10 +115,10 @@ pub(super) fn string(
             push(errors, path, || format!("must be at most {max} characters long, got {length}"));
         }
     }
-    if let Some(regex) = schema.get("pattern").and_then(Value::as_str) {
-        if !patterns.matches(regex, text, work) {
-            push(errors, path, || format!("must match the pattern {}", excerpt::quoted(regex)));
-        }
+    if let Some(regex) = schema.get("pattern").and_then(Value::as_str)
+        && !patterns.matches(regex, text, work)
+    {
+        push(errors, path, || format!("must match the pattern {}", excerpt::quoted(regex)));
     }
 }
 

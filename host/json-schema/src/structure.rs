@@ -21,20 +21,20 @@ impl<'s> Validator<'s> {
         errors: &mut Vec<ValidationError>,
     ) {
         let count = items.len() as u64;
-        if let Some(min) = schema.get("minItems").and_then(Value::as_u64) {
-            if count < min {
-                push(errors, path, || format!("must have at least {min} items, got {count}"));
-            }
+        if let Some(min) = schema.get("minItems").and_then(Value::as_u64)
+            && count < min
+        {
+            push(errors, path, || format!("must have at least {min} items, got {count}"));
         }
-        if let Some(max) = schema.get("maxItems").and_then(Value::as_u64) {
-            if count > max {
-                push(errors, path, || format!("must have at most {max} items, got {count}"));
-            }
+        if let Some(max) = schema.get("maxItems").and_then(Value::as_u64)
+            && count > max
+        {
+            push(errors, path, || format!("must have at most {max} items, got {count}"));
         }
-        if schema.get("uniqueItems").and_then(Value::as_bool) == Some(true) {
-            if let Some(j) = self.first_repeat(items) {
-                push(errors, path, || format!("items must be unique, but item {j} repeats an earlier one"));
-            }
+        if schema.get("uniqueItems").and_then(Value::as_bool) == Some(true)
+            && let Some(j) = self.first_repeat(items)
+        {
+            push(errors, path, || format!("items must be unique, but item {j} repeats an earlier one"));
         }
         // 2020-12 `prefixItems` + `items`, or draft-07 tuple `items` (an array) + `additionalItems`.
         let (prefix, rest): (&[Value], Option<&'s Value>) = match (schema.get("prefixItems"), schema.get("items")) {
@@ -58,10 +58,10 @@ impl<'s> Validator<'s> {
             if found < min {
                 push(errors, path, || format!("must contain at least {min} matching items, found {found}"));
             }
-            if let Some(max) = schema.get("maxContains").and_then(Value::as_u64) {
-                if found > max {
-                    push(errors, path, || format!("must contain at most {max} matching items, found {found}"));
-                }
+            if let Some(max) = schema.get("maxContains").and_then(Value::as_u64)
+                && found > max
+            {
+                push(errors, path, || format!("must contain at most {max} matching items, found {found}"));
             }
         }
     }
@@ -91,15 +91,15 @@ impl<'s> Validator<'s> {
         errors: &mut Vec<ValidationError>,
     ) {
         let count = members.len() as u64;
-        if let Some(min) = schema.get("minProperties").and_then(Value::as_u64) {
-            if count < min {
-                push(errors, path, || format!("must have at least {min} properties, got {count}"));
-            }
+        if let Some(min) = schema.get("minProperties").and_then(Value::as_u64)
+            && count < min
+        {
+            push(errors, path, || format!("must have at least {min} properties, got {count}"));
         }
-        if let Some(max) = schema.get("maxProperties").and_then(Value::as_u64) {
-            if count > max {
-                push(errors, path, || format!("must have at most {max} properties, got {count}"));
-            }
+        if let Some(max) = schema.get("maxProperties").and_then(Value::as_u64)
+            && count > max
+        {
+            push(errors, path, || format!("must have at most {max} properties, got {count}"));
         }
         if let Some(Value::Array(required)) = schema.get("required") {
             for name in required.iter().filter_map(Value::as_str) {

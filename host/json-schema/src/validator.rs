@@ -89,10 +89,10 @@ impl<'s> Validator<'s> {
             Value::Object(object) => object,
             _ => return,
         };
-        if let Some(reference @ Value::String(text)) = object.get("$ref") {
-            if let Some(target) = self.resolve(reference, text) {
-                self.check(target, instance, path, depth + 1, errors);
-            }
+        if let Some(reference @ Value::String(text)) = object.get("$ref")
+            && let Some(target) = self.resolve(reference, text)
+        {
+            self.check(target, instance, path, depth + 1, errors);
         }
         let before = errors.len();
         checks::generic(object, instance, path, errors, &mut self.work);
@@ -161,13 +161,13 @@ impl<'s> Validator<'s> {
                 self.check(member, instance, path, depth + 1, errors);
             }
         }
-        if let Some(Value::Array(any)) = object.get("anyOf") {
-            if !any.iter().any(|member| self.is_valid(member, instance, depth + 1)) {
-                push(errors, path, || {
-                    let detail = self.closest_failure(any, instance, depth);
-                    format!("does not match any of the {} allowed shapes{detail}", any.len())
-                });
-            }
+        if let Some(Value::Array(any)) = object.get("anyOf")
+            && !any.iter().any(|member| self.is_valid(member, instance, depth + 1))
+        {
+            push(errors, path, || {
+                let detail = self.closest_failure(any, instance, depth);
+                format!("does not match any of the {} allowed shapes{detail}", any.len())
+            });
         }
         if let Some(Value::Array(one)) = object.get("oneOf") {
             let matching = one.iter().filter(|member| self.is_valid(member, instance, depth + 1)).count();
@@ -180,10 +180,10 @@ impl<'s> Validator<'s> {
                 push(errors, path, || format!("matches {matching} of the allowed shapes; it must match exactly one"));
             }
         }
-        if let Some(not) = object.get("not") {
-            if self.is_valid(not, instance, depth + 1) {
-                push(errors, path, || "matches a shape that is not allowed".into());
-            }
+        if let Some(not) = object.get("not")
+            && self.is_valid(not, instance, depth + 1)
+        {
+            push(errors, path, || "matches a shape that is not allowed".into());
         }
         if let Some(condition) = object.get("if") {
             let branch = if self.is_valid(condition, instance, depth + 1) { "then" } else { "else" };

@@ -365,10 +365,10 @@ impl ServerConfig {
             _ => {}
         }
         out.insert("isolation".into(), json!(self.isolation.label()));
-        if let Isolation::Sandboxed(network) = &self.isolation {
-            if !network.is_none() {
-                out.insert("network".into(), json!(network.origins()));
-            }
+        if let Isolation::Sandboxed(network) = &self.isolation
+            && !network.is_none()
+        {
+            out.insert("network".into(), json!(network.origins()));
         }
         Value::Object(out)
     }

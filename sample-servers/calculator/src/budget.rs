@@ -37,7 +37,7 @@ impl fend_core::Interrupt for TimeBudget {
         if self.exhausted() {
             return true;
         }
-        if self.asks.fetch_add(1, Ordering::Relaxed) % ASKS_PER_CLOCK_READ != 0 {
+        if !self.asks.fetch_add(1, Ordering::Relaxed).is_multiple_of(ASKS_PER_CLOCK_READ) {
             return false;
         }
         let late = now_millis() > self.deadline;

@@ -99,10 +99,10 @@ impl Harness {
 
     /// Notes the method of a request, so its answer is checked against the right result definition.
     fn remember(&mut self, frame: &str) {
-        if let Ok(value) = serde_json::from_str::<Value>(frame) {
-            if let (Some(id), Some(method)) = (value.get("id"), value.get("method").and_then(Value::as_str)) {
-                self.methods.insert(id.to_string(), method.to_owned());
-            }
+        if let Ok(value) = serde_json::from_str::<Value>(frame)
+            && let (Some(id), Some(method)) = (value.get("id"), value.get("method").and_then(Value::as_str))
+        {
+            self.methods.insert(id.to_string(), method.to_owned());
         }
     }
 

@@ -5,22 +5,33 @@
 /// The client crate's source, which holds the CSP hash of the sandboxed frame's script (checked by its tests).
 const SANDBOX_SOURCE: &str = include_str!("../../../host/client/src/sandbox.rs");
 
+/// The OAuth popup module, which holds the CSP hash of its redirect page's inline script (checked below).
+const OAUTH_POPUP_SOURCE: &str = include_str!("../../../host/js/oauth-popup.mjs");
+
 /// The hash source pages must allow in `script-src` so that servers' sandboxed frames can run.
 pub(crate) fn frame_script_hash() -> &'static str {
     let marker = "pub const FRAME_SCRIPT_HASH: &str = \"";
     SANDBOX_SOURCE.split_once(marker).and_then(|(_, rest)| rest.split_once('"')).map_or("", |(hash, _)| hash)
 }
 
+/// The hash source of the OAuth redirect page's inline script (`callbackScriptHash` of `oauth-popup.mjs`).
+fn callback_script_hash() -> &'static str {
+    let marker = "export const callbackScriptHash = \"";
+    OAUTH_POPUP_SOURCE.split_once(marker).and_then(|(_, rest)| rest.split_once('"')).map_or("", |(hash, _)| hash)
+}
+
 /// The Content-Security-Policy of the console and bench pages: scripts and workers from the site only (plus the
-/// servers' sandboxed frames and their blob: workers), network to any http(s)/ws(s) origin (remote MCP servers),
-/// images and audio of results inline (`data:`, `blob:`), no plugins, no framing by other sites.
+/// servers' sandboxed frames and their blob: workers, and the OAuth redirect page's one inline script), network to
+/// any http(s)/ws(s) origin (remote MCP servers), images and audio of results inline (`data:`, `blob:`), no
+/// plugins, no framing by other sites.
 pub(crate) fn page_policy() -> String {
     format!(
-        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' '{}'; style-src 'self' 'unsafe-inline'; \
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' '{}' '{}'; style-src 'self' 'unsafe-inline'; \
          img-src 'self' data: blob:; media-src 'self' data: blob:; worker-src 'self' blob:; \
          connect-src 'self' http: https: ws: wss:; \
          object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-        frame_script_hash()
+        frame_script_hash(),
+        callback_script_hash()
     )
 }
 
@@ -59,6 +70,21 @@ mod tests {
         let hash = frame_script_hash();
         assert!(hash.starts_with("sha256-") && hash.len() == 51, "{hash}");
         assert!(page_policy().contains(&format!("'{hash}'")));
+    }
+
+    /// The redirect page is one file, its script inline, so that a bundler copying it as an asset copies all of
+    /// it; pages allow that script by its hash, which `oauth-popup.mjs` exports for applications' own policies.
+    #[test]
+    fn the_oauth_redirect_pages_inline_script_is_allowed_by_its_hash() {
+        use base64::Engine as _;
+        use sha2::Digest as _;
+        let page = include_str!("../../../host/js/oauth-callback.html");
+        let script = page.split_once("<script>").and_then(|(_, rest)| rest.split_once("</script>")).unwrap().0;
+        let digest = sha2::Sha256::digest(script.as_bytes());
+        let hash = format!("sha256-{}", base64::engine::general_purpose::STANDARD.encode(digest));
+        assert_eq!(callback_script_hash(), hash, "update callbackScriptHash in oauth-popup.mjs after editing the page");
+        assert!(page_policy().contains(&format!("'{hash}'")));
+        assert!(!page.contains("src="), "the page loads nothing beside it");
     }
 
     #[test]

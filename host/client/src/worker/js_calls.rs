@@ -96,11 +96,11 @@ impl JsCalls {
             waiting.borrow_mut().remove(&id);
             reply(outcome);
         });
-        if connection.expect_reply(id, methods::TOOLS_CALL, request_options, reply) {
-            if let Err(thrown) = self.port.post_message(&frame) {
-                let reason = super::describe_js(&thrown);
-                connection.fail(id, Error::Closed { server: connection.server().to_owned(), reason });
-            }
+        if connection.expect_reply(id, methods::TOOLS_CALL, request_options, reply)
+            && let Err(thrown) = self.port.post_message(&frame)
+        {
+            let reason = super::describe_js(&thrown);
+            connection.fail(id, Error::Closed { server: connection.server().to_owned(), reason });
         }
         Ok(())
     }

@@ -418,10 +418,10 @@ impl Fields<'_> {
             "wasm" | "worker" => {
                 let worker_url = self.required_string("workerUrl", "for a wasm server");
                 let wasm_url = self.string("wasmUrl");
-                if let Some(url) = &wasm_url {
-                    if url.trim().is_empty() {
-                        self.error("wasmUrl", "must not be empty");
-                    }
+                if let Some(url) = &wasm_url
+                    && url.trim().is_empty()
+                {
+                    self.error("wasmUrl", "must not be empty");
                 }
                 Some(TransportConfig::Wasm { worker_url: worker_url?, wasm_url })
             }

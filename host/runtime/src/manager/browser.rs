@@ -81,10 +81,10 @@ impl WorkerLauncher {
         let weak = Rc::downgrade(self);
         let compile: Compile = async move {
             let outcome = compile_module(&url).await.map_err(|e| e.to_string());
-            if outcome.is_err() {
-                if let Some(launcher) = weak.upgrade() {
-                    launcher.modules.borrow_mut().remove(&url);
-                }
+            if outcome.is_err()
+                && let Some(launcher) = weak.upgrade()
+            {
+                launcher.modules.borrow_mut().remove(&url);
             }
             outcome
         }

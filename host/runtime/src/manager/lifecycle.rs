@@ -23,10 +23,10 @@ impl Inner {
         let (start, task) = {
             let mut slots = self.slots.borrow_mut();
             let slot = slots.get_mut(name).ok_or_else(|| unknown(name))?;
-            if let Some(client) = &slot.client {
-                if client.connection().closed_reason().is_none() {
-                    return Ok(client.clone());
-                }
+            if let Some(client) = &slot.client
+                && client.connection().closed_reason().is_none()
+            {
+                return Ok(client.clone());
             }
             match &slot.starting {
                 Some(starting) => (starting.clone(), None),

@@ -58,10 +58,10 @@ impl EventFilter {
         if self.kinds.as_ref().is_some_and(|kinds| !kinds.contains(&event.kind())) {
             return false;
         }
-        if let Some(servers) = &self.servers {
-            if !servers.iter().any(|server| event.body.concerns(server)) {
-                return false;
-            }
+        if let Some(servers) = &self.servers
+            && !servers.iter().any(|server| event.body.concerns(server))
+        {
+            return false;
         }
         match (&self.thread_id, event.thread_id()) {
             (Some(wanted), Some(thread)) => wanted == thread,

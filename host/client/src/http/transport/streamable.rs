@@ -29,11 +29,12 @@ impl HttpTransport {
     pub(super) async fn post(self: Rc<Self>, frame: String) {
         let peek = FramePeek::of(&frame);
         // MCP 2026-07-28 cancels a request by closing its stream: its POST is aborted, and nothing is posted.
-        if peek.method.as_deref() == Some("notifications/cancelled") && !self.posts.borrow().is_empty() {
-            if let Some(post) = cancelled_request(&frame).and_then(|id| self.posts.borrow_mut().remove(&id)) {
-                post.abort();
-                return;
-            }
+        if peek.method.as_deref() == Some("notifications/cancelled")
+            && !self.posts.borrow().is_empty()
+            && let Some(post) = cancelled_request(&frame).and_then(|id| self.posts.borrow_mut().remove(&id))
+        {
+            post.abort();
+            return;
         }
         let initialized = peek.method.as_deref() == Some("notifications/initialized");
         self.clone().post_frame(frame, &peek).await;

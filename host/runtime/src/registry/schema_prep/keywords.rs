@@ -183,10 +183,10 @@ fn translate_bound(object: &mut JsonObject, bound: Bound, at: &str, changes: &mu
         (_, None) => replacement,
     };
     object.insert(inclusive.into(), number(tighter));
-    if let Some(sentence) = sentence {
-        if tighter == limit {
-            note(object, &sentence);
-        }
+    if let Some(sentence) = sentence
+        && tighter == limit
+    {
+        note(object, &sentence);
     }
     changes.push(format!("{at}: {exclusive} {value} → {inclusive} {}", show(tighter)));
 }
