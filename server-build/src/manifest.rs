@@ -29,10 +29,43 @@ try {
     throw new Error("server.js exports no mcp_worker_manifest(): export the server with mcp_worker_sdk::export_server!");
   }
   glue.initSync({ module: readFileSync(join(bundle, "server_bg.wasm")) });
-  // Pretty-printed here rather than in the wasm, where a pretty printer would cost every server.
-  process.stdout.write(JSON.stringify(JSON.parse(glue.mcp_worker_manifest()), null, 2));
+  // Pretty-printed here rather than in the wasm, where a pretty printer would cost every server; by its text, not
+  // through JSON.parse, which would change numbers a double cannot hold (2^53 + 1 in a tool's schema).
+  process.stdout.write(indent(glue.mcp_worker_manifest()));
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** Compact JSON text, indented by two spaces per level; strings and numbers are copied as they are. */
+function indent(text) {
+  let out = "";
+  let depth = 0;
+  let inString = false;
+  const newline = () => "\n" + "  ".repeat(depth);
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      out += c;
+      if (c === "\\") out += text[++i];
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+      out += c;
+    } else if (c === "{" || c === "[") {
+      const empty = text[i + 1] === (c === "{" ? "}" : "]");
+      out += empty ? c + text[++i] : c + (depth++, newline());
+    } else if (c === "}" || c === "]") {
+      depth--;
+      out += newline() + c;
+    } else if (c === ",") {
+      out += "," + newline();
+    } else if (c === ":") {
+      out += ": ";
+    } else if (c.trim() !== "") {
+      out += c;
+    }
+  }
+  return out;
 }
 "#;
 
@@ -133,8 +166,10 @@ mod tests {
             export function initSync({ module }) { ready = module.length === 4; }
             export function mcp_worker_manifest() {
                 if (!ready) throw new Error("initSync was not called with the wasm");
-                return JSON.stringify({ name: "stand-in", version: "1.0.0",
-                    credentials: [{ name: "TOKEN", description: "A token", required: true }] });
+                return '{"name":"stand-in","version":"1.0.0","credentials":[{"name":"TOKEN",' +
+                    '"description":"A \\"quoted\\", {token}: [x]","required":true}],"tools":[{"name":"t",' +
+                    '"inputSchema":{"type":"object","properties":{},"maximum":9007199254740993,' +
+                    '"multipleOf":117.63331139400017}}]}';
             }"#;
         fs::write(bundle.join("server.js"), glue).unwrap();
         fs::write(bundle.join("server_bg.wasm"), b"\0asm").unwrap();
@@ -143,8 +178,14 @@ mod tests {
             .map_err(|e| e.to_string())
             .and_then(|()| write_manifest(&bundle));
         let _ = fs::remove_dir_all(&bundle);
-        let manifest: Value = serde_json::from_str(&written.unwrap()).unwrap();
+        let written = written.unwrap();
+        let manifest: Value = serde_json::from_str(&written).unwrap();
         assert_eq!(manifest["credentials"][0]["name"], "TOKEN");
+        assert_eq!(manifest["credentials"][0]["description"], "A \"quoted\", {token}: [x]");
+        assert!(written.contains("\n  \"credentials\": [\n    {\n      \"name\": \"TOKEN\","), "{written}");
+        assert!(written.contains("\"properties\": {},"), "an empty object stays one: {written}");
+        // Numbers as the server wrote them, not as a double reads them.
+        assert!(written.contains("9007199254740993") && written.contains("117.63331139400017"), "{written}");
         let err = without_export.unwrap_err();
         assert!(err.contains("export_server!"), "{err}");
     }
