@@ -126,15 +126,24 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
         return Ok(Outputs::default());
     }
 
-    let mut cargo = cmd::cargo();
-    cargo.args(["build", "--target", WASM_TARGET]);
-    for krate in servers.iter().chain(&host) {
-        cargo.args(["-p", &krate.package]);
+    // The servers and the host in two builds: a build unifies its packages' features, and a feature the host's
+    // runtime needs (serde_json's float_roundtrip, about 12 KiB of gzip) must not reach every server's bundle.
+    let server_crates: Vec<&WasmCrate> = servers.iter().collect();
+    let host_crates: Vec<&WasmCrate> = host.iter().collect();
+    for crates in [server_crates, host_crates] {
+        if crates.is_empty() {
+            continue;
+        }
+        let mut cargo = cmd::cargo();
+        cargo.args(["build", "--target", WASM_TARGET]);
+        for krate in crates {
+            cargo.args(["-p", &krate.package]);
+        }
+        if profile == Profile::Release {
+            cargo.arg("--release");
+        }
+        cmd::run(&mut cargo)?;
     }
-    if profile == Profile::Release {
-        cargo.arg("--release");
-    }
-    cmd::run(&mut cargo)?;
 
     let wasm_dir = target_dir().join(WASM_TARGET).join(profile.dir());
     let mut outputs = Outputs::default();
