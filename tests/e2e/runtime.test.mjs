@@ -32,8 +32,11 @@ describe("McpRuntime (JavaScript API)", () => {
     const lines = example.trim().split("\n").length;
     assert.ok(lines <= 25, `the example is short (${lines} lines)`);
     const before = consoleMessages.length;
-    // The example runs as a module script of a page at the site root, as it would in an application.
-    await page.addScriptTag({ type: "module", content: `${example}\nwindow.readmeDone = true;` });
+    // The example runs as a module script of a page at the site root, as it would in an application, with the
+    // package where a page without a bundler finds it.
+    const module = example.replace('from "mcp-worker"', 'from "/pkg/host/mcp_worker_host.js"');
+    assert.notEqual(module, example, "the example imports the package");
+    await page.addScriptTag({ type: "module", content: `${module}\nwindow.readmeDone = true;` });
     await page.waitForFunction(() => window.readmeDone === true);
     const printed = consoleMessages.slice(before).map((m) => m.text).join("\n");
     assert.match(printed, /serverStatus echo connected/, printed);
