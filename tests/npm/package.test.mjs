@@ -1,6 +1,6 @@
 // The npm package as an app developer meets it: a fresh app in a directory outside the workspace installs the tarball
-// with npm, is type-checked with the package's declarations (skipLibCheck off), bundled with Vite and with esbuild,
-// served on 127.0.0.1, and in headless Chromium adds a server from a bundle, calls its tool and reads status events.
+// with npm, is type-checked with the package's declarations (skipLibCheck off), bundled with Vite, with esbuild and
+// with webpack 5, served on 127.0.0.1, and in headless Chromium adds a server from a bundle, calls its tool and reads status events.
 // Run by `cargo xtask test`, which packs the tarball (MCP_WORKER_NPM_TARBALL) and builds the bundles
 // (MCP_WORKER_BUNDLES).
 import assert from "node:assert/strict";
@@ -15,6 +15,7 @@ import * as esbuild from "esbuild";
 import { launchChromium } from "../support/chromium.mjs";
 import { serveStatic } from "../support/static-server.mjs";
 import { build as viteBuild } from "vite";
+import webpack from "webpack";
 
 const run = promisify(execFile);
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -86,6 +87,38 @@ test("bundled with esbuild, the app calls a server's tool and sees its status", 
     logLevel: "warning",
   });
   const html = (await readFile(join(app, "index.html"), "utf8")).replace("/src/vite-main.ts", "./esbuild-main.js");
+  await writeFile(join(outDir, "index.html"), html);
+  await expectWorkingApp(outDir, "index.html");
+});
+
+test("bundled with webpack 5, the app calls a server's tool and sees its status", async () => {
+  const outDir = join(app, "dist-webpack");
+  // webpack reads JavaScript: the app's module as esbuild writes it without its types, and an entry like Vite's.
+  const { code } = await esbuild.transform(await readFile(join(app, "src/app.ts"), "utf8"), { loader: "ts", format: "esm" });
+  await writeFile(join(app, "src/app.js"), code);
+  await writeFile(
+    join(app, "src/webpack-main.js"),
+    'import init from "mcp-worker";\nimport { report, run } from "./app.js";\n\nreport(init().then(run));\n',
+  );
+  const stats = await new Promise((resolve, reject) => {
+    const config = {
+      mode: "production",
+      context: app,
+      entry: "./src/webpack-main.js",
+      output: { path: outDir, filename: "main.js", clean: true },
+      performance: { hints: false },
+    };
+    webpack(config, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+  assert.ok(!stats.hasErrors(), stats.toString({ all: false, errors: true }));
+  const wasm = (await readdir(outDir)).filter((name) => name.endsWith(".wasm"));
+  assert.equal(wasm.length, 1, "webpack emitted the package's wasm, found through new URL(…, import.meta.url)");
+  // A classic script, as webpack writes one (it finds its own URL, and so the wasm's, through document.currentScript).
+  const html = (await readFile(join(app, "index.html"), "utf8")).replace(
+    '<script type="module" src="/src/vite-main.ts"></script>',
+    '<script src="./main.js"></script>',
+  );
+  assert.match(html, /main\.js/);
   await writeFile(join(outDir, "index.html"), html);
   await expectWorkingApp(outDir, "index.html");
 });
