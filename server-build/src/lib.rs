@@ -15,6 +15,7 @@ pub mod command;
 pub mod fingerprint;
 pub mod lockfile;
 pub mod manifest;
+pub mod policy;
 pub mod project;
 pub mod serve;
 pub mod tools;

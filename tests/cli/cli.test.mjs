@@ -76,9 +76,16 @@ test("dev serves the bundle in the console and rebuilds it when its source chang
     const url = (await output.next(/^console: (http:\/\/127\.0\.0\.1:\d+\/)/, 5 * 60_000))[1];
     const catalogue = await (await fetch(`${url}catalogue.json`)).json();
     assert.deepEqual(catalogue.servers.map((server) => server.id), ["greeter"]);
+    // The console runs under the policy a deployed console has (as `cargo xtask demo` serves it).
+    const policy = (await fetch(url)).headers.get("content-security-policy") ?? "";
+    assert.match(policy, /script-src 'self' 'wasm-unsafe-eval' 'sha256-[^']+' 'sha256-[^']+';/, policy);
 
     // The console lists the author's server and adds it in one click.
     const page = await browser.newPage();
+    const blocked = [];
+    page.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
+    });
     await page.goto(url);
     const card = '[data-testid="catalogue-card"][data-id="greeter"]';
     await page.click(`${card} [data-testid="catalogue-add"]`);
@@ -91,6 +98,7 @@ test("dev serves the bundle in the console and rebuilds it when its source chang
     await writeFile(source, (await readFile(source, "utf8")).replace('format!("Hello, {}!"', 'format!("Good day, {}!"'));
     await output.next(/^rebuilt: restart `greeter`/, 5 * 60_000);
     assert.equal(await call(page), "Good day, Ada!");
+    assert.deepEqual(blocked, [], "the policy blocked nothing the console does");
   } finally {
     dev.kill();
     await browser.close();

@@ -2,6 +2,8 @@
 //! `nosniff` on everything, CORS on files so sandboxed servers (opaque origins) can load their bundles, and a
 //! `Host` check against DNS rebinding.
 
+use mcp_worker_build::policy;
+
 /// The client crate's source, which holds the CSP hash of the sandboxed frame's script (checked by its tests).
 const SANDBOX_SOURCE: &str = include_str!("../../../host/client/src/sandbox.rs");
 
@@ -10,29 +12,17 @@ const OAUTH_POPUP_SOURCE: &str = include_str!("../../../host/js/oauth-popup.mjs"
 
 /// The hash source pages must allow in `script-src` so that servers' sandboxed frames can run.
 pub(crate) fn frame_script_hash() -> &'static str {
-    let marker = "pub const FRAME_SCRIPT_HASH: &str = \"";
-    SANDBOX_SOURCE.split_once(marker).and_then(|(_, rest)| rest.split_once('"')).map_or("", |(hash, _)| hash)
+    policy::hash_after(SANDBOX_SOURCE, policy::FRAME_HASH_MARKER)
 }
 
 /// The hash source of the OAuth redirect page's inline script (`callbackScriptHash` of `oauth-popup.mjs`).
 fn callback_script_hash() -> &'static str {
-    let marker = "export const callbackScriptHash = \"";
-    OAUTH_POPUP_SOURCE.split_once(marker).and_then(|(_, rest)| rest.split_once('"')).map_or("", |(hash, _)| hash)
+    policy::hash_after(OAUTH_POPUP_SOURCE, policy::CALLBACK_HASH_MARKER)
 }
 
-/// The Content-Security-Policy of the console and bench pages: scripts and workers from the site only (plus the
-/// servers' sandboxed frames and their blob: workers, and the OAuth redirect page's one inline script), network to
-/// any http(s)/ws(s) origin (remote MCP servers), images and audio of results inline (`data:`, `blob:`), no
-/// plugins, no framing by other sites.
+/// The Content-Security-Policy of the console and bench pages ([`policy::console_page_policy`]).
 pub(crate) fn page_policy() -> String {
-    format!(
-        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' '{}' '{}'; style-src 'self' 'unsafe-inline'; \
-         img-src 'self' data: blob:; media-src 'self' data: blob:; worker-src 'self' blob:; \
-         connect-src 'self' http: https: ws: wss:; \
-         object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-        frame_script_hash(),
-        callback_script_hash()
-    )
+    policy::console_page_policy(frame_script_hash(), callback_script_hash())
 }
 
 /// The headers every file gets, by Content-Type. The pages the end-to-end tests write into the site (`e2e-*.html`)
