@@ -8,18 +8,14 @@ pub(crate) fn in_host_words(message: &str) -> String {
         return format!("missing required property {:?}", unquote(field));
     }
     if let Some(rest) = message.strip_prefix("unknown field ") {
-        let (field, known) = rest.split_once(", ").unwrap_or((rest, ""));
-        let known = known.strip_prefix("expected one of ").or_else(|| known.strip_prefix("expected "));
-        let known: Vec<&str> = known.map(|list| list.split(", ").map(unquote).collect()).unwrap_or_default();
+        let (field, known) = name_and_expected(rest);
         let listed = if known.is_empty() { String::new() } else { format!(" (known: {})", known.join(", ")) };
-        return format!("unexpected property {:?}{listed}", unquote(field));
+        return format!("unexpected property {field:?}{listed}");
     }
     if let Some(rest) = message.strip_prefix("unknown variant ") {
-        let (variant, allowed) = rest.split_once(", ").unwrap_or((rest, ""));
-        let allowed = allowed.strip_prefix("expected one of ").or_else(|| allowed.strip_prefix("expected "));
-        let allowed: Vec<String> =
-            allowed.map(|list| list.split(", ").map(|v| format!("{:?}", unquote(v))).collect()).unwrap_or_default();
-        return format!("must be one of [{}], got string {:?}", allowed.join(","), unquote(variant));
+        let (variant, allowed) = name_and_expected(rest);
+        let allowed: Vec<String> = allowed.iter().map(|name| format!("{name:?}")).collect();
+        return format!("must be one of [{}], got string {variant:?}", allowed.join(","));
     }
     for prefix in ["invalid type: ", "invalid value: "] {
         if let Some(rest) = message.strip_prefix(prefix)
@@ -31,6 +27,14 @@ pub(crate) fn in_host_words(message: &str) -> String {
     message.to_owned()
 }
 
+/// serde's `` `name`, expected one of `a`, `b` `` (or `` expected `a` ``, or another ending): the name, and the names
+/// expected, without their backticks.
+fn name_and_expected(rest: &str) -> (&str, Vec<&str>) {
+    let (name, expected) = rest.split_once(", ").unwrap_or((rest, ""));
+    let list = expected.strip_prefix("expected one of ").or_else(|| expected.strip_prefix("expected "));
+    (unquote(name), list.map(|list| list.split(", ").map(unquote).collect()).unwrap_or_default())
+}
+
 /// serde's name of what a type expects, as a JSON Schema type where there is one.
 fn expected_type(expected: &str) -> &str {
     match expected {
@@ -38,8 +42,7 @@ fn expected_type(expected: &str) -> &str {
         "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => "integer",
         "a string" | "a borrowed string" | "a character" | "char" => "string",
         "a boolean" => "boolean",
-        "a sequence" | "a tuple" => "array",
-        "a map" => "object",
+        "a tuple" => "array",
         "unit" => "null",
         _ if expected.starts_with("struct ") || expected.starts_with("a map") => "object",
         _ if expected.starts_with("a sequence")

@@ -34,11 +34,8 @@ pub struct BundleManifest {
     pub network: NetworkPolicy,
     /// The tools it lists when it starts, as its build recorded them: registered before a lazy server starts, so
     /// that agents can call them (which starts it). Bounded by the registry's limits like any list. A tool that
-    /// cannot be read is left out (and counted in `unreadable_tools`): it is a preview, and the server's own
-    /// `tools/list` is what counts once it starts.
+    /// cannot be read is left out: it is a preview, and the server's own `tools/list` is what counts once it starts.
     pub tools: Vec<mcp_worker_protocol::Tool>,
-    /// How many entries of `tools` could not be read as a tool.
-    pub unreadable_tools: usize,
 }
 
 impl BundleManifest {
@@ -76,19 +73,16 @@ impl BundleManifest {
             }
             Some(_) => return Err("`network` is not an array".into()),
         };
-        let (tools, unreadable_tools) = match object.get("tools") {
-            None => (Vec::new(), 0),
+        let tools = match object.get("tools") {
+            None => Vec::new(),
             // Read again from the text, tool by tool, as tools/list results are: one way of reading a tool.
             Some(Value::Array(_)) => {
                 let listed = serde_json::from_str::<Tools<'_>>(text).map_err(|e| format!("`tools`: {e}"))?.tools;
-                let read: Vec<mcp_worker_protocol::Tool> =
-                    listed.iter().filter_map(|tool| serde_json::from_str(tool.get()).ok()).collect();
-                let unreadable = listed.len() - read.len();
-                (read, unreadable)
+                listed.iter().filter_map(|tool| serde_json::from_str(tool.get()).ok()).collect()
             }
             Some(_) => return Err("`tools` is not an array".into()),
         };
-        Ok(Self { name, version, title, credentials, network, tools, unreadable_tools })
+        Ok(Self { name, version, title, credentials, network, tools })
     }
 }
 
@@ -250,7 +244,7 @@ mod tests {
             {"name": "also_ok", "inputSchema": {"type": "object", "properties": {"x": {"type": "number"}}}}]}"#;
         let manifest = BundleManifest::parse(text).unwrap();
         let names: Vec<&str> = manifest.tools.iter().map(|tool| tool.name.as_str()).collect();
-        assert_eq!((names.as_slice(), manifest.unreadable_tools), (&["ok", "also_ok"][..], 2));
+        assert_eq!(names, ["ok", "also_ok"], "the two entries that are not tools are left out");
         let error = BundleManifest::parse(r#"{"name": "a", "version": "1", "tools": {}}"#).unwrap_err();
         assert!(error.contains("`tools` is not an array"), "{error}");
     }

@@ -14,7 +14,8 @@ use zeroize::Zeroizing;
 #[wasm_bindgen(js_class = McpRuntime)]
 impl JsRuntime {
     /// Adds a server. Throws `INVALID_CONFIG` (with `errors`, one per field) for a config that is not usable or has
-    /// a field this host does not know, and `INVALID_INPUT` when the name is taken. A server with `autoStart` starts now; the others at first use.
+    /// a field this host does not know, and `INVALID_INPUT` when the name is taken. A server with `autoStart` starts
+    /// now; the others at first use.
     #[wasm_bindgen(js_name = addServer)]
     pub fn add_server(
         &self,

@@ -3,10 +3,9 @@
 
 use super::{ConfigChange, McpTransportManager};
 use crate::config::{ConfigError, McpServersImport};
-use serde::Serialize;
 
 /// What [`McpTransportManager::apply_import`] did, server by server.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ImportReport {
     /// Servers that were not there before.
@@ -18,10 +17,8 @@ pub struct ImportReport {
     /// Servers the document does not name, removed (only with `remove_missing`).
     pub removed: Vec<String>,
     /// The entries left out, one problem each (the document's own, then those the manager refused).
-    #[serde(skip)]
     pub errors: Vec<ConfigError>,
     /// Fields of the entries that this host does not use (the entries themselves were applied).
-    #[serde(skip)]
     pub ignored: Vec<ConfigError>,
 }
 
