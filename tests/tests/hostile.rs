@@ -239,20 +239,35 @@ async fn a_flooding_server_is_disconnected_before_it_stalls_the_page() {
 }
 
 #[wasm_bindgen_test]
-async fn detached_strings_that_do_not_fit_fail_their_call_at_once_and_too_many_characters_close_the_server() {
+async fn detached_strings_that_cannot_be_put_back_fail_their_call_at_once_and_too_many_characters_close_the_server() {
     let manager = servers("detached", &[]).await;
     manager.connect("hostile").await.unwrap();
     let client = manager.client("hostile").unwrap();
     let started = now_ms();
     let err = client.call_tool("work", None).await.unwrap_err();
     assert!(matches!(err, ClientError::Protocol { ref server, .. } if server == "hostile"), "{err}");
-    assert!(err.to_string().contains("detached strings that do not fit"), "{err}");
+    assert!(err.to_string().contains("detached strings that cannot be put back"), "{err}");
+    assert!(err.to_string().contains("marker is not in its frame"), "{err}");
     assert!(now_ms() - started < 5_000.0, "the call failed when its answer came, not at its timeout");
-    // A well-made one, from a server written by hand, arrives exactly (through the text path: a Rust caller).
-    let text = client.call_tool("fits", None).await.unwrap().joined_text();
-    assert!(text == "a \"quoted\" \\ line\u{1}, café ✓\n".repeat(2000), "the text differs: {}", &text[..60]);
+    // Bytes that are not UTF-8 fail their call too, and say so.
+    let err = client.call_tool("not-utf8", None).await.unwrap_err();
+    assert!(err.to_string().contains("detached string 0 is not UTF-8"), "{err}");
+    // Well-made ones, from a server written by hand, arrive exactly (through the text path: a Rust caller), given as
+    // a string or as UTF-8 bytes.
+    for tool in ["fits", "fits-bytes"] {
+        let text = client.call_tool(tool, None).await.unwrap().joined_text();
+        assert!(
+            text == "a \"quoted\" \\ line\u{1}, café ✓\n".repeat(2000),
+            "{tool}: the text differs: {}",
+            &text[..60]
+        );
+    }
     // The frame and its strings count against the frame limit together, and again once put back as JSON.
-    for (tool, refusal) in [("huge", "the limit is 16777216"), ("escapes", "as JSON; the limit is 16777216")] {
+    for (tool, refusal) in [
+        ("huge", "the limit is 16777216"),
+        ("huge-bytes", "the limit is 16777216"),
+        ("escapes", "as JSON; the limit is 16777216"),
+    ] {
         manager.connect("hostile").await.unwrap();
         let client = manager.client("hostile").unwrap();
         let memory_before = wasm_memory_mib();

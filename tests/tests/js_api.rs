@@ -159,7 +159,9 @@ fn large_text() -> String {
 export function watchPortMessages() {
   const own = Object.getOwnPropertyDescriptor(MessagePort.prototype, "onmessage");
   const seen = [];
-  const kind = (data) => typeof data === "string" ? "text" : typeof data?.frame === "string" ? "detached" : "object";
+  const kind = (data) => typeof data === "string" ? "text"
+    : typeof data?.frame !== "string" ? "object"
+    : data.strings?.every(([, value]) => value instanceof Uint8Array) ? "detached bytes" : "detached";
   Object.defineProperty(MessagePort.prototype, "onmessage", {
     configurable: true,
     get: own.get,
@@ -174,14 +176,14 @@ export function watchPortMessages() {
 }
 "#)]
 extern "C" {
-    /// Records the kind of every message a port handler installed from now on receives ("text", "detached" or
-    /// "object"), until the returned function is called, which returns them.
+    /// Records the kind of every message a port handler installed from now on receives ("text", "detached",
+    /// "detached bytes" or "object"), until the returned function is called, which returns them.
     #[wasm_bindgen(js_name = watchPortMessages)]
     fn watch_port_messages() -> Function;
 }
 
 #[wasm_bindgen_test]
-async fn a_large_result_arrives_exactly_through_call_tool_with_its_text_detached() {
+async fn a_large_result_arrives_exactly_through_call_tool_with_its_text_detached_as_utf8_bytes() {
     let stop_watching = watch_port_messages();
     let client = spawn("echo", ECHO_URL, &[]).await;
     let text = large_text();
@@ -193,22 +195,34 @@ async fn a_large_result_arrives_exactly_through_call_tool_with_its_text_detached
     let echoed = get(&content.get(0), &["text"]).as_string().unwrap();
     assert_eq!(echoed.len(), text.len());
     assert!(echoed == text, "the echoed text differs from what was sent");
-    assert_eq!(seen.iter().filter(|kind| *kind == "detached").count(), 1, "the result came as {seen:?}");
+    assert_eq!(seen.iter().filter(|kind| *kind == "detached bytes").count(), 1, "the result came as {seen:?}");
     client.close();
 }
 
 #[wasm_bindgen_test]
-async fn detached_strings_that_do_not_fit_reject_the_call_and_well_made_ones_resolve_exactly() {
+async fn detached_strings_that_cannot_be_put_back_reject_the_call_and_well_made_ones_resolve_exactly() {
     let client = spawn("hostile", "/fixtures/hostile-server.js", &[("HOSTILE", "detached".into())]).await;
     let (code, message) = rejection(client.call_tool("work".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
     assert_eq!(code, "PROTOCOL", "{message}");
-    assert!(message.contains("detached strings that do not fit"), "{message}");
-    let result = JsFuture::from(client.call_tool("fits".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await.unwrap();
-    let content: Array = get(&result, &["content"]).dyn_into().unwrap();
-    let text = get(&content.get(0), &["text"]).as_string().unwrap();
-    assert!(text == "a \"quoted\" \\ line\u{1}, café ✓\n".repeat(2000), "the text differs: {}", &text[..60]);
-    let (code, message) = rejection(client.call_tool("huge".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
-    assert!(message.contains("the limit is"), "{code}: {message}");
+    assert!(message.contains("detached strings that cannot be put back"), "{message}");
+    let (code, message) = rejection(client.call_tool("not-utf8".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
+    assert_eq!(code, "PROTOCOL", "{message}");
+    assert!(message.contains("detached string 0 is not UTF-8"), "{message}");
+    for tool in ["fits", "fits-bytes"] {
+        let result =
+            JsFuture::from(client.call_tool(tool.into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await.unwrap();
+        let content: Array = get(&result, &["content"]).dyn_into().unwrap();
+        let text = get(&content.get(0), &["text"]).as_string().unwrap();
+        assert!(
+            text == "a \"quoted\" \\ line\u{1}, café ✓\n".repeat(2000),
+            "{tool}: the text differs: {}",
+            &text[..60]
+        );
+    }
+    for tool in ["huge", "huge-bytes"] {
+        let (code, message) = rejection(client.call_tool(tool.into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
+        assert!(message.contains("the limit is"), "{tool}: {code}: {message}");
+    }
     client.close();
 }
 

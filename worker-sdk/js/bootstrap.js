@@ -20,8 +20,9 @@ self.addEventListener("message", async (event) => {
   }
   try {
     await init(msg.module ? { module_or_path: msg.module } : undefined);
-    // A host that puts large strings back into their frames says so; results then send them beside the frame.
-    mcp_worker_connect(msg.port, msg.env ?? {}, { detachStrings: msg.detachStrings === true });
+    // A host that puts large strings back into their frames says so, and whether it takes them as UTF-8 bytes;
+    // results then send them beside the frame.
+    mcp_worker_connect(msg.port, msg.env ?? {}, { detachStrings: msg.detachStrings === true, detachBytes: msg.detachBytes === true });
   } catch (error) {
     fatal(error);
   }

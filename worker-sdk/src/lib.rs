@@ -67,7 +67,7 @@ pub use tool::{ToolDef, ToolHandler};
 ///   host has sent its MessagePort; the SDK then serves MCP on that port. `options.sseStreams: true` (from the
 ///   SDK's `serve.mjs`, which serves the port over Streamable HTTP) enables the hints of [`Ctx::close_sse_stream`],
 ///   `options.detachStrings: true` (from the bootstrap, when the host's `connect` asks) sends results' large strings
-///   beside their frames ([`Session::enable_detached_strings`]);
+///   beside their frames ([`Session::enable_detached_strings`]), as UTF-8 bytes with `options.detachBytes: true`;
 /// - `mcp_worker_manifest()`, which returns the server's [`Manifest`] as JSON (built with an empty environment);
 ///   `cargo xtask build` writes it to `manifest.json` next to the bundle.
 ///

@@ -57,7 +57,7 @@ self.addEventListener("message", async (event) => {
   connected = true;
   try {
     await init(msg.module ? { module_or_path: msg.module } : undefined);
-    mcp_worker_connect(instrument(msg.port), msg.env ?? {}, { detachStrings: msg.detachStrings === true });
+    mcp_worker_connect(instrument(msg.port), msg.env ?? {}, { detachStrings: msg.detachStrings === true, detachBytes: msg.detachBytes === true });
   } catch (error) {
     self.postMessage({ mcpWorker: "fatal", error: String((error && error.stack) || error) });
   }

@@ -47,20 +47,40 @@ export function appendPage(tools, text) {
 }
 
 // Frames whose large strings travel beside them (src/worker/detached.rs; docs/wire-protocol.md, "Detached strings").
+// A string comes as itself, or as a Uint8Array of its UTF-8, which is decoded here (strictly: bytes that are not
+// UTF-8 fail the frame). Its byte length counts towards the frame's limit: a string has no more UTF-16 units than
+// bytes of UTF-8.
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+function detachedText(value, at) {
+  if (typeof value === "string") return value;
+  try {
+    return utf8.decode(value);
+  } catch {
+    throw new Error(`detached string ${at} is not UTF-8`);
+  }
+}
 export function detachedLength(data) {
   if (data === null || typeof data !== "object" || typeof data.frame !== "string" || "jsonrpc" in data) return -1;
   const strings = data.strings;
   if (!Array.isArray(strings) || strings.length > 1024) return -1;
   let length = data.frame.length;
   for (const pair of strings) {
-    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== "string" || typeof pair[1] !== "string") return -1;
-    length += pair[1].length;
+    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== "string") return -1;
+    const value = pair[1];
+    if (typeof value === "string") length += value.length;
+    else if (value instanceof Uint8Array) length += value.byteLength;
+    else return -1;
   }
   return length;
 }
-export function attachParsed(data) {
-  const strings = new Map(data.strings);
+function detachedStrings(data) {
+  const strings = new Map();
+  data.strings.forEach(([marker, value], at) => strings.set(marker, detachedText(value, at)));
   if (strings.size !== data.strings.length) throw new Error("two detached strings have the same marker");
+  return strings;
+}
+export function attachParsed(data) {
+  const strings = detachedStrings(data);
   const message = JSON.parse(data.frame);
   const stack = message !== null && typeof message === "object" ? [message] : [];
   while (stack.length > 0) {
@@ -83,7 +103,7 @@ export function attachParsed(data) {
 }
 export function attachText(data) {
   let text = data.frame;
-  for (const [marker, value] of data.strings) {
+  for (const [marker, value] of detachedStrings(data)) {
     const quoted = JSON.stringify(marker);
     const at = text.indexOf(quoted);
     if (at < 0 || text.indexOf(quoted, at + quoted.length) >= 0) {

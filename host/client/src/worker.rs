@@ -493,8 +493,9 @@ impl WorkerTransport {
         let _ = Reflect::set(&message, &"v".into(), &1.into());
         let _ = Reflect::set(&message, &"port".into(), server_port);
         let _ = Reflect::set(&message, &"env".into(), &env_object);
-        // Results' large strings may come beside their frames: `detached` puts them back.
+        // Results' large strings may come beside their frames, as strings or UTF-8 bytes: `detached` puts them back.
         let _ = Reflect::set(&message, &"detachStrings".into(), &JsValue::TRUE);
+        let _ = Reflect::set(&message, &"detachBytes".into(), &JsValue::TRUE);
         if let Some(wasm) = wasm {
             let _ = Reflect::set(&message, &"module".into(), wasm);
         }

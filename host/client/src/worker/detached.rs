@@ -1,6 +1,7 @@
 //! Frames whose large strings travel beside them (`docs/wire-protocol.md`, "Detached strings"). The host asks for
 //! them in `connect`; a server built with the SDK then posts a result with texts of 32 KiB or more as
-//! `{frame, strings: [[marker, string], …]}`, the frame holding each string's marker where the string goes.
+//! `{frame, strings: [[marker, string], …]}`, the frame holding each string's marker where the string goes, and each
+//! string given as itself or as a `Uint8Array` of its UTF-8 (moved, not copied, across the port).
 //!
 //! Putting them back happens in JavaScript, on the page: for a call whose result goes to JavaScript, after
 //! `JSON.parse` of the small frame (the large strings are never parsed, escaped or copied into wasm); for every
@@ -19,11 +20,11 @@ extern "C" {
     #[wasm_bindgen(js_name = detachedLength)]
     fn detached_length(data: &JsValue) -> f64;
 
-    /// The message with its strings put back, parsed; throws when they do not fit it.
+    /// The message with its strings put back, parsed; throws when they do not fit it or are not UTF-8.
     #[wasm_bindgen(js_name = attachParsed, catch)]
     fn attach_parsed(data: &JsValue) -> Result<JsValue, JsValue>;
 
-    /// The message with its strings put back, as JSON text; throws when they do not fit it.
+    /// The message with its strings put back, as JSON text; throws when they do not fit it or are not UTF-8.
     #[wasm_bindgen(js_name = attachText, catch)]
     fn attach_text(data: &JsValue) -> Result<JsString, JsValue>;
 
@@ -55,13 +56,13 @@ pub(super) fn receive(data: &JsValue, connection: &Connection, js_calls: &JsCall
     }
 }
 
-/// Fails the request a frame whose strings do not fit it answers (a frame that answers none is dropped, as a
+/// Fails the request a frame whose strings cannot be put back answers (a frame that answers none is dropped, as a
 /// malformed frame is).
 fn fail(data: &JsValue, connection: &Connection, thrown: &JsValue) -> Option<JsString> {
     let id = frame_id(data);
     if id >= 0.0 {
         let reason = super::describe_js(thrown);
-        let message = format!("the server's answer had detached strings that do not fit it: {reason}");
+        let message = format!("the server's answer had detached strings that cannot be put back: {reason}");
         #[expect(clippy::cast_possible_truncation, reason = "frameId returns only safe integers")]
         connection.fail(id as i64, Error::Protocol { server: connection.server().to_owned(), message });
     }
