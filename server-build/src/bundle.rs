@@ -67,6 +67,7 @@ pub fn assemble(assembly: &Assembly<'_>) -> Result<PathBuf> {
             format!("cannot copy {}: {e}\n  the worker SDK ships {file} in its js/ directory", from.display())
         })?;
     }
+    write_worker_entry(out_dir)?;
     let package = out_dir.join("package.json");
     fs::write(&package, NODE_PACKAGE_JSON).map_err(|e| format!("cannot write {}: {e}", package.display()))?;
     if let Some(wasm_opt) = assembly.wasm_opt {
@@ -76,6 +77,27 @@ pub fn assemble(assembly: &Assembly<'_>) -> Result<PathBuf> {
     let stamp_file = out_dir.join(STAMP);
     fs::write(&stamp_file, stamp).map_err(|e| format!("cannot write {}: {e}", stamp_file.display()))?;
     Ok(out_dir.to_path_buf())
+}
+
+/// Makes `bootstrap.js` one module with the glue (see [`crate::worker_entry`]); leaves the SDK's two-file form, and
+/// says so, when the glue is not of the form it knows.
+fn write_worker_entry(out_dir: &Path) -> Result {
+    let read = |path: PathBuf| fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()));
+    let (glue, bootstrap) = (read(out_dir.join("server.js"))?, read(out_dir.join(BOOTSTRAP))?);
+    match crate::worker_entry::combine(&glue, &bootstrap) {
+        Some(entry) => {
+            let path = out_dir.join(BOOTSTRAP);
+            fs::write(&path, entry).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        }
+        None => {
+            println!(
+                "note: {}: the wasm-bindgen glue is not of the form the one-module bootstrap knows; bootstrap.js \
+                 imports server.js (one more fetch at each worker start)",
+                out_dir.display()
+            );
+            Ok(())
+        }
+    }
 }
 
 /// What a bundle is made from: the wasm's bytes, the SDK's files, and whether it is optimized (by which wasm-opt).
@@ -89,6 +111,8 @@ fn stamp_of(assembly: &Assembly<'_>) -> Result<String> {
         fingerprint.add_file(&assembly.sdk_js.join(file));
     }
     fingerprint.add(assembly.wasm_bindgen.as_os_str().as_encoded_bytes());
+    // How the bundle is laid out: a change in it reassembles bundles made the old way.
+    fingerprint.add(crate::worker_entry::FORM.as_bytes());
     fingerprint.add(assembly.wasm_opt.map(|p| p.as_os_str().as_encoded_bytes()).unwrap_or_default());
     Ok(format!("{}\n", fingerprint.hex()))
 }

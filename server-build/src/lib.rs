@@ -2,8 +2,9 @@
 //!
 //! - `server.js` and `server_bg.wasm`: the crate's wasm through wasm-bindgen (`--target web`), and through
 //!   wasm-opt when optimizing;
-//! - `bootstrap.js`: the worker script a host starts (the SDK's own, from the SDK version the crate is built with),
-//!   with `serve.mjs` and its companions, which run the same server under Node;
+//! - `bootstrap.js`: the worker script a host starts (the SDK's own, from the SDK version the crate is built with,
+//!   with the glue in the same module: [`worker_entry`]), with `serve.mjs` and its companions, which run the same
+//!   server under Node;
 //! - `manifest.json`: what a host reads before starting the server, written by the server itself
 //!   (`mcp_worker_manifest()`, exported by `export_server!`), run once in Node.
 //!
@@ -19,6 +20,7 @@ pub mod policy;
 pub mod project;
 pub mod serve;
 pub mod tools;
+pub mod worker_entry;
 
 /// A result whose error is a message for a person.
 pub type Result<T = ()> = std::result::Result<T, String>;

@@ -475,8 +475,8 @@ function sizes(site, sdk) {
   return Promise.all([
     sizeRow("ours, page: pkg/host (full host: wasm + JS glue)", () => wasmPackage(site, "pkg/host")),
     sizeRow("ours, page: pkg/host-client (McpClient only: wasm + JS glue)", () => wasmPackage(site, "pkg/host-client")),
-    sizeRow("ours, worker: echo bundle (server_bg.wasm + server.js + bootstrap.js)", () =>
-      Promise.all(["server_bg.wasm", "server.js", "bootstrap.js"].map((f) => siteFile(site, `bundles/echo/${f}`)))),
+    sizeRow("ours, worker: echo bundle (server_bg.wasm + bootstrap.js, which holds the glue)", () =>
+      Promise.all(["server_bg.wasm", "bootstrap.js"].map((f) => siteFile(site, `bundles/echo/${f}`)))),
     sizeRow("TS SDK, page: Client + PortTransport (minified)", built("/bench/ts-sdk-port-client.js")),
     sizeRow("TS SDK, worker: McpServer + zod + PortTransport + echo tools (minified)", built("/bench/ts-sdk-server.js")),
   ]);
