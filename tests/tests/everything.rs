@@ -256,11 +256,17 @@ async fn a_timed_out_call_is_cancelled_in_the_server() {
 #[wasm_bindgen_test]
 async fn tools_added_at_run_time_are_announced_and_callable() {
     let client = everything().await;
+    let listed = async || client.list_tools().await.unwrap().iter().any(|t| t.name == "dynamic_tool");
+    // Listed first, so that the worker keeps this page (and its JavaScript string) before the change.
+    assert!(!listed().await);
+    assert!(!listed().await, "a kept page is answered again");
     let notifications = record_notifications(&client);
     client.call_tool("add_dynamic_tool", None).await.unwrap();
     assert_eq!(notifications.borrow().first().map(|(m, _)| m.as_str()), Some("notifications/tools/list_changed"));
-    assert!(client.list_tools().await.unwrap().iter().any(|t| t.name == "dynamic_tool"));
+    assert!(listed().await, "the page after the change lists the new tool");
     assert_eq!(client.call_tool("dynamic_tool", None).await.unwrap().joined_text(), "I was added at run time");
+    client.call_tool("remove_dynamic_tool", None).await.unwrap();
+    assert!(!listed().await, "the page after the removal does not list it");
     client.close();
 }
 

@@ -50,7 +50,8 @@ pub use mcp_worker_protocol::{
     ToolAnnotations,
 };
 pub use peer::{
-    CLOSE_SSE_STREAM, DETACH_FROM_BYTES, DetachedFrame, DetachedOutbound, Outbound, RELATED_REQUEST_META, Sleeper,
+    CLOSE_SSE_STREAM, DETACH_FROM_BYTES, DetachedFrame, DetachedOutbound, KeptFrame, KeptOutbound, Outbound,
+    RELATED_REQUEST_META, Sleeper,
 };
 pub use prompt::{IntoPromptResult, PromptDef, PromptHandler};
 pub use resource::{IntoReadResult, ResourceDef, ResourceRequest, ResourceTemplateDef};

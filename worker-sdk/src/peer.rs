@@ -5,10 +5,12 @@
 //! session itself when it answers.
 
 mod detached;
+mod kept;
 mod requests;
 
 pub(crate) use detached::Detacher;
 pub use detached::{DETACH_FROM_BYTES, DetachedFrame, DetachedOutbound};
+pub use kept::{KeptFrame, KeptOutbound};
 
 pub(crate) use requests::request;
 
@@ -47,6 +49,7 @@ pub(crate) struct Peer {
     log_level: Cell<Option<LoggingLevel>>,
     sse_stream_hints: Cell<bool>,
     detacher: OnceCell<Detacher>,
+    kept_out: OnceCell<KeptOutbound>,
     outgoing: Outgoing,
 }
 
@@ -61,6 +64,7 @@ impl Peer {
             log_level: Cell::new(None),
             sse_stream_hints: Cell::new(false),
             detacher: OnceCell::new(),
+            kept_out: OnceCell::new(),
             outgoing: Outgoing::default(),
         }
     }
@@ -86,6 +90,21 @@ impl Peer {
             (Ok(frame), _) => self.send(frame),
             (Err(error), _) => self.send(encode_error(Some(id), &error)),
         }
+    }
+
+    /// Answers a request with a result the session keeps as text (see [`KeptFrame`]): in two parts to a transport
+    /// that asked for them, as one frame to any other.
+    pub(crate) fn reply_kept(&self, id: &RequestId, outcome: Result<Rc<str>, ErrorObject>) {
+        match (outcome, self.kept_out.get()) {
+            (Ok(kept), Some(out)) => out(KeptFrame::new(id, kept)),
+            (Ok(kept), None) => self.send(KeptFrame::new(id, kept).into_text()),
+            (Err(error), _) => self.send(encode_error(Some(id), &error)),
+        }
+    }
+
+    /// Sends the frames of kept results in two parts from now on, through `out`.
+    pub(crate) fn enable_kept_frames(&self, out: KeptOutbound) {
+        let _ = self.kept_out.set(out);
     }
 
     /// Sends large strings of results beside their frames from now on, through `out`. Without randomness for

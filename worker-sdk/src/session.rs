@@ -101,6 +101,13 @@ impl Session {
         self.state.peer.enable_detached_strings(out);
     }
 
+    /// Sends the answers whose result the session keeps as text between answers (the first `tools/list` page)
+    /// through `out`, in two parts ([`crate::KeptFrame`]), so that the transport can keep its own form of that text
+    /// instead of converting it for every answer. The browser transport keeps the JavaScript string.
+    pub fn enable_kept_frames(&self, out: crate::KeptOutbound) {
+        self.state.peer.enable_kept_frames(out);
+    }
+
     /// Whether the client has sent `notifications/initialized`.
     pub fn is_initialized(&self) -> bool {
         self.state.peer.is_initialized()
@@ -157,7 +164,7 @@ impl Session {
             methods::INITIALIZE => peer.reply(id, parse_params(params).map(|p| self.initialize(p))),
             methods::PING => peer.reply(id, Ok(EmptyResult {})),
             methods::LOGGING_SET_LEVEL => peer.reply(id, parse_params(params).map(|p| self.set_level(p))),
-            methods::TOOLS_LIST => peer.reply(
+            methods::TOOLS_LIST => peer.reply_kept(
                 id,
                 parse_optional_params(params).and_then(|p| {
                     self.tools_list_result(p, false, |page| {

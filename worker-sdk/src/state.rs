@@ -51,7 +51,8 @@ pub(crate) struct State {
 pub(crate) struct ToolsPage {
     pub(crate) version: u64,
     pub(crate) modern: bool,
-    pub(crate) result: Box<serde_json::value::RawValue>,
+    /// The result's JSON text.
+    pub(crate) result: std::rc::Rc<str>,
 }
 
 impl State {

@@ -35,7 +35,7 @@ impl Session {
                 let state = &self.state;
                 let outcome = parse_optional_params(params)
                     .and_then(|p| self.tools_list_result(p, true, |page| complete(state, Ok(page), lists)));
-                state.peer.reply(id, outcome);
+                state.peer.reply_kept(id, outcome);
             }
             methods::TOOLS_CALL => self.serve_rounds(&request, &meta, None, |m| self.call_tool(&request, Some(m))),
             methods::RESOURCES_LIST if self.offers_resources() => {

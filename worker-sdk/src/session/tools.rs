@@ -7,6 +7,7 @@ use crate::state::ToolsPage;
 use mcp_worker_protocol::{CallToolResult, ErrorObject, ListToolsResult, PaginatedParams, Request};
 use serde::Deserialize;
 use serde_json::value::RawValue;
+use std::rc::Rc;
 
 /// `tools/call` params, with the arguments left raw so they deserialize straight into the tool's type.
 #[derive(Deserialize)]
@@ -19,13 +20,14 @@ struct CallParams<'a> {
 impl Session {
     /// A `tools/list` result: `complete` makes a page into the era's result (the modern one, with its caching hint,
     /// or the page as it is). The first page's result is kept until the tools change: most servers list all their
-    /// tools in one page, and every client asks for it again after each change notification.
+    /// tools in one page, and every client asks for it again after each change notification. The same `Rc` stands
+    /// for the same kept text, which a transport may rely on ([`crate::KeptFrame`]).
     pub(super) fn tools_list_result(
         &self,
         params: PaginatedParams,
         modern: bool,
         complete: impl FnOnce(ListToolsResult) -> Result<Box<RawValue>, ErrorObject>,
-    ) -> Result<Box<RawValue>, ErrorObject> {
+    ) -> Result<Rc<str>, ErrorObject> {
         let first = params.cursor.is_none();
         let version = self.state.registry.borrow().tools.version();
         if first
@@ -35,7 +37,7 @@ impl Session {
         {
             return Ok(page.result.clone());
         }
-        let result = complete(self.list_tools(params)?)?;
+        let result: Rc<str> = Rc::from(complete(self.list_tools(params)?)?.get());
         if first {
             *self.state.first_tools_page.borrow_mut() = Some(ToolsPage { version, modern, result: result.clone() });
         }
