@@ -75,7 +75,9 @@ export function detachedLength(data) {
 }
 function detachedStrings(data) {
   const strings = new Map();
-  data.strings.forEach(([marker, value], at) => strings.set(marker, detachedText(value, at)));
+  // Decoded bytes replace themselves in the message, so a frame read twice (parsed for a JavaScript caller that
+  // turns out not to be waiting for it, then as text) decodes them once.
+  data.strings.forEach((pair, at) => strings.set(pair[0], (pair[1] = detachedText(pair[1], at))));
   if (strings.size !== data.strings.length) throw new Error("two detached strings have the same marker");
   return strings;
 }
