@@ -239,6 +239,57 @@ async fn a_flooding_server_is_disconnected_before_it_stalls_the_page() {
 }
 
 #[wasm_bindgen_test]
+async fn a_flood_in_batches_is_disconnected_before_it_stalls_the_page() {
+    let manager = servers("flood-batched", &[]).await;
+    manager.connect("hostile").await.unwrap();
+    start_gaps();
+    let started = now_ms();
+    let err = manager.client("hostile").unwrap().call_tool("work", None).await.unwrap_err();
+    let elapsed = now_ms() - started;
+    gloo_timers::future::TimeoutFuture::new(500).await;
+    let gap = stop_gaps();
+    log(&format!(
+        "100,000 log notifications in batches of 16: disconnected after {elapsed:.0} ms; longest page gap {gap:.1} ms"
+    ));
+    assert!(matches!(err, ClientError::Protocol { ref server, .. } if server == "hostile"), "{err}");
+    assert!(err.to_string().contains("notifications over its limit"), "{err}");
+    assert!(gap < 100.0, "the page stalled {gap:.1} ms");
+    echo_still_answers(&manager).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_batch_is_read_frame_by_frame_and_one_over_its_bounds_closes_the_server() {
+    use mcp_worker_runtime::manager::ManagerEvent;
+    use std::cell::RefCell;
+    let manager = servers("batches", &[]).await;
+    manager.connect("hostile").await.unwrap();
+    let logs = Rc::new(RefCell::new(Vec::<String>::new()));
+    let seen = logs.clone();
+    manager.subscribe(Rc::new(move |event: &ManagerEvent| {
+        if let ManagerEvent::Log { server, message } = event
+            && server == "hostile"
+        {
+            seen.borrow_mut().push(message.data.to_string());
+        }
+    }));
+    // A well-made batch: its notifications, in order, then the answer.
+    let text = manager.client("hostile").unwrap().call_tool("fits", None).await.unwrap().joined_text();
+    assert_eq!(text, "worked in a batch");
+    assert_eq!(*logs.borrow(), ["\"first\"", "\"second\""], "the batch's log notifications, in order");
+    for (tool, refusal) in [
+        ("too-many", "a batch of 17 frames; the limit is 16"),
+        ("not-text", "a batch with a frame that is not text"),
+        ("too-long", "characters; the limit is 65536"),
+    ] {
+        manager.connect("hostile").await.unwrap();
+        let err = manager.client("hostile").unwrap().call_tool(tool, None).await.unwrap_err();
+        assert!(matches!(err, ClientError::Protocol { ref server, .. } if server == "hostile"), "{tool}: {err}");
+        assert!(err.to_string().contains(refusal), "{tool}: {err}");
+        echo_still_answers(&manager).await;
+    }
+}
+
+#[wasm_bindgen_test]
 async fn detached_strings_that_cannot_be_put_back_fail_their_call_at_once_and_too_many_characters_close_the_server() {
     let manager = servers("detached", &[]).await;
     manager.connect("hostile").await.unwrap();

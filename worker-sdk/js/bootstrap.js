@@ -22,10 +22,17 @@ self.addEventListener("message", async (event) => {
     await init(msg.module ? { module_or_path: msg.module } : undefined);
     // A host that puts large strings back into their frames says so, and whether it takes them as UTF-8 bytes;
     // results then send them beside the frame.
-    mcp_worker_connect(msg.port, msg.env ?? {}, { detachStrings: msg.detachStrings === true, detachBytes: msg.detachBytes === true });
+    // A host that reads batches says how large they may be; the server's small frames then go in batches.
+    mcp_worker_connect(msg.port, msg.env ?? {}, {
+      detachStrings: msg.detachStrings === true,
+      detachBytes: msg.detachBytes === true,
+      batchFrames: msg.batchFrames,
+      batchChars: msg.batchChars,
+    });
   } catch (error) {
     fatal(error);
   }
 });
 
-self.postMessage({ mcpWorker: "boot", v: 1 });
+// `batches`: the server reads frames that come in batches (arrays of frames).
+self.postMessage({ mcpWorker: "boot", v: 1, batches: true });

@@ -3,10 +3,13 @@
 //! The worker side of the wire protocol (see `docs/wire-protocol.md`): the bootstrap script posts `boot`, receives
 //! `connect {port, env, module?}`, instantiates the wasm and calls [`connect`] through [`crate::export_server!`].
 
+mod batcher;
+
 use crate::env::Env;
 use crate::peer::{DetachedFrame, KeptFrame, Outbound, Sleeper};
 use crate::server::Server;
 use crate::session::Spawner;
+use batcher::{BatchLimits, Batcher};
 use futures_util::FutureExt;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -29,11 +32,9 @@ pub fn connect(port: MessagePort, env: JsValue, options: JsValue, factory: impl 
     let env = env_from_js(&env);
     let server = factory(&env);
 
-    let out_port = port.clone();
-    let out: Outbound = Rc::new(move |frame: String| {
-        // A closed port drops frames; the host notices the worker is gone through its own events.
-        let _ = out_port.post_message(&JsValue::from_str(&frame));
-    });
+    let batcher = Batcher::new(port.clone(), batch_limits(&options));
+    let out_batcher = batcher.clone();
+    let out: Outbound = Rc::new(move |frame: String| out_batcher.send(&frame));
     let spawn: Spawner = Rc::new(wasm_bindgen_futures::spawn_local);
     let session = match server.into_session(env, out, spawn) {
         Ok(session) => session,
@@ -44,18 +45,26 @@ pub fn connect(port: MessagePort, env: JsValue, options: JsValue, factory: impl 
     if option_is_true(&options, "sseStreams") {
         session.enable_sse_stream_hints();
     }
-    session.enable_kept_frames(kept_frames(port.clone()));
+    session.enable_kept_frames(kept_frames(port.clone(), batcher.clone()));
     if option_is_true(&options, "detachStrings") {
         let port = port.clone();
         let as_bytes = option_is_true(&options, "detachBytes");
         session.enable_detached_strings(Rc::new(move |frame: DetachedFrame| {
             let transfer = js_sys::Array::new();
             let message = detached_message(frame, as_bytes.then_some(&transfer));
+            batcher.flush();
             let _ = port.post_message_with_transferable(&message, &transfer);
         }));
     }
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let data = event.data();
+        if js_sys::Array::is_array(&data) {
+            // A batch from the host: its frames in order, as if each had come alone.
+            for frame in data.unchecked_into::<js_sys::Array>().iter() {
+                session.handle(&frame.as_string().unwrap_or_default());
+            }
+            return;
+        }
         match data.as_string() {
             Some(frame) => session.handle(&frame),
             // Frames are JSON text; a peer that posts objects is served too.
@@ -79,7 +88,7 @@ pub fn manifest(factory: impl FnOnce(&Env) -> Server) -> String {
 /// Posts frames of kept results with the JavaScript string of the kept text made once: while the session answers
 /// with the same text (the same `Rc`), only the frame's head is converted. A `tools/list` of 500 tools is about
 /// 96 KB of text, which costs the worker 0.1 ms to convert on every answer.
-fn kept_frames(port: MessagePort) -> crate::KeptOutbound {
+fn kept_frames(port: MessagePort, batcher: Rc<Batcher>) -> crate::KeptOutbound {
     let last: std::cell::RefCell<Option<(Rc<str>, js_sys::JsString)>> = std::cell::RefCell::default();
     Rc::new(move |frame: KeptFrame| {
         let mut last = last.borrow_mut();
@@ -93,6 +102,7 @@ fn kept_frames(port: MessagePort) -> crate::KeptOutbound {
             }
         };
         let message = js_sys::JsString::from(frame.head.as_str()).concat(&kept).concat(&KeptFrame::TAIL.into());
+        batcher.flush();
         let _ = port.post_message(&message);
     })
 }
@@ -118,6 +128,19 @@ fn detached_message(frame: DetachedFrame, transfer: Option<&js_sys::Array>) -> J
     let _ = js_sys::Reflect::set(&message, &"frame".into(), &JsValue::from_str(&frame.json));
     let _ = js_sys::Reflect::set(&message, &"strings".into(), &strings);
     message.into()
+}
+
+/// The batches the host reads (`batchFrames` and `batchChars` of its `connect`), if it reads any.
+fn batch_limits(options: &JsValue) -> Option<BatchLimits> {
+    let number = |name: &str| {
+        let value = js_sys::Reflect::get(options, &JsValue::from_str(name)).ok()?.as_f64()?;
+        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "clamped to u32 first")]
+        (value >= 1.0).then(|| value.min(f64::from(u32::MAX)) as u32)
+    };
+    if !options.is_object() {
+        return None;
+    }
+    Some(BatchLimits { frames: number("batchFrames")?, chars: number("batchChars")? })
 }
 
 fn option_is_true(options: &JsValue, name: &str) -> bool {

@@ -123,3 +123,55 @@ export function frameId(data) {
     return -1;
   }
 }
+
+// Frames the page posts to a worker (src/worker.rs; docs/wire-protocol.md, "Batches"). To a worker whose `boot`
+// said it reads batches, the frames posted in one turn of the event loop go as one message, an array of them, at
+// the end of that turn: a message costs both threads more than the frames in it, and calls made together (an agent's
+// parallel tool calls, the answers of a batch the worker sent) are sent together. Order is kept.
+export class FrameSender {
+  constructor(port) {
+    this.port = port;
+    this.maxFrames = 1;
+    this.maxChars = 0;
+    this.queue = [];
+    this.chars = 0;
+    this.flushing = false;
+    this.flush = () => this.drain();
+  }
+  batches(maxFrames, maxChars) {
+    this.maxFrames = maxFrames;
+    this.maxChars = maxChars;
+  }
+  send(frame) {
+    if (this.maxFrames <= 1) return this.port.postMessage(frame);
+    if (this.queue.length >= this.maxFrames || (this.queue.length > 0 && this.chars + frame.length > this.maxChars)) {
+      this.post();
+    }
+    this.queue.push(frame);
+    this.chars += frame.length;
+    if (!this.flushing) {
+      this.flushing = true;
+      queueMicrotask(this.flush);
+    }
+  }
+  drain() {
+    this.flushing = false;
+    this.post();
+  }
+  post() {
+    const queue = this.queue;
+    if (queue.length === 0) return;
+    this.queue = [];
+    this.chars = 0;
+    this.port.postMessage(queue.length === 1 ? queue[0] : queue);
+  }
+}
+// The total length of the frames of a batch from the worker (an array), or -1 when one of them is not a string.
+export function batchLength(data) {
+  let length = 0;
+  for (let i = 0; i < data.length; i += 1) {
+    if (typeof data[i] !== "string") return -1;
+    length += data[i].length;
+  }
+  return length;
+}

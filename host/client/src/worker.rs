@@ -1,6 +1,7 @@
 //! Starting a server in a module Web Worker: the boot/connect handshake of `docs/wire-protocol.md`, and the
 //! events that tell the host a worker died.
 
+mod batches;
 mod detached;
 mod endpoint;
 mod js_calls;
@@ -10,11 +11,12 @@ pub use js_calls::{JsAnswer, JsCalls};
 
 use crate::connection::{Connection, Screened};
 use crate::error::{Error, Result};
-use crate::limits::WorkerLimits;
+use crate::limits::{MAX_BATCH_CHARS, MAX_BATCH_FRAMES, WorkerLimits};
 use crate::liveness::{Beat, Heartbeat};
 use crate::sandbox::{BlockedRequest, Isolation};
 use crate::session::{ClientOptions, McpClient};
 use crate::transport::Transport;
+use batches::FrameSender;
 use endpoint::{Endpoint, Entry};
 use futures_channel::oneshot;
 use futures_util::future::{Either, select};
@@ -226,15 +228,17 @@ pub async fn spawn_with_js_calls(spec: WorkerSpec) -> Result<Spawned> {
     };
     let channel = MessageChannel::new().map_err(|e| load_error(describe_js(&e)))?;
     let port = channel.port1();
+    let sender = Rc::new(FrameSender::new(&port));
 
-    let connection = connection_over(&name, &port);
+    let connection = connection_over(&name, sender.clone());
     if let Some(ConnectionHook(hook)) = &on_connection {
         hook(&connection);
     }
     let (booted, boot_signal) = oneshot::channel::<Result<()>>();
-    let js_calls = JsCalls::new(port.clone());
+    let js_calls = JsCalls::new(sender.clone());
     let hooks = Hooks { booted, on_blocked };
-    let transport = WorkerTransport::attach(endpoint, port, connection.clone(), hooks, js_calls.clone(), limits);
+    let ours = Channel { port, sender };
+    let transport = WorkerTransport::attach(endpoint, ours, connection.clone(), hooks, js_calls.clone(), limits);
 
     let outcome = match select(boot_signal, TimeoutFuture::new(boot_timeout_ms)).await {
         Either::Left((Ok(outcome), _)) => outcome,
@@ -270,12 +274,11 @@ pub async fn compile_module(wasm_url: &str) -> Result<WebAssembly::Module> {
     module.dyn_into().map_err(failed)
 }
 
-fn connection_over(name: &str, port: &MessagePort) -> Connection {
-    let out = port.clone();
+fn connection_over(name: &str, sender: Rc<FrameSender>) -> Connection {
     Connection::new(
         name,
         Box::new(move |frame| {
-            out.post_message(&JsValue::from_str(frame)).map_err(|e| crate::connection::SendError::new(describe_js(&e)))
+            sender.send(&JsValue::from_str(frame)).map_err(|e| crate::connection::SendError::new(describe_js(&e)))
         }),
         Rc::new(js_sys::Date::now),
     )
@@ -327,11 +330,20 @@ struct Hooks {
     on_blocked: Option<BlockedHook>,
 }
 
+/// The host's end of a worker's MessagePort, and what posts the page's frames on it.
+struct Channel {
+    port: MessagePort,
+    sender: Rc<FrameSender>,
+}
+
 /// A worker, the host's end of its MessagePort, and the listeners that feed the connection.
 struct WorkerTransport {
     server: String,
     endpoint: Endpoint,
     port: MessagePort,
+    sender: Rc<FrameSender>,
+    /// The most characters a batch from the server may have.
+    max_batch_chars: u32,
     connection: Connection,
     heartbeat: RefCell<Option<Heartbeat>>,
     listeners: RefCell<Option<Listeners>>,
@@ -340,7 +352,7 @@ struct WorkerTransport {
 impl WorkerTransport {
     fn attach(
         endpoint: Endpoint,
-        port: MessagePort,
+        Channel { port, sender }: Channel,
         connection: Connection,
         hooks: Hooks,
         js_calls: JsCalls,
@@ -352,6 +364,8 @@ impl WorkerTransport {
             server: server.clone(),
             endpoint,
             port,
+            sender,
+            max_batch_chars: limits.max_batch_chars(),
             connection: connection.clone(),
             heartbeat: RefCell::new(heartbeat),
             listeners: RefCell::new(None),
@@ -370,6 +384,10 @@ impl WorkerTransport {
             let name = transport.server.clone();
             match text("mcpWorker").as_str() {
                 "boot" => {
+                    // A worker that reads batches says so; the page's frames then go to it in batches.
+                    if Reflect::get(&data, &"batches".into()).is_ok_and(|v| v.is_truthy()) {
+                        transport.sender.batches(MAX_BATCH_FRAMES, MAX_BATCH_CHARS);
+                    }
                     if let Some(tx) = boot.borrow_mut().take() {
                         let _ = tx.send(Ok(()));
                     }
@@ -419,9 +437,33 @@ impl WorkerTransport {
         // frame too large, a flood), the port is closed at once: the browser would otherwise go on spending the
         // page's time dispatching whatever the server queued.
         let (conn, name, max) = (connection.clone(), server.clone(), limits.max_frame_chars);
+        let max_batch_chars = transport.max_batch_chars;
         let weak = Rc::downgrade(&transport);
         let on_frame = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let data = event.data();
+            if Array::is_array(&data) {
+                // A batch: bounded as a whole, then its frames one by one, as if each had come alone.
+                let batch: Array = data.unchecked_into();
+                match batches::check(&batch, max_batch_chars) {
+                    Err(message) => conn.close(Error::Protocol { server: name.clone(), message }),
+                    Ok(()) => {
+                        for frame in batch.iter() {
+                            if conn.closed_reason().is_some() {
+                                break;
+                            }
+                            if !js_calls.offer(&frame, &conn) {
+                                receive_text(&conn, frame.dyn_into::<JsString>().ok());
+                            }
+                        }
+                    }
+                }
+                if let Some(cause) = conn.closed_reason()
+                    && let Some(transport) = weak.upgrade()
+                {
+                    transport.close_with(cause);
+                }
+                return;
+            }
             // Text is the usual frame. A frame with detached strings is measured with them; anything else is read
             // as JSON.
             let text = data.dyn_ref::<JsString>().cloned();
@@ -496,6 +538,9 @@ impl WorkerTransport {
         // Results' large strings may come beside their frames, as strings or UTF-8 bytes: `detached` puts them back.
         let _ = Reflect::set(&message, &"detachStrings".into(), &JsValue::TRUE);
         let _ = Reflect::set(&message, &"detachBytes".into(), &JsValue::TRUE);
+        // Small frames may come in batches, this large at most.
+        let _ = Reflect::set(&message, &"batchFrames".into(), &MAX_BATCH_FRAMES.into());
+        let _ = Reflect::set(&message, &"batchChars".into(), &self.max_batch_chars.into());
         if let Some(wasm) = wasm {
             let _ = Reflect::set(&message, &"module".into(), wasm);
         }

@@ -6,6 +6,7 @@
 //! requests in flight (timeouts, cancellation, close), and every frame that is not a plain result (errors,
 //! notifications, malformed frames, answers to Rust callers).
 
+use super::batches::FrameSender;
 use crate::connection::{Connection, ReplyCallback, RequestOptions};
 use crate::error::Error;
 use crate::session::{CallOptions, McpClient};
@@ -15,7 +16,6 @@ use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use web_sys::MessagePort;
 
 #[wasm_bindgen(module = "/js/frames.js")]
 extern "C" {
@@ -50,11 +50,16 @@ extern "C" {
 /// Gets the `result` of a response, as the page parsed it.
 pub type JsAnswer = Box<dyn FnOnce(JsValue)>;
 
+/// The envelope members, and the same as a JavaScript string.
+type KeptEnvelope = (Rc<str>, JsValue);
+
 /// A worker's tool calls with JavaScript arguments and results. Cheap to clone; clones share.
 #[derive(Clone)]
 pub struct JsCalls {
-    port: MessagePort,
+    sender: Rc<FrameSender>,
     waiting: Rc<RefCell<HashMap<i64, JsAnswer>>>,
+    /// The connection's envelope members as a JavaScript string, made once: it is the same for every call.
+    envelope: Rc<RefCell<Option<KeptEnvelope>>>,
 }
 
 impl fmt::Debug for JsCalls {
@@ -64,8 +69,8 @@ impl fmt::Debug for JsCalls {
 }
 
 impl JsCalls {
-    pub(crate) fn new(port: MessagePort) -> Self {
-        Self { port, waiting: Rc::default() }
+    pub(crate) fn new(sender: Rc<FrameSender>) -> Self {
+        Self { sender, waiting: Rc::default(), envelope: Rc::default() }
     }
 
     /// Calls tool `name` with `args` (an object, or `undefined`/`null` for none) on `client`'s worker. A plain
@@ -86,7 +91,7 @@ impl JsCalls {
         let token = progress_token.map_or(JsValue::UNDEFINED, |token| JsValue::from_f64(token as f64));
         // MCP 2026-07-28: the protocol fields go in `_meta`; an `input_required` answer is not a plain result, so it
         // reaches `reply` (which goes on with the rounds).
-        let envelope = connection.envelope().map_or(JsValue::UNDEFINED, |members| JsValue::from_str(&members));
+        let envelope = connection.envelope().map_or(JsValue::UNDEFINED, |members| self.envelope_js(members));
         #[expect(clippy::cast_precision_loss, reason = "request ids count up from 1, far below 2^53")]
         let frame = call_frame(id as f64, name, args, token, envelope)
             .map_err(|thrown| Error::InvalidInput(super::describe_js(&thrown)))?;
@@ -97,12 +102,25 @@ impl JsCalls {
             reply(outcome);
         });
         if connection.expect_reply(id, methods::TOOLS_CALL, request_options, reply)
-            && let Err(thrown) = self.port.post_message(&frame)
+            && let Err(thrown) = self.sender.send(&frame)
         {
             let reason = super::describe_js(&thrown);
             connection.fail(id, Error::Closed { server: connection.server().to_owned(), reason });
         }
         Ok(())
+    }
+
+    /// `members` as a JavaScript string, converted once per envelope.
+    fn envelope_js(&self, members: Rc<str>) -> JsValue {
+        let mut kept = self.envelope.borrow_mut();
+        match &*kept {
+            Some((text, js)) if Rc::ptr_eq(text, &members) => js.clone(),
+            _ => {
+                let js = JsValue::from_str(&members);
+                *kept = Some((members, js.clone()));
+                js
+            }
+        }
     }
 
     /// Sends request `method` with `params`, its frame encoded by the connection. A plain result goes to `answer` as
