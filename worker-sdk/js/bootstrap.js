@@ -34,5 +34,6 @@ self.addEventListener("message", async (event) => {
   }
 });
 
-// `batches`: the server reads frames that come in batches (arrays of frames).
-self.postMessage({ mcpWorker: "boot", v: 1, batches: true });
+// `batches`: the server reads frames that come in batches (arrays of frames). `buffers`: it takes back the buffers of
+// the detached bytes it sends.
+self.postMessage({ mcpWorker: "boot", v: 1, batches: true, buffers: true });

@@ -4,12 +4,14 @@
 //! `connect {port, env, module?}`, instantiates the wasm and calls [`connect`] through [`crate::export_server!`].
 
 mod batcher;
+mod buffers;
 
 use crate::env::Env;
 use crate::peer::{DetachedFrame, KeptFrame, Outbound, Sleeper};
 use crate::server::Server;
 use crate::session::Spawner;
 use batcher::{BatchLimits, Batcher};
+use buffers::BufferPool;
 use futures_util::FutureExt;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -46,18 +48,25 @@ pub fn connect(port: MessagePort, env: JsValue, options: JsValue, factory: impl 
         session.enable_sse_stream_hints();
     }
     session.enable_kept_frames(kept_frames(port.clone(), batcher.clone()));
+    let pool = Rc::new(BufferPool::default());
     if option_is_true(&options, "detachStrings") {
         let port = port.clone();
         let as_bytes = option_is_true(&options, "detachBytes");
+        let pool = pool.clone();
         session.enable_detached_strings(Rc::new(move |frame: DetachedFrame| {
             let transfer = js_sys::Array::new();
-            let message = detached_message(frame, as_bytes.then_some(&transfer));
+            let message = detached_message(frame, as_bytes.then_some((&transfer, &*pool)));
             batcher.flush();
             let _ = port.post_message_with_transferable(&message, &transfer);
         }));
     }
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let data = event.data();
+        if data.is_object() && !js_sys::Array::is_array(&data) && is_buffers(&data) {
+            // The host gives back the buffers of detached bytes it has decoded.
+            pool.give(&data);
+            return;
+        }
         if js_sys::Array::is_array(&data) {
             // A batch from the host: its frames in order, as if each had come alone.
             for frame in data.unchecked_into::<js_sys::Array>().iter() {
@@ -111,12 +120,12 @@ fn kept_frames(port: MessagePort, batcher: Rc<Batcher>) -> crate::KeptOutbound {
 /// `transfer`, each string goes as a `Uint8Array` of its UTF-8, whose buffer is added to `transfer`: copying bytes out
 /// of wasm memory and moving them across costs the worker a fraction of making a JavaScript string of them, and the
 /// page decodes them in about the time it would take to receive that string.
-fn detached_message(frame: DetachedFrame, transfer: Option<&js_sys::Array>) -> JsValue {
+fn detached_message(frame: DetachedFrame, transfer: Option<(&js_sys::Array, &BufferPool)>) -> JsValue {
     let strings = js_sys::Array::new();
     for (marker, text) in frame.strings {
         let value: JsValue = match transfer {
-            Some(transfer) => {
-                let bytes = js_sys::Uint8Array::from(text.as_bytes());
+            Some((transfer, pool)) => {
+                let bytes = pool.bytes_of(&text);
                 transfer.push(&bytes.buffer());
                 bytes.into()
             }
@@ -128,6 +137,12 @@ fn detached_message(frame: DetachedFrame, transfer: Option<&js_sys::Array>) -> J
     let _ = js_sys::Reflect::set(&message, &"frame".into(), &JsValue::from_str(&frame.json));
     let _ = js_sys::Reflect::set(&message, &"strings".into(), &strings);
     message.into()
+}
+
+/// Whether a message on the port is the host's `{mcpWorker: "buffers", …}`.
+fn is_buffers(data: &JsValue) -> bool {
+    js_sys::Reflect::get(data, &JsValue::from_str("mcpWorker"))
+        .is_ok_and(|kind| kind.as_string().as_deref() == Some("buffers"))
 }
 
 /// The batches the host reads (`batchFrames` and `batchChars` of its `connect`), if it reads any.

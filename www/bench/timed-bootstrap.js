@@ -57,10 +57,15 @@ self.addEventListener("message", async (event) => {
   connected = true;
   try {
     await init(msg.module ? { module_or_path: msg.module } : undefined);
-    mcp_worker_connect(instrument(msg.port), msg.env ?? {}, { detachStrings: msg.detachStrings === true, detachBytes: msg.detachBytes === true });
+    mcp_worker_connect(instrument(msg.port), msg.env ?? {}, {
+      detachStrings: msg.detachStrings === true,
+      detachBytes: msg.detachBytes === true,
+      batchFrames: msg.batchFrames,
+      batchChars: msg.batchChars,
+    });
   } catch (error) {
     self.postMessage({ mcpWorker: "fatal", error: String((error && error.stack) || error) });
   }
 });
 
-self.postMessage({ mcpWorker: "boot", v: 1 });
+self.postMessage({ mcpWorker: "boot", v: 1, batches: true, buffers: true });

@@ -51,13 +51,18 @@ export function appendPage(tools, text) {
 // UTF-8 fail the frame). Its byte length counts towards the frame's limit: a string has no more UTF-16 units than
 // bytes of UTF-8.
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-function detachedText(value, at) {
+// Per message with detached bytes, the buffers the page decoded (kept apart from the message, which the worker wrote).
+const spentBuffers = new WeakMap();
+function detachedText(value, at, spent) {
   if (typeof value === "string") return value;
+  let text;
   try {
-    return utf8.decode(value);
+    text = utf8.decode(value);
   } catch {
     throw new Error(`detached string ${at} is not UTF-8`);
   }
+  spent.add(value.buffer);
+  return text;
 }
 export function detachedLength(data) {
   if (data === null || typeof data !== "object" || typeof data.frame !== "string" || "jsonrpc" in data) return -1;
@@ -77,7 +82,10 @@ function detachedStrings(data) {
   const strings = new Map();
   // Decoded bytes replace themselves in the message, so a frame read twice (parsed for a JavaScript caller that
   // turns out not to be waiting for it, then as text) decodes them once.
-  data.strings.forEach((pair, at) => strings.set(pair[0], (pair[1] = detachedText(pair[1], at))));
+  // The buffers decoded, which the worker may have back (FrameSender.recycle).
+  let spent = spentBuffers.get(data);
+  if (spent === undefined) spentBuffers.set(data, (spent = new Set()));
+  data.strings.forEach((pair, at) => strings.set(pair[0], (pair[1] = detachedText(pair[1], at, spent))));
   if (strings.size !== data.strings.length) throw new Error("two detached strings have the same marker");
   return strings;
 }
@@ -137,6 +145,27 @@ export class FrameSender {
     this.chars = 0;
     this.flushing = false;
     this.flush = () => this.drain();
+    this.recycling = false;
+  }
+  // The worker said it takes back the buffers of the detached bytes it sent (its `boot` said `buffers: true`).
+  recycles() {
+    this.recycling = true;
+  }
+  // Gives the worker back the buffers of a message's detached bytes once they are decoded: copying the next large
+  // string into memory it has written before costs it a fraction of filling fresh memory. Nothing the page holds
+  // refers to them any more; a buffer that cannot be moved (shared, or already gone) stays where it is.
+  recycle(data) {
+    const spent = spentBuffers.get(data);
+    if (spent === undefined) return;
+    spentBuffers.delete(data);
+    if (!this.recycling) return;
+    const buffers = [...spent].filter((b) => b instanceof ArrayBuffer && !b.detached && b.byteLength > 0);
+    if (buffers.length === 0) return;
+    try {
+      this.port.postMessage({ mcpWorker: "buffers", buffers }, buffers);
+    } catch {
+      // Not transferable: the worker allocates anew.
+    }
   }
   batches(maxFrames, maxChars) {
     this.maxFrames = maxFrames;

@@ -15,7 +15,7 @@ pub const WORKER_PRELUDE: &str = include_str!("sandbox/prelude.js");
 
 /// The CSP hash source of [`FRAME_SCRIPT`]. A page that sends its own Content-Security-Policy must allow it in
 /// `script-src` (the frame's document is `about:srcdoc`, which inherits the page's policy), and `worker-src blob:`.
-pub const FRAME_SCRIPT_HASH: &str = "sha256-rwWDXksXtm0+tDckiAnfwfCEwC4/jI48Pm569+G3V6w=";
+pub const FRAME_SCRIPT_HASH: &str = "sha256-Vv/DBW5jor5npD+EcZW+VlIRK8qhvMSOzKV06jTHjpc=";
 
 /// Where a server's worker runs.
 #[derive(Debug, Clone, PartialEq, Eq)]

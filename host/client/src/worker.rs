@@ -388,6 +388,10 @@ impl WorkerTransport {
                     if Reflect::get(&data, &"batches".into()).is_ok_and(|v| v.is_truthy()) {
                         transport.sender.batches(MAX_BATCH_FRAMES, MAX_BATCH_CHARS);
                     }
+                    // And one that takes back the buffers of the detached bytes it sent, gets them back.
+                    if Reflect::get(&data, &"buffers".into()).is_ok_and(|v| v.is_truthy()) {
+                        transport.sender.recycles();
+                    }
                     if let Some(tx) = boot.borrow_mut().take() {
                         let _ = tx.send(Ok(()));
                     }
@@ -438,6 +442,7 @@ impl WorkerTransport {
         // page's time dispatching whatever the server queued.
         let (conn, name, max) = (connection.clone(), server.clone(), limits.max_frame_chars);
         let max_batch_chars = transport.max_batch_chars;
+        let sender = transport.sender.clone();
         let weak = Rc::downgrade(&transport);
         let on_frame = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let data = event.data();
@@ -479,7 +484,9 @@ impl WorkerTransport {
                 conn.close(Error::Protocol { server: name.clone(), message });
             } else if detached.is_some() {
                 // Put back as JSON, a string can grow (a control character takes six): the limit holds again.
-                match detached::receive(&data, &conn, &js_calls) {
+                let received = detached::receive(&data, &conn, &js_calls);
+                sender.recycle(&data);
+                match received {
                     Some(text) if text.length() > max => {
                         let length = text.length();
                         let message = format!(

@@ -28,6 +28,7 @@
       const record = { mcpWorker: m.mcpWorker };
       if (m.v !== undefined) record.v = Number(m.v);
       if (m.batches === true) record.batches = true;
+      if (m.buffers === true) record.buffers = true;
       if (m.error !== undefined) record.error = text(m.error, 4000);
       if (m.origin !== undefined) record.origin = text(m.origin, 2000);
       if (m.directive !== undefined) record.directive = text(m.directive, 100);

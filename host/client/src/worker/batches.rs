@@ -1,6 +1,7 @@
 //! Frames that travel together (`docs/wire-protocol.md`, "Batches"): the page's frames to a worker that reads
 //! batches go out as one message per turn of the event loop ([`FrameSender`]), and a worker's batch is bounded
-//! before any of its frames is read ([`check`]).
+//! before any of its frames is read ([`check`]). The same sender gives a worker back the buffers of the detached
+//! bytes it sent ("Detached strings").
 
 use crate::limits::MAX_BATCH_FRAMES;
 use js_sys::Array;
@@ -18,6 +19,14 @@ extern "C" {
     /// From now on, frames go in batches of at most `max_frames` frames and `max_chars` characters.
     #[wasm_bindgen(method)]
     pub fn batches(this: &FrameSender, max_frames: u32, max_chars: u32);
+
+    /// From now on, the buffers of decoded detached bytes go back to the worker ([`FrameSender::recycle`]).
+    #[wasm_bindgen(method)]
+    pub fn recycles(this: &FrameSender);
+
+    /// Gives the worker back the buffers of `data`'s detached bytes, decoded by now, if it takes them.
+    #[wasm_bindgen(method)]
+    pub fn recycle(this: &FrameSender, data: &JsValue);
 
     /// Posts `frame` (a string), now or at the end of this turn of the event loop.
     #[wasm_bindgen(method, catch)]
