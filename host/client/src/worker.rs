@@ -1,7 +1,7 @@
 //! Starting a server in a module Web Worker: the boot/connect handshake of `docs/wire-protocol.md`, and the
 //! events that tell the host a worker died.
 
-mod batches;
+mod sender;
 mod detached;
 mod endpoint;
 mod js_calls;
@@ -16,7 +16,7 @@ use crate::liveness::{Beat, Heartbeat};
 use crate::sandbox::{BlockedRequest, Isolation};
 use crate::session::{ClientOptions, McpClient};
 use crate::transport::Transport;
-use batches::FrameSender;
+use sender::FrameSender;
 use endpoint::{Endpoint, Entry};
 use futures_channel::oneshot;
 use futures_util::future::{Either, select};
@@ -449,7 +449,7 @@ impl WorkerTransport {
             if Array::is_array(&data) {
                 // A batch: bounded as a whole, then its frames one by one, as if each had come alone.
                 let batch: Array = data.unchecked_into();
-                match batches::check(&batch, max_batch_chars) {
+                match sender::check(&batch, max_batch_chars) {
                     Err(message) => conn.close(Error::Protocol { server: name.clone(), message }),
                     Ok(()) => {
                         for frame in batch.iter() {

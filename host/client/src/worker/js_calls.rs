@@ -6,7 +6,7 @@
 //! requests in flight (timeouts, cancellation, close), and every frame that is not a plain result (errors,
 //! notifications, malformed frames, answers to Rust callers).
 
-use super::batches::FrameSender;
+use super::sender::FrameSender;
 use crate::connection::{Connection, ReplyCallback, RequestOptions};
 use crate::error::Error;
 use crate::session::{CallOptions, McpClient};

@@ -1,7 +1,7 @@
-//! Frames that travel together (`docs/wire-protocol.md`, "Batches"): the page's frames to a worker that reads
-//! batches go out as one message per turn of the event loop ([`FrameSender`]), and a worker's batch is bounded
-//! before any of its frames is read ([`check`]). The same sender gives a worker back the buffers of the detached
-//! bytes it sent ("Detached strings").
+//! What the page posts on a worker's port, and the bounds of the batches it reads there. Frames travel together
+//! (`docs/wire-protocol.md`, "Batches"): the page's frames to a worker that reads batches go out as one message per
+//! turn of the event loop ([`FrameSender`]), and a worker's batch is bounded before any of its frames is read
+//! ([`check`]). The same sender gives a worker back the buffers of the detached bytes it sent ("Detached strings").
 
 use crate::limits::MAX_BATCH_FRAMES;
 use js_sys::Array;
