@@ -1,6 +1,6 @@
 // The echo bundle's bootstrap (worker-sdk/js/bootstrap.js) with timestamps: used only by the bench's instrumented
 // breakdown. It wraps the server's MessagePort before handing it to the wasm, recording when each frame arrives,
-// when the wasm's onmessage handler returns, and when the wasm posts each frame. The page reads the records over a
+// when the wasm's onmessage handler returns, and when the wasm posts each frame (or batch). The page reads the records over a
 // BroadcastChannel ("mcp-bench-timing"): {cmd: "reset"} clears them, {cmd: "report"} returns them.
 import init, { mcp_worker_connect } from "/bundles/echo/server.js";
 
@@ -33,6 +33,8 @@ function instrument(port) {
     set(handler) {
       const wrapped = typeof handler === "function"
         ? (event) => {
+            // Buffers the page gives back are not frames: not timed.
+            if (event.data?.mcpWorker === "buffers") return handler(event);
             const i = nIn++;
             if (i < CAP) recv[i] = performance.now();
             handler(event);
