@@ -1,11 +1,11 @@
 //! Starting a server in a module Web Worker: the boot/connect handshake of `docs/wire-protocol.md`, and the
 //! events that tell the host a worker died.
 
-mod sender;
 mod detached;
 mod endpoint;
 mod js_calls;
 mod js_listing;
+mod sender;
 
 pub use js_calls::{JsAnswer, JsCalls};
 
@@ -16,12 +16,12 @@ use crate::liveness::{Beat, Heartbeat};
 use crate::sandbox::{BlockedRequest, Isolation};
 use crate::session::{ClientOptions, McpClient};
 use crate::transport::Transport;
-use sender::FrameSender;
 use endpoint::{Endpoint, Entry};
 use futures_channel::oneshot;
 use futures_util::future::{Either, select};
 use gloo_timers::future::TimeoutFuture;
 use js_sys::{Array, JsString, Object, Reflect, WebAssembly};
+use sender::FrameSender;
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::JsCast;
