@@ -17,42 +17,36 @@ describe("frames in batches", () => {
       try {
         const out = await page.evaluate(
           async ({ echo, isolation, calls }) => {
-            // Counts the MCP messages on the page's end of every channel (control messages are objects, not frames).
-            const counts = { sent: 0, sentFrames: 0, got: 0, gotFrames: 0, largest: 0 };
+            // Counts the MCP messages on the page's end of the channel (control messages are objects, not frames).
+            const counts = {};
+            const reset = () => Object.assign(counts, { sent: 0, sentFrames: 0, got: 0, gotFrames: 0, largest: 0 });
+            reset();
             const isFrames = (m) => typeof m === "string" || Array.isArray(m);
-            const Channel = window.MessageChannel;
-            window.MessageChannel = class extends Channel {
-              constructor() {
-                super();
-                const port = this.port1;
-                const post = port.postMessage.bind(port);
-                port.postMessage = (m, ...rest) => {
-                  if (isFrames(m)) {
-                    counts.sent += 1;
-                    counts.sentFrames += Array.isArray(m) ? m.length : 1;
-                    counts.largest = Math.max(counts.largest, Array.isArray(m) ? m.length : 1);
-                  }
-                  return post(m, ...rest);
-                };
-                // Answers only: the server may also send notifications of its own.
-                port.addEventListener("message", (e) => {
-                  if (!isFrames(e.data)) return;
-                  const answers = (Array.isArray(e.data) ? e.data : [e.data]).filter((f) => f.includes('"result"'));
-                  if (answers.length > 0) {
-                    counts.got += 1;
-                    counts.gotFrames += answers.length;
-                  }
-                });
-              }
-            };
+            const watch = watchChannels({
+              onPost: (m) => {
+                if (!isFrames(m)) return;
+                counts.sent += 1;
+                counts.sentFrames += Array.isArray(m) ? m.length : 1;
+                counts.largest = Math.max(counts.largest, Array.isArray(m) ? m.length : 1);
+              },
+              // Answers only: the server may also send notifications of its own.
+              onMessage: (data) => {
+                if (!isFrames(data)) return;
+                const answers = (Array.isArray(data) ? data : [data]).filter((f) => f.includes('"result"'));
+                if (answers.length > 0) {
+                  counts.got += 1;
+                  counts.gotFrames += answers.length;
+                }
+              },
+            });
             const client = await host.McpClient.spawn({ name: "batched", workerUrl: echo, isolation });
-            window.MessageChannel = Channel;
-            Object.assign(counts, { sent: 0, sentFrames: 0, got: 0, gotFrames: 0, largest: 0 });
+            watch.stop();
+            reset();
             const texts = Array.from({ length: calls }, (_, i) => `call ${i}`);
             const results = await Promise.all(texts.map((text) => client.callTool("echo", { text })));
             const seen = { ...counts };
             // One call alone still goes at once, as a frame of its own.
-            Object.assign(counts, { sent: 0, sentFrames: 0, got: 0, gotFrames: 0, largest: 0 });
+            reset();
             const alone = await client.callTool("echo", { text: "alone" });
             client.close();
             return { texts, answers: results.map((r) => r.content[0].text), seen, alone: alone.content[0].text, aloneCounts: { ...counts } };

@@ -19,20 +19,9 @@ describe("buffers of detached bytes go back to the worker", () => {
           async ({ echo, isolation, sizes }) => {
             // Counts the buffers the page gives back on the port.
             let returned = 0;
-            const Channel = window.MessageChannel;
-            window.MessageChannel = class extends Channel {
-              constructor() {
-                super();
-                const port = this.port1;
-                const post = port.postMessage.bind(port);
-                port.postMessage = (m, ...rest) => {
-                  if (m?.mcpWorker === "buffers") returned += m.buffers.length;
-                  return post(m, ...rest);
-                };
-              }
-            };
+            const watch = watchChannels({ onPost: (m) => (returned += m?.mcpWorker === "buffers" ? m.buffers.length : 0) });
             const client = await host.McpClient.spawn({ name: "recycled", workerUrl: echo, isolation });
-            window.MessageChannel = Channel;
+            watch.stop();
             const wrong = [];
             for (const [i, size] of sizes.entries()) {
               // A text of its own for each call: a byte left from an earlier text would show.

@@ -64,5 +64,25 @@ export async function loadHost(page) {
       }
     };
     window.unique = (prefix) => `${prefix}-${Date.now()}-${Math.random().toString(16).slice(2)}`;
+    /**
+     * Watches the page's end of the MessageChannels made until `stop()`: `onPost(message)` for each message the page
+     * posts on it, `onMessage(data)` for each it receives (the host's ports to its servers' workers).
+     */
+    window.watchChannels = ({ onPost = () => {}, onMessage = () => {} }) => {
+      const Channel = window.MessageChannel;
+      window.MessageChannel = class extends Channel {
+        constructor() {
+          super();
+          const port = this.port1;
+          const post = port.postMessage.bind(port);
+          port.postMessage = (message, ...rest) => {
+            onPost(message);
+            return post(message, ...rest);
+          };
+          port.addEventListener("message", (event) => onMessage(event.data));
+        }
+      };
+      return { stop: () => (window.MessageChannel = Channel) };
+    };
   });
 }

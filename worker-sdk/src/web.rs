@@ -62,25 +62,21 @@ pub fn connect(port: MessagePort, env: JsValue, options: JsValue, factory: impl 
     }
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let data = event.data();
-        if data.is_object() && !js_sys::Array::is_array(&data) && is_buffers(&data) {
-            // The host gives back the buffers of detached bytes it has decoded.
-            pool.give(&data);
-            return;
+        if let Some(frame) = data.as_string() {
+            return session.handle(&frame);
         }
         if js_sys::Array::is_array(&data) {
             // A batch from the host: its frames in order, as if each had come alone.
             for frame in data.unchecked_into::<js_sys::Array>().iter() {
                 session.handle(&frame.as_string().unwrap_or_default());
             }
-            return;
-        }
-        match data.as_string() {
-            Some(frame) => session.handle(&frame),
+        } else if is_buffers(&data) {
+            // The host gives back the buffers of detached bytes it has decoded.
+            pool.give(&data);
+        } else {
             // Frames are JSON text; a peer that posts objects is served too.
-            None => match js_sys::JSON::stringify(&data).ok().and_then(|s| s.as_string()) {
-                Some(frame) => session.handle(&frame),
-                None => session.handle(""),
-            },
+            let frame = js_sys::JSON::stringify(&data).ok().and_then(|s| s.as_string());
+            session.handle(frame.as_deref().unwrap_or_default());
         }
     });
     port.set_onmessage(Some(on_message.as_ref().unchecked_ref()));

@@ -446,60 +446,41 @@ impl WorkerTransport {
         let weak = Rc::downgrade(&transport);
         let on_frame = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let data = event.data();
-            if Array::is_array(&data) {
-                // A batch: bounded as a whole, then its frames one by one, as if each had come alone.
-                let batch: Array = data.unchecked_into();
-                match sender::check(&batch, max_batch_chars) {
-                    Err(message) => conn.close(Error::Protocol { server: name.clone(), message }),
-                    Ok(()) => {
-                        for frame in batch.iter() {
-                            if conn.closed_reason().is_some() {
-                                break;
-                            }
-                            if !js_calls.offer(&frame, &conn) {
-                                receive_text(&conn, frame.dyn_into::<JsString>().ok());
-                            }
-                        }
-                    }
-                }
-                if let Some(cause) = conn.closed_reason()
-                    && let Some(transport) = weak.upgrade()
-                {
-                    transport.close_with(cause);
-                }
-                return;
-            }
-            // Text is the usual frame. A frame with detached strings is measured with them; anything else is read
-            // as JSON.
+            // Text is the usual frame; an array, a batch of them (`docs/wire-protocol.md`, "Batches").
             let text = data.dyn_ref::<JsString>().cloned();
-            let detached = if text.is_none() { detached::length(&data) } else { None };
-            let frame = match (text, detached) {
-                (Some(text), _) => Some(text),
-                (None, Some(_)) => None,
-                (None, None) => js_sys::JSON::stringify(&data).ok(),
-            };
-            let length = detached.unwrap_or_else(|| frame.as_ref().map_or(0, JsString::length));
-            if length > max {
-                let message = format!("the server sent a frame of {length} characters; the limit is {max}");
-                conn.close(Error::Protocol { server: name.clone(), message });
-            } else if detached.is_some() {
-                // Put back as JSON, a string can grow (a control character takes six): the limit holds again.
-                let received = detached::receive(&data, &conn, &js_calls);
-                sender.recycle(&data);
-                match received {
-                    Some(text) if text.length() > max => {
-                        let length = text.length();
-                        let message = format!(
-                            "the server sent a frame of {length} characters with its detached strings as JSON; the \
-                             limit is {max}"
-                        );
-                        conn.close(Error::Protocol { server: name.clone(), message });
+            if text.is_none() && Array::is_array(&data) {
+                receive_batch(data.unchecked_ref(), max_batch_chars, &conn, &js_calls);
+            } else {
+                // A frame with detached strings is measured with them; anything else is read as JSON.
+                let detached = if text.is_none() { detached::length(&data) } else { None };
+                let frame = match (text, detached) {
+                    (Some(text), _) => Some(text),
+                    (None, Some(_)) => None,
+                    (None, None) => js_sys::JSON::stringify(&data).ok(),
+                };
+                let length = detached.unwrap_or_else(|| frame.as_ref().map_or(0, JsString::length));
+                if length > max {
+                    let message = format!("the server sent a frame of {length} characters; the limit is {max}");
+                    conn.close(Error::Protocol { server: name.clone(), message });
+                } else if detached.is_some() {
+                    // Put back as JSON, a string can grow (a control character takes six): the limit holds again.
+                    let received = detached::receive(&data, &conn, &js_calls);
+                    sender.recycle(&data);
+                    match received {
+                        Some(text) if text.length() > max => {
+                            let length = text.length();
+                            let message = format!(
+                                "the server sent a frame of {length} characters with its detached strings as JSON; the \
+                                 limit is {max}"
+                            );
+                            conn.close(Error::Protocol { server: name.clone(), message });
+                        }
+                        Some(text) => receive_text(&conn, Some(text)),
+                        None => {}
                     }
-                    Some(text) => receive_text(&conn, Some(text)),
-                    None => {}
+                } else if !js_calls.offer(&data, &conn) {
+                    receive_text(&conn, frame);
                 }
-            } else if !js_calls.offer(&data, &conn) {
-                receive_text(&conn, frame);
             }
             if let Some(cause) = conn.closed_reason()
                 && let Some(transport) = weak.upgrade()
@@ -644,6 +625,23 @@ fn receive_text(connection: &Connection, frame: Option<JsString>) {
             }
         }
         frame => connection.receive(&frame.and_then(|f| f.as_string()).unwrap_or_default()),
+    }
+}
+
+/// Reads a batch of frames: bounded as a whole, then each frame as if it had come alone, until the connection
+/// closes. A batch over its bounds closes the connection before any of its frames is read.
+fn receive_batch(batch: &Array, max_chars: u32, connection: &Connection, js_calls: &JsCalls) {
+    if let Err(message) = sender::check(batch, max_chars) {
+        connection.close(Error::Protocol { server: connection.server().to_owned(), message });
+        return;
+    }
+    for frame in batch.iter() {
+        if connection.closed_reason().is_some() {
+            return;
+        }
+        if !js_calls.offer(&frame, connection) {
+            receive_text(connection, frame.dyn_into::<JsString>().ok());
+        }
     }
 }
 
