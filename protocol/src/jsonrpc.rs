@@ -314,7 +314,7 @@ fn unreadable(text: &str, err: &str) -> IncomingError {
 }
 
 #[derive(Serialize)]
-struct RequestFrame<'a, P> {
+struct RequestFrame<'a, P: ?Sized> {
     jsonrpc: &'static str,
     id: &'a RequestId,
     method: &'a str,
@@ -346,7 +346,11 @@ struct ErrorFrame<'a> {
 }
 
 /// Writes a request frame.
-pub fn encode_request<P: Serialize>(id: &RequestId, method: &str, params: Option<&P>) -> serde_json::Result<String> {
+pub fn encode_request<P: Serialize + ?Sized>(
+    id: &RequestId,
+    method: &str,
+    params: Option<&P>,
+) -> serde_json::Result<String> {
     serde_json::to_string(&RequestFrame { jsonrpc: "2.0", id, method, params })
 }
 

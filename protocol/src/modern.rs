@@ -286,12 +286,22 @@ pub fn complete_result<R: Serialize>(
     server_info: &Implementation,
     cache: Option<CacheHint>,
 ) -> serde_json::Result<Box<RawValue>> {
+    complete_text(serde_json::to_string(result)?, server_info, cache)
+}
+
+/// [`complete_result`] of a result already written as text: the part that is not generic, so that it is compiled once
+/// rather than once for every type of result.
+fn complete_text(
+    body: String,
+    server_info: &Implementation,
+    cache: Option<CacheHint>,
+) -> serde_json::Result<Box<RawValue>> {
     let mut members = JsonObject::new();
     if let Some(cache) = cache {
         members.insert("ttlMs".into(), cache.ttl_ms.into());
         members.insert("cacheScope".into(), serde_json::to_value(cache.cache_scope)?);
     }
-    typed(result_type::COMPLETE, result, server_info, members)
+    typed(result_type::COMPLETE, body, server_info, members)
 }
 
 /// Serializes an [`InputRequiredResult`] with its `resultType` first and the server's identity.
@@ -299,18 +309,17 @@ pub fn input_required_result(
     result: &InputRequiredResult,
     server_info: &Implementation,
 ) -> serde_json::Result<Box<RawValue>> {
-    typed(result_type::INPUT_REQUIRED, result, server_info, JsonObject::new())
+    typed(result_type::INPUT_REQUIRED, serde_json::to_string(result)?, server_info, JsonObject::new())
 }
 
 /// `{"resultType":…, <members>, "_meta":{serverInfo…}, <the result's own members>}`. The result's text is copied,
 /// not rebuilt, unless it has a `_meta` of its own to merge into.
-fn typed<R: Serialize>(
+fn typed(
     kind: &str,
-    result: &R,
+    mut body: String,
     server_info: &Implementation,
     members: JsonObject,
 ) -> serde_json::Result<Box<RawValue>> {
-    let mut body = serde_json::to_string(result)?;
     let mut server_meta = None;
     if body.contains("\"_meta\"") {
         // Perhaps a `_meta` of its own (or the text "_meta" in a value): merged for certain through a value.

@@ -274,11 +274,18 @@ impl Connection {
     }
 
     /// The frame of request `id`, with the envelope's fields in its params in the modern era.
-    fn encode<P: Serialize>(&self, id: i64, method: &str, params: Option<&P>) -> serde_json::Result<String> {
+    /// Only the params' serialization depends on `P`: the rest is compiled once, not once for every type of params.
+    fn encode<P: Serialize>(&self, id: i64, method: &str, params: Option<&P>) -> Result<String> {
+        let params = params.map(serde_json::value::to_raw_value).transpose();
+        params
+            .and_then(|params| self.encode_raw(id, method, params.as_deref()))
+            .map_err(|e| Error::InvalidInput(format!("{method} params are not serializable: {e}")))
+    }
+
+    fn encode_raw(&self, id: i64, method: &str, params: Option<&RawValue>) -> serde_json::Result<String> {
         let envelope = self.inner.envelope.borrow().clone();
         let Some(members) = envelope else { return encode_request(&RequestId::Number(id), method, params) };
-        let params = params.map(serde_json::value::to_raw_value).transpose()?;
-        let params = mcp_worker_protocol::modern::with_meta(params.as_deref(), &members)?;
+        let params = mcp_worker_protocol::modern::with_meta(params, &members)?;
         encode_request(&RequestId::Number(id), method, Some(&params))
     }
 
@@ -301,12 +308,16 @@ impl Connection {
         params: Option<&P>,
         options: RequestOptions,
     ) -> ResponseFuture {
+        self.request_encoded(id, method, self.encode(id, method, params), options)
+    }
+
+    fn request_encoded(&self, id: i64, method: &str, frame: Result<String>, options: RequestOptions) -> ResponseFuture {
         let (reply, receiver) = oneshot::channel();
         let future = ResponseFuture { id, receiver, connection: Rc::downgrade(&self.inner), finished: false };
-        match self.encode(id, method, params) {
+        match frame {
             Ok(frame) => self.send_request(id, method, &frame, options, Reply::Channel(reply)),
-            Err(e) => {
-                let _ = reply.send(Err(Error::InvalidInput(format!("{method} params are not serializable: {e}"))));
+            Err(error) => {
+                let _ = reply.send(Err(error));
             }
         }
         future
@@ -325,7 +336,7 @@ impl Connection {
     ) {
         match self.encode(id, method, params) {
             Ok(frame) => self.send_request(id, method, &frame, options, Reply::Callback(callback)),
-            Err(e) => callback(Err(Error::InvalidInput(format!("{method} params are not serializable: {e}")))),
+            Err(error) => callback(Err(error)),
         }
     }
 
