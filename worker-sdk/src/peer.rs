@@ -77,13 +77,11 @@ impl Peer {
     /// ([`Peer::detacher`]) is sent with them.
     pub(crate) fn reply<R: Serialize>(&self, id: &RequestId, outcome: Result<R, ErrorObject>) {
         // Only the encoding depends on `R`: everything else is in `answer`, compiled once.
-        let frame = outcome.and_then(|result| {
-            encode_result(id, &result).map_err(|e| ErrorObject::internal_error(format!("result not serializable: {e}")))
-        });
-        self.answer(id, frame);
+        self.answer(id, encode_reply(id, outcome));
     }
 
-    fn answer(&self, id: &RequestId, frame: Result<String, ErrorObject>) {
+    /// Answers a request with its response frame ([`encode_reply`]), or its error.
+    pub(crate) fn answer(&self, id: &RequestId, frame: Result<String, ErrorObject>) {
         let detached = self.detacher.get().map(|d| (d, d.take_for(id)));
         match (frame, detached) {
             (Ok(frame), Some((detacher, strings))) if !strings.is_empty() => detacher.send(frame, strings),
@@ -224,4 +222,14 @@ impl Peer {
     pub(crate) fn pending_requests(&self) -> usize {
         self.outgoing.pending()
     }
+}
+
+/// The response frame of a request's result, or the error to answer instead when the result cannot be written.
+pub(crate) fn encode_reply<R: Serialize>(
+    id: &RequestId,
+    outcome: Result<R, ErrorObject>,
+) -> Result<String, ErrorObject> {
+    outcome.and_then(|result| {
+        encode_result(id, &result).map_err(|e| ErrorObject::internal_error(format!("result not serializable: {e}")))
+    })
 }

@@ -19,7 +19,7 @@
 //                  plus an instrumented breakdown of one host -> Rust echo call into segments.
 
 import init, { McpClient, McpRuntime, compileModule } from "/pkg/host/mcp_worker_host.js";
-import { connectWorker } from "./handshake.js";
+import { connectWorker, waitForBoot } from "./handshake.js";
 import { SDK_WIRES, SdkClient, loadSdk } from "./ts-sdk.js";
 
 const ECHO_BUNDLE = "/bundles/echo/";
@@ -390,6 +390,21 @@ function part(section, id, label, unit, value, raw, note) {
 // ---------------------------------------------------------------------------------------------------------------
 // Phases
 
+/**
+ * Milliseconds from `new Worker` to the worker's `boot` message. `source`: the text of a classic worker started
+ * from a blob, or null for the echo bundle's bootstrap started as a module worker from its URL.
+ */
+async function bootTime(source) {
+  const url = source === null ? null : URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+  const t = now();
+  const worker = url === null ? new Worker(ECHO_WORKER, { type: "module" }) : new Worker(url);
+  await waitForBoot(worker);
+  const ms = now() - t;
+  worker.terminate();
+  if (url !== null) URL.revokeObjectURL(url);
+  return ms;
+}
+
 async function coldStarts(cfg, module, samples) {
   log("cold start");
   const variants = {
@@ -446,6 +461,10 @@ async function coldStarts(cfg, module, samples) {
       client.close();
       return ms;
     },
+    // Where a start's time goes before any MCP: new Worker -> its `boot` message, three ways (see bootTime).
+    bootEmpty: () => bootTime(`self.postMessage({ mcpWorker: "boot", v: 1 });`),
+    bootDirect: () => bootTime(null),
+    bootImported: () => bootTime(`import(${JSON.stringify(new URL(ECHO_WORKER, location.href).href)});`),
     ...Object.fromEntries(
       SDK_WIRES.map((wire) => [
         sdkKey(wire),
@@ -491,6 +510,10 @@ async function coldStarts(cfg, module, samples) {
   figure("cold start", "cold_sandbox", "sandboxed frame + Worker -> tools listed, worker fetches+compiles", "ms", { ours: med.hostSandbox, raw: med.raw }, "the server in its own opaque origin, the default; no other contender isolates it so");
   part("cold start", "cold_host_js", "host -> JS echo server: new Worker -> tools listed (no wasm in the worker)", "ms", med.hostJsServer, med.raw);
   part("cold start", "cold_raw_rust", "raw JS client -> Rust echo (module): new Worker -> tools listed (no host wasm)", "ms", med.rawClientRust, med.raw);
+  const boot = "new Worker -> boot message, median; no MCP, no connect";
+  part("cold start", "boot_empty", "a worker from a blob that only says boot (thread start)", "ms", med.bootEmpty, med.raw, boot);
+  part("cold start", "boot_direct", "the echo bundle's bootstrap as the worker's own script (browser fetches it while the thread starts)", "ms", med.bootDirect, med.raw, boot);
+  part("cold start", "boot_imported", "a blob worker whose first code imports the echo bootstrap, as the host's prelude does (fetch after thread start)", "ms", med.bootImported, med.raw, boot);
   part("cold start", "cold_first_module", "first start in the page, host, precompiled module (not a median)", "ms", first.hostModule, first.raw);
   part("cold start", "cold_first_fetch", "first start in the page, host, worker fetches+compiles (not a median)", "ms", first.hostFetch, first.raw);
 }

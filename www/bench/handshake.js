@@ -2,7 +2,7 @@
 // bench's baselines and contenders that are not behind our host: wait for the worker's `boot`, then hand it a
 // MessagePort and an environment.
 
-function waitForBoot(worker) {
+export function waitForBoot(worker) {
   return new Promise((resolve, reject) => {
     worker.onmessage = (event) => {
       const kind = event.data?.mcpWorker;

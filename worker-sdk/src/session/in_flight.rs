@@ -2,6 +2,7 @@
 
 use super::{Session, Spawner};
 use crate::cancel::CancelSignal;
+use crate::peer::encode_reply;
 use futures_util::future::{AbortHandle, Abortable, LocalBoxFuture};
 use mcp_worker_protocol::{ErrorObject, RequestId};
 use std::cell::RefCell;
@@ -51,14 +52,26 @@ impl Session {
         R: serde::Serialize + 'static,
         F: Future<Output = Result<R, ErrorObject>> + 'static,
     {
+        // Only the result's encoding depends on the handler: the task around it is compiled once.
+        let reply_id = id.clone();
+        let framed = Box::pin(async move { encode_reply(&reply_id, work.await) });
+        self.spawn_framed(id, cancel, framed);
+    }
+
+    fn spawn_framed(
+        &self,
+        id: RequestId,
+        cancel: CancelSignal,
+        work: LocalBoxFuture<'static, Result<String, ErrorObject>>,
+    ) {
         let (abort, registration) = AbortHandle::new_pair();
         self.in_flight.calls.borrow_mut().insert(id.clone(), Call { abort, cancel });
         let session = self.clone();
         let mut task: LocalBoxFuture<'static, ()> = Box::pin(async move {
             // An aborted request (notifications/cancelled) sends nothing: the spec says no response.
-            if let Ok(outcome) = Abortable::new(work, registration).await {
+            if let Ok(frame) = Abortable::new(work, registration).await {
                 session.in_flight.calls.borrow_mut().remove(&id);
-                session.state.peer.reply(&id, outcome);
+                session.state.peer.answer(&id, frame);
             }
         });
         // Most handlers finish without waiting. Polling once here answers them within the message handler,
