@@ -89,6 +89,36 @@ describe("containment", () => {
     assert.ok(!events.some((e) => e.origin === new URL(otherUrl).origin), JSON.stringify(events));
   });
 
+  it("a frame made ahead of a start holds its server to that server's own policy", async () => {
+    // After a sandboxed start the runtime makes the frame of the next one; each start takes it and gives it the
+    // server's policy. Servers that may and may not reach the other origin take turns in such frames.
+    const runs = await page.evaluate(
+      async ({ PROBER, otherUrl }) => {
+        const runs = [];
+        for (const network of [[new URL(otherUrl).origin], [], [new URL(otherUrl).origin], []]) {
+          const before = new Set(document.querySelectorAll("iframe"));
+          const rt = await host.McpRuntime.create({ databaseName: unique("spare") });
+          rt.addServer({ name: "prober", workerUrl: PROBER, autoStart: true, network });
+          await waitFor("prober connected", () => rt.server("prober").status === "connected");
+          const frame = [...document.querySelectorAll("iframe")].find((f) => f.title === "MCP server prober");
+          const result = await rt.callTool("prober", "probe", { pageUrl: location.href, otherUrl, channel: unique("c") });
+          runs.push({ network, madeAhead: before.has(frame), report: JSON.parse(result.content[0].text) });
+          rt.close();
+        }
+        return runs;
+      },
+      { PROBER, otherUrl },
+    );
+    for (const [i, run] of runs.entries()) {
+      const what = `start ${i} (network ${JSON.stringify(run.network)}): ${JSON.stringify(run)}`;
+      if (i > 0) assert.ok(run.madeAhead, `the frame was made before the start: ${what}`);
+      assert.equal(run.report.origin, "null", what);
+      assert.match(run.report.samePageFetch, /^refused/, what);
+      if (run.network.length > 0) assert.equal(run.report.otherOrigin, "reached: secret of the other origin", what);
+      else assert.match(run.report.otherOrigin, /^refused/, what);
+    }
+  });
+
   it("a server on the page's origin is only by explicit option, and says so", async () => {
     const { report, heard, status } = await probe({ isolation: "page" });
     assert.notEqual(report.origin, "null");

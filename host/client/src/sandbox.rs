@@ -15,7 +15,7 @@ pub const WORKER_PRELUDE: &str = include_str!("sandbox/prelude.js");
 
 /// The CSP hash source of [`FRAME_SCRIPT`]. A page that sends its own Content-Security-Policy must allow it in
 /// `script-src` (the frame's document is `about:srcdoc`, which inherits the page's policy), and `worker-src blob:`.
-pub const FRAME_SCRIPT_HASH: &str = "sha256-Vv/DBW5jor5npD+EcZW+VlIRK8qhvMSOzKV06jTHjpc=";
+pub const FRAME_SCRIPT_HASH: &str = "sha256-2X6uFuUyh1Cd9/USI3XSLPm6DDNpL03r1cpYw5OV3p8=";
 
 /// Where a server's worker runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -192,11 +192,31 @@ impl FramePolicy<'_> {
 
     /// The frame's whole document (`srcdoc`): the policy first, then the frame script.
     pub fn document(&self) -> String {
-        format!(
-            "<!doctype html><meta http-equiv=\"Content-Security-Policy\" content=\"{}\"><script>{FRAME_SCRIPT}</script>",
-            escape_attribute(&self.content_security_policy())
-        )
+        frame_document(&self.content_security_policy())
     }
+}
+
+/// The policy of a spare frame, made before the server it will run is known: the frame script, and scripts and
+/// connections anywhere on the web. The host's first message to the frame adds the server's own policy
+/// ([`FramePolicy::content_security_policy`]) before the worker exists; the browser enforces both, so the worker
+/// can do only what the server's policy allows.
+pub fn spare_frame_policy() -> String {
+    format!(
+        "default-src 'none'; script-src '{FRAME_SCRIPT_HASH}' 'wasm-unsafe-eval' http: https:; worker-src blob:; \
+         connect-src http: https: ws: wss:; base-uri 'none'; form-action 'none'"
+    )
+}
+
+/// The document of a spare frame (`srcdoc`): [`spare_frame_policy`], then the frame script.
+pub fn spare_frame_document() -> String {
+    frame_document(&spare_frame_policy())
+}
+
+fn frame_document(policy: &str) -> String {
+    format!(
+        "<!doctype html><meta http-equiv=\"Content-Security-Policy\" content=\"{}\"><script>{FRAME_SCRIPT}</script>",
+        escape_attribute(policy)
+    )
 }
 
 /// `https://host/a/b/bootstrap.js` → `https://host/a/b/`.

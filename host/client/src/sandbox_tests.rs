@@ -117,3 +117,19 @@ fn sandboxed_with_no_network_is_the_default() {
     assert_eq!(Isolation::default().label(), "sandbox");
     assert_eq!(Isolation::PageOrigin.label(), "page");
 }
+
+#[test]
+fn a_spare_frame_runs_the_frame_script_and_leaves_scripts_and_network_to_the_servers_policy() {
+    let spare = spare_frame_policy();
+    assert!(spare.starts_with("default-src 'none'; "), "{spare}");
+    assert!(spare.contains(&format!("script-src '{FRAME_SCRIPT_HASH}' 'wasm-unsafe-eval' http: https:;")), "{spare}");
+    assert!(spare.contains("worker-src blob:;"), "{spare}");
+    assert!(spare.contains("connect-src http: https: ws: wss:;"), "{spare}");
+    let document = spare_frame_document();
+    let attribute = document.split("content=\"").nth(1).unwrap().split('"').next().unwrap();
+    assert_eq!(attribute, spare);
+    assert!(document.ends_with(&format!("<script>{FRAME_SCRIPT}</script>")));
+    // The frame script adds the server's policy, from the host's first message, before it starts the worker.
+    let adds_policy = FRAME_SCRIPT.find("init.policy").unwrap();
+    assert!(adds_policy < FRAME_SCRIPT.find("new Worker").unwrap());
+}

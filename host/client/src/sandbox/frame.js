@@ -1,6 +1,6 @@
 "use strict";
 // The document of a server's sandboxed frame (opaque origin; its Content-Security-Policy is the server's network
-// policy). It starts the server's worker once, from a blob: URL so the worker shares the frame's origin and policy,
+// policy, in its document or, for a spare frame, added from the host's first message). It starts the server's worker once, from a blob: URL so the worker shares the frame's origin and policy,
 // and relays the host's control messages to it. Worker messages are relayed only as the small records the host
 // reads, so a server cannot send the page more than that on this channel. MCP frames never pass through here: the
 // host's MessagePort is transferred on to the worker.
@@ -14,6 +14,14 @@
     if (!(init.control instanceof MessagePort)) return;
     started = true;
     const control = init.control;
+    // A spare frame, made before its server was known, takes on the server's policy before the worker exists: the
+    // browser enforces it beside the frame's own, and the worker inherits both.
+    if (typeof init.policy === "string") {
+      const meta = document.createElement("meta");
+      meta.httpEquiv = "Content-Security-Policy";
+      meta.content = init.policy;
+      document.head.append(meta);
+    }
     let worker;
     try {
       const entry = `const entry = ${JSON.stringify(String(init.entry))};\n${String(init.prelude)}`;

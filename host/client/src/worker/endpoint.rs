@@ -4,8 +4,10 @@
 //! Both start the worker from [`WORKER_PRELUDE`], so heartbeat, self-close notices and blocked-request reports work
 //! the same way whatever the server's bundle does.
 
-use crate::sandbox::{FramePolicy, Isolation, WORKER_PRELUDE};
+use crate::sandbox::{FramePolicy, Isolation, WORKER_PRELUDE, spare_frame_document};
 use js_sys::{Array, Object, Reflect};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Blob, BlobPropertyBag, HtmlIFrameElement, MessageChannel, MessagePort, Url, Worker, WorkerOptions};
@@ -42,8 +44,9 @@ impl Entry {
 }
 
 impl Endpoint {
-    /// Starts the worker: on the page's origin directly, or in a new sandboxed frame (appended to the document,
-    /// hidden). The frame's load is awaited by the caller through the control channel (its first message).
+    /// Starts the worker: on the page's origin directly, or in a sandboxed frame of its own (hidden): the spare frame
+    /// when one has loaded, given the server's policy, or else a new frame with the policy in its document. The
+    /// worker's start is awaited by the caller through the control channel (its first message).
     pub(super) fn start(name: &str, entry: &Entry, isolation: &Isolation) -> Result<Self, String> {
         match isolation {
             Isolation::PageOrigin => {
@@ -74,12 +77,8 @@ impl Endpoint {
                 };
                 let policy = FramePolicy { entry_url: &entry.url, wasm_url: Some(wasm_url), network };
                 let document = web_sys::window().and_then(|w| w.document()).ok_or("there is no document")?;
-                let frame: HtmlIFrameElement = document.create_element("iframe").map_err(describe)?.unchecked_into();
-                let _ = frame.set_attribute("sandbox", "allow-scripts");
-                let _ = frame.set_attribute("aria-hidden", "true");
-                let _ = frame.set_attribute("title", &format!("MCP server {name}"));
-                let _ = frame.set_attribute("style", "display:none");
-                frame.set_srcdoc(&policy.document());
+                let parent = document.body().map(Into::into).or_else(|| document.document_element().map(Into::into));
+                let parent: web_sys::Node = parent.ok_or("the document has no element to hold the server's frame")?;
                 let channel = MessageChannel::new().map_err(describe)?;
                 let control = channel.port1();
                 let init = Object::new();
@@ -88,19 +87,31 @@ impl Endpoint {
                 let _ = Reflect::set(&init, &"prelude".into(), &WORKER_PRELUDE.into());
                 let _ = Reflect::set(&init, &"name".into(), &name.into());
                 let _ = Reflect::set(&init, &"control".into(), &channel.port2());
-                // The frame's script listens from its first run; the message is sent once it has loaded.
-                let target = frame.clone();
-                let port2 = channel.port2();
-                let onload = Closure::once_into_js(move || {
-                    if let Some(window) = target.content_window() {
-                        let _ = window.post_message_with_transfer(&init, "*", &Array::of1(&port2));
+                let transfer = Array::of1(&channel.port2());
+                let frame = match take_spare_frame() {
+                    // A frame made ahead: the server's policy goes with the first message, at once if it has loaded.
+                    Some(spare) => {
+                        let _ = Reflect::set(&init, &"policy".into(), &policy.content_security_policy().into());
+                        match spare.frame.content_window().filter(|_| spare.loaded.get()) {
+                            Some(window) => {
+                                if let Err(error) = window.post_message_with_transfer(&init, "*", &transfer) {
+                                    spare.frame.remove();
+                                    return Err(describe(error));
+                                }
+                            }
+                            None => post_once_loaded(&spare.frame, init, transfer),
+                        }
+                        spare.frame
                     }
-                });
-                frame.set_onload(Some(onload.unchecked_ref()));
-                let parent = document.body().map(Into::into).or_else(|| document.document_element().map(Into::into));
-                let parent: web_sys::Node = parent.ok_or("the document has no element to hold the server's frame")?;
-                keep_sandbox_process_warm(&document, &parent);
-                parent.append_child(&frame).map_err(describe)?;
+                    None => {
+                        let frame = new_frame(&document, &policy.document())?;
+                        post_once_loaded(&frame, init, transfer);
+                        parent.append_child(&frame).map_err(describe)?;
+                        frame
+                    }
+                };
+                let _ = frame.set_attribute("title", &format!("MCP server {name}"));
+                make_spare_frame(&document, &parent);
                 control.start();
                 Ok(Self::Sandboxed { frame, control })
             }
@@ -147,26 +158,63 @@ impl Endpoint {
     }
 }
 
-thread_local! {
-    static WARM_FRAME: std::cell::RefCell<Option<HtmlIFrameElement>> = const { std::cell::RefCell::new(None) };
+/// A sandboxed frame made ahead of the next server start, and whether it has loaded.
+struct SpareFrame {
+    frame: HtmlIFrameElement,
+    loaded: Rc<Cell<bool>>,
+    _on_load: Closure<dyn FnMut()>,
 }
 
-/// Keeps one empty sandboxed frame in the page for as long as it lives. The browser runs sandboxed frames in a
-/// process of their own and ends it with the last of them; without this frame, each server start after the others
-/// stopped would wait for a new process (about 70 ms here). The frame runs nothing and holds nothing.
-fn keep_sandbox_process_warm(document: &web_sys::Document, parent: &web_sys::Node) {
-    WARM_FRAME.with(|warm| {
-        if warm.borrow().as_ref().is_some_and(|frame| frame.is_connected()) {
+thread_local! {
+    static SPARE_FRAME: RefCell<Option<SpareFrame>> = const { RefCell::new(None) };
+}
+
+/// A new hidden sandboxed frame (not yet in the document) whose document is `srcdoc`.
+fn new_frame(document: &web_sys::Document, srcdoc: &str) -> Result<HtmlIFrameElement, String> {
+    let frame: HtmlIFrameElement = document.create_element("iframe").map_err(describe)?.unchecked_into();
+    let _ = frame.set_attribute("sandbox", "allow-scripts");
+    let _ = frame.set_attribute("aria-hidden", "true");
+    let _ = frame.set_attribute("style", "display:none");
+    frame.set_srcdoc(srcdoc);
+    Ok(frame)
+}
+
+/// The spare frame, loaded or still loading: taken, so that it runs one server only.
+fn take_spare_frame() -> Option<SpareFrame> {
+    let spare = SPARE_FRAME.with(|spare| spare.borrow_mut().take())?;
+    spare.frame.set_onload(None);
+    if spare.frame.is_connected() { Some(spare) } else { None }
+}
+
+/// Posts the frame's first message once it has loaded (its script listens from its first run).
+fn post_once_loaded(frame: &HtmlIFrameElement, init: Object, transfer: Array) {
+    let target = frame.clone();
+    let onload = Closure::once_into_js(move || {
+        if let Some(window) = target.content_window() {
+            let _ = window.post_message_with_transfer(&init, "*", &transfer);
+        }
+    });
+    frame.set_onload(Some(onload.unchecked_ref()));
+}
+
+/// Keeps one sandboxed frame loaded ahead of the next server start, with the frame script and a policy that the
+/// server's own narrows when the frame is taken ([`crate::sandbox::spare_frame_policy`]). A start then skips the
+/// frame's load: about half of a sandboxed server's start here. The frame also keeps the browser's process for
+/// sandboxed frames alive between servers; without one, each start after the others stopped would wait for a new
+/// process (about 70 ms here).
+fn make_spare_frame(document: &web_sys::Document, parent: &web_sys::Node) {
+    SPARE_FRAME.with(|spare| {
+        if spare.borrow().as_ref().is_some_and(|s| s.frame.is_connected()) {
             return;
         }
-        let Ok(element) = document.create_element("iframe") else { return };
-        let frame: HtmlIFrameElement = element.unchecked_into();
-        let _ = frame.set_attribute("sandbox", "allow-scripts");
-        let _ = frame.set_attribute("aria-hidden", "true");
-        let _ = frame.set_attribute("style", "display:none");
-        frame.set_srcdoc("<!doctype html><meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'\">");
+        let Ok(frame) = new_frame(document, &spare_frame_document()) else { return };
+        let _ = frame.set_attribute("title", "MCP server frame (spare)");
+        let loaded = Rc::new(Cell::new(false));
+        let flag = loaded.clone();
+        let on_load = Closure::<dyn FnMut()>::new(move || flag.set(true));
+        frame.set_onload(Some(on_load.as_ref().unchecked_ref()));
         if parent.append_child(&frame).is_ok() {
-            *warm.borrow_mut() = Some(frame);
+            *spare.borrow_mut() = Some(SpareFrame { frame, loaded, _on_load: on_load });
         }
     });
 }
