@@ -90,17 +90,20 @@ describe("containment", () => {
   });
 
   it("a frame made ahead of a start holds its server to that server's own policy", async () => {
-    // After a sandboxed start the runtime makes the frame of the next one; each start takes it and gives it the
-    // server's policy. Servers that may and may not reach the other origin take turns in such frames.
+    // After a sandboxed start the runtime makes the frame of the next one (once the page is idle); each start takes
+    // it and gives it the server's policy. Servers that may and may not reach the other origin take turns in such frames.
     const runs = await page.evaluate(
       async ({ PROBER, otherUrl }) => {
         const runs = [];
+        const frames = () => [...document.querySelectorAll("iframe")];
         for (const network of [[new URL(otherUrl).origin], [], [new URL(otherUrl).origin], []]) {
-          const before = new Set(document.querySelectorAll("iframe"));
+          // The next frame is made once the page is idle after a start.
+          if (runs.length > 0) await waitFor("a frame made ahead", () => frames().some((f) => f.title === "MCP server frame (spare)"));
+          const before = new Set(frames());
           const rt = await host.McpRuntime.create({ databaseName: unique("spare") });
           rt.addServer({ name: "prober", workerUrl: PROBER, autoStart: true, network });
           await waitFor("prober connected", () => rt.server("prober").status === "connected");
-          const frame = [...document.querySelectorAll("iframe")].find((f) => f.title === "MCP server prober");
+          const frame = frames().find((f) => f.title === "MCP server prober");
           const result = await rt.callTool("prober", "probe", { pageUrl: location.href, otherUrl, channel: unique("c") });
           runs.push({ network, madeAhead: before.has(frame), report: JSON.parse(result.content[0].text) });
           rt.close();

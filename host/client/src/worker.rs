@@ -16,7 +16,7 @@ use crate::liveness::{Beat, Heartbeat};
 use crate::sandbox::{BlockedRequest, Isolation};
 use crate::session::{ClientOptions, McpClient};
 use crate::transport::Transport;
-use endpoint::{Endpoint, Entry};
+use endpoint::{Endpoint, Entry, SpareAfterStart};
 use futures_channel::oneshot;
 use futures_util::future::{Either, select};
 use gloo_timers::future::TimeoutFuture;
@@ -220,6 +220,7 @@ pub async fn spawn_with_js_calls(spec: WorkerSpec) -> Result<Spawned> {
     let load_error = |cause: String| Error::WorkerLoad { server: name.clone(), cause };
 
     let entry = Entry::resolve(&url, wasm_url.as_deref()).map_err(load_error)?;
+    let _spare = SpareAfterStart(matches!(isolation, Isolation::Sandboxed(_)));
     let endpoint = Endpoint::start(&name, &entry, &isolation).map_err(load_error)?;
     // A module can cross only to workers of the page's agent cluster; a sandboxed worker is given its wasm's URL.
     let wasm = match (&endpoint, module) {

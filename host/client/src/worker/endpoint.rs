@@ -111,7 +111,6 @@ impl Endpoint {
                     }
                 };
                 let _ = frame.set_attribute("title", &format!("MCP server {name}"));
-                make_spare_frame(&document, &parent);
                 control.start();
                 Ok(Self::Sandboxed { frame, control })
             }
@@ -197,11 +196,34 @@ fn post_once_loaded(frame: &HtmlIFrameElement, init: Object, transfer: Array) {
     frame.set_onload(Some(onload.unchecked_ref()));
 }
 
+/// When dropped at the end of a sandboxed start, makes the frame of the next start once the page is idle (within
+/// [`SPARE_FRAME_DELAY_MS`]). Made during a start, or as the caller's first calls run, the frame's load competes
+/// with them: it made starts slower, not faster.
+pub(super) struct SpareAfterStart(pub(super) bool);
+
+/// The longest a spare frame waits for the page to be idle.
+const SPARE_FRAME_DELAY_MS: u32 = 1_000;
+
+impl Drop for SpareAfterStart {
+    fn drop(&mut self) {
+        let Some(window) = self.0.then(web_sys::window).flatten() else { return };
+        let make = Closure::once_into_js(|| {
+            let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+            let parent = document.body().map(Into::into).or_else(|| document.document_element().map(Into::into));
+            if let Some(parent) = parent {
+                make_spare_frame(&document, &parent);
+            }
+        });
+        let options = web_sys::IdleRequestOptions::new();
+        options.set_timeout(SPARE_FRAME_DELAY_MS);
+        let _ = window.request_idle_callback_with_options(make.unchecked_ref(), &options);
+    }
+}
+
 /// Keeps one sandboxed frame loaded ahead of the next server start, with the frame script and a policy that the
 /// server's own narrows when the frame is taken ([`crate::sandbox::spare_frame_policy`]). A start then skips the
-/// frame's load: about half of a sandboxed server's start here. The frame also keeps the browser's process for
-/// sandboxed frames alive between servers; without one, each start after the others stopped would wait for a new
-/// process (about 70 ms here).
+/// frame's load. The frame also keeps the browser's process for sandboxed frames alive between servers; without
+/// one, each start after the others stopped would wait for a new process (about 70 ms here).
 fn make_spare_frame(document: &web_sys::Document, parent: &web_sys::Node) {
     SPARE_FRAME.with(|spare| {
         if spare.borrow().as_ref().is_some_and(|s| s.frame.is_connected()) {
