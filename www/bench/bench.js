@@ -405,6 +405,17 @@ async function bootTime(source) {
   return ms;
 }
 
+/** Milliseconds from the host's spawn of `worker` to its `expected` tools listed. */
+async function hostStart(worker, expected, options) {
+  const t = now();
+  const client = await spawnHost(worker, options);
+  const tools = await client.listTools();
+  const ms = now() - t;
+  check(tools.length === expected, `expected ${expected} tools, got ${tools.length}`);
+  client.close();
+  return ms;
+}
+
 /** The title of the sandboxed frame the host makes ahead of the next sandboxed start. */
 const SPARE_FRAME_TITLE = "MCP server frame (spare)";
 
@@ -426,54 +437,16 @@ async function coldStarts(cfg, module, samples) {
       raw.close();
       return ms;
     },
-    hostModule: async () => {
-      const t = now();
-      const client = await spawnHost(ECHO_WORKER, { module });
-      const tools = await client.listTools();
-      const ms = now() - t;
-      check(tools.length === 3, `expected 3 tools, got ${tools.length}`);
-      client.close();
-      return ms;
-    },
-    hostFetch: async () => {
-      const t = now();
-      const client = await spawnHost(ECHO_WORKER);
-      const tools = await client.listTools();
-      const ms = now() - t;
-      check(tools.length === 3, `expected 3 tools, got ${tools.length}`);
-      client.close();
-      return ms;
-    },
-    hostSandbox: async () => {
-      const t = now();
-      const client = await spawnHost(ECHO_WORKER, { isolation: "sandbox" });
-      const tools = await client.listTools();
-      const ms = now() - t;
-      check(tools.length === 3, `expected 3 tools, got ${tools.length}`);
-      client.close();
-      return ms;
-    },
+    hostModule: () => hostStart(ECHO_WORKER, 3, { module }),
+    hostFetch: () => hostStart(ECHO_WORKER, 3),
+    hostSandbox: () => hostStart(ECHO_WORKER, 3, { isolation: "sandbox" }),
     // The same start without a frame made ahead (a page's first sandboxed start, or one right after another).
     hostSandboxFresh: async () => {
       for (const frame of document.querySelectorAll("iframe")) if (frame.title === SPARE_FRAME_TITLE) frame.remove();
       await sleep(300); // the removed frame's teardown is not this start's
-      const t = now();
-      const client = await spawnHost(ECHO_WORKER, { isolation: "sandbox" });
-      const tools = await client.listTools();
-      const ms = now() - t;
-      check(tools.length === 3, `expected 3 tools, got ${tools.length}`);
-      client.close();
-      return ms;
+      return hostStart(ECHO_WORKER, 3, { isolation: "sandbox" });
     },
-    hostJsServer: async () => {
-      const t = now();
-      const client = await spawnHost(JS_SERVER_WORKER);
-      const tools = await client.listTools();
-      const ms = now() - t;
-      check(tools.length === 2, `expected 2 tools, got ${tools.length}`);
-      client.close();
-      return ms;
-    },
+    hostJsServer: () => hostStart(JS_SERVER_WORKER, 2),
     rawClientRust: async () => {
       const t = now();
       const client = await RawMcpClient.spawn(ECHO_WORKER, { module });

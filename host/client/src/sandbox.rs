@@ -15,7 +15,7 @@ pub const WORKER_PRELUDE: &str = include_str!("sandbox/prelude.js");
 
 /// The CSP hash source of [`FRAME_SCRIPT`]. A page that sends its own Content-Security-Policy must allow it in
 /// `script-src` (the frame's document is `about:srcdoc`, which inherits the page's policy), and `worker-src blob:`.
-pub const FRAME_SCRIPT_HASH: &str = "sha256-2X6uFuUyh1Cd9/USI3XSLPm6DDNpL03r1cpYw5OV3p8=";
+pub const FRAME_SCRIPT_HASH: &str = "sha256-E+4mxqnA3fKVMbi963pLX6qTdC7GgnGKDgvgyM3mZfg=";
 
 /// Where a server's worker runs.
 #[derive(Debug, Clone, PartialEq, Eq)]

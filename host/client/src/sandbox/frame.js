@@ -1,7 +1,8 @@
 "use strict";
 // The document of a server's sandboxed frame (opaque origin; its Content-Security-Policy is the server's network
-// policy, in its document or, for a spare frame, added from the host's first message). It starts the server's worker once, from a blob: URL so the worker shares the frame's origin and policy,
-// and relays the host's control messages to it. Worker messages are relayed only as the small records the host
+// policy, in its document or, for a frame made ahead, added from the host's first message). It starts the server's
+// worker once, from a blob: URL so the worker shares the frame's origin and policy, and relays the host's control
+// messages to it. Worker messages are relayed only as the small records the host
 // reads, so a server cannot send the page more than that on this channel. MCP frames never pass through here: the
 // host's MessagePort is transferred on to the worker.
 (() => {

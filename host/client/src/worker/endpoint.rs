@@ -44,9 +44,9 @@ impl Entry {
 }
 
 impl Endpoint {
-    /// Starts the worker: on the page's origin directly, or in a sandboxed frame of its own (hidden): the spare frame
-    /// when one has loaded, given the server's policy, or else a new frame with the policy in its document. The
-    /// worker's start is awaited by the caller through the control channel (its first message).
+    /// Starts the worker: on the page's origin directly, or in a sandboxed frame of its own (hidden): the frame made
+    /// ahead when there is one (loaded or loading), given the server's policy, or else a new frame with the policy in
+    /// its document. The worker's start is awaited by the caller through the control channel (its first message).
     pub(super) fn start(name: &str, entry: &Entry, isolation: &Isolation) -> Result<Self, String> {
         match isolation {
             Isolation::PageOrigin => {
@@ -76,9 +76,6 @@ impl Endpoint {
                     }
                 };
                 let policy = FramePolicy { entry_url: &entry.url, wasm_url: Some(wasm_url), network };
-                let document = web_sys::window().and_then(|w| w.document()).ok_or("there is no document")?;
-                let parent = document.body().map(Into::into).or_else(|| document.document_element().map(Into::into));
-                let parent: web_sys::Node = parent.ok_or("the document has no element to hold the server's frame")?;
                 let channel = MessageChannel::new().map_err(describe)?;
                 let control = channel.port1();
                 let init = Object::new();
@@ -104,6 +101,8 @@ impl Endpoint {
                         spare.frame
                     }
                     None => {
+                        let (document, parent) =
+                            frame_parent().ok_or("the document has no element to hold the server's frame")?;
                         let frame = new_frame(&document, &policy.document())?;
                         post_once_loaded(&frame, init, transfer);
                         parent.append_child(&frame).map_err(describe)?;
@@ -168,6 +167,13 @@ thread_local! {
     static SPARE_FRAME: RefCell<Option<SpareFrame>> = const { RefCell::new(None) };
 }
 
+/// The page's document, and the element that holds servers' frames (its body, or its root element).
+fn frame_parent() -> Option<(web_sys::Document, web_sys::Node)> {
+    let document = web_sys::window().and_then(|w| w.document())?;
+    let parent = document.body().map(Into::into).or_else(|| document.document_element().map(Into::into))?;
+    Some((document, parent))
+}
+
 /// A new hidden sandboxed frame (not yet in the document) whose document is `srcdoc`.
 fn new_frame(document: &web_sys::Document, srcdoc: &str) -> Result<HtmlIFrameElement, String> {
     let frame: HtmlIFrameElement = document.create_element("iframe").map_err(describe)?.unchecked_into();
@@ -207,13 +213,7 @@ const SPARE_FRAME_DELAY_MS: u32 = 1_000;
 impl Drop for SpareAfterStart {
     fn drop(&mut self) {
         let Some(window) = self.0.then(web_sys::window).flatten() else { return };
-        let make = Closure::once_into_js(|| {
-            let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
-            let parent = document.body().map(Into::into).or_else(|| document.document_element().map(Into::into));
-            if let Some(parent) = parent {
-                make_spare_frame(&document, &parent);
-            }
-        });
+        let make = Closure::once_into_js(make_spare_frame);
         let options = web_sys::IdleRequestOptions::new();
         options.set_timeout(SPARE_FRAME_DELAY_MS);
         let _ = window.request_idle_callback_with_options(make.unchecked_ref(), &options);
@@ -224,12 +224,13 @@ impl Drop for SpareAfterStart {
 /// server's own narrows when the frame is taken ([`crate::sandbox::spare_frame_policy`]). A start then skips the
 /// frame's load. The frame also keeps the browser's process for sandboxed frames alive between servers; without
 /// one, each start after the others stopped would wait for a new process (about 70 ms here).
-fn make_spare_frame(document: &web_sys::Document, parent: &web_sys::Node) {
+fn make_spare_frame() {
     SPARE_FRAME.with(|spare| {
         if spare.borrow().as_ref().is_some_and(|s| s.frame.is_connected()) {
             return;
         }
-        let Ok(frame) = new_frame(document, &spare_frame_document()) else { return };
+        let Some((document, parent)) = frame_parent() else { return };
+        let Ok(frame) = new_frame(&document, &spare_frame_document()) else { return };
         let _ = frame.set_attribute("title", "MCP server frame (spare)");
         let loaded = Rc::new(Cell::new(false));
         let flag = loaded.clone();
