@@ -21,6 +21,7 @@ pub mod roots;
 pub mod sampling;
 pub mod tools;
 pub mod version;
+pub mod worker_guard;
 
 pub use completion::{CompleteParams, CompleteResult, Completion, CompletionReference};
 pub use content::{

@@ -84,20 +84,24 @@ pub fn assemble(assembly: &Assembly<'_>) -> Result<PathBuf> {
 fn write_worker_entry(out_dir: &Path) -> Result {
     let read = |path: PathBuf| fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()));
     let (glue, bootstrap) = (read(out_dir.join("server.js"))?, read(out_dir.join(BOOTSTRAP))?);
-    match crate::worker_entry::combine(&glue, &bootstrap) {
-        Some(entry) => {
-            let path = out_dir.join(BOOTSTRAP);
-            fs::write(&path, entry).map_err(|e| format!("cannot write {}: {e}", path.display()))
-        }
-        None => {
-            println!(
-                "note: {}: the wasm-bindgen glue is not of the form the one-module bootstrap knows; bootstrap.js \
-                 imports server.js (one more fetch at each worker start)",
-                out_dir.display()
-            );
-            Ok(())
-        }
-    }
+    let bootstrap = crate::worker_entry::with_guard(&bootstrap).unwrap_or_else(|| {
+        println!(
+            "note: {}: the SDK's bootstrap.js has no place for the worker guard; hosts start the bundle through \
+             their prelude (a few milliseconds more at each worker start)",
+            out_dir.display()
+        );
+        bootstrap
+    });
+    let entry = crate::worker_entry::combine(&glue, &bootstrap).unwrap_or_else(|| {
+        println!(
+            "note: {}: the wasm-bindgen glue is not of the form the one-module bootstrap knows; bootstrap.js \
+             imports server.js (one more fetch at each worker start)",
+            out_dir.display()
+        );
+        bootstrap
+    });
+    let path = out_dir.join(BOOTSTRAP);
+    fs::write(&path, entry).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// What a bundle is made from: the wasm's bytes, the SDK's files, and whether it is optimized (by which wasm-opt).
@@ -113,6 +117,7 @@ fn stamp_of(assembly: &Assembly<'_>) -> Result<String> {
     fingerprint.add(assembly.wasm_bindgen.as_os_str().as_encoded_bytes());
     // How the bundle is laid out: a change in it reassembles bundles made the old way.
     fingerprint.add(crate::worker_entry::FORM.as_bytes());
+    fingerprint.add(mcp_worker_protocol::worker_guard::WORKER_GUARD.as_bytes());
     fingerprint.add(assembly.wasm_opt.map(|p| p.as_os_str().as_encoded_bytes()).unwrap_or_default());
     Ok(format!("{}\n", fingerprint.hex()))
 }

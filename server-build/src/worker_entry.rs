@@ -8,7 +8,19 @@
 //! (`serve.mjs`) and for pages that import the glue themselves.
 
 /// Names this form of the bundle's worker entry, for the bundle's fingerprint.
-pub const FORM: &str = "bootstrap.js: glue and bootstrap in one module";
+pub const FORM: &str = "bootstrap.js: glue and bootstrap in one module, the worker guard in the bootstrap";
+
+/// The line of the SDK's bootstrap that the worker guard takes the place of.
+const GUARD_SLOT: &str = "// mcp-worker: the worker guard\n";
+
+/// The SDK's bootstrap with the worker guard (`mcp_worker_protocol::worker_guard`) in its slot, so that a host may
+/// start the bundle from its own URL; `None` when the bootstrap has no slot (its `boot` then says the guard did not
+/// run, and hosts start it through their prelude).
+pub fn with_guard(bootstrap: &str) -> Option<String> {
+    bootstrap
+        .contains(GUARD_SLOT)
+        .then(|| bootstrap.replacen(GUARD_SLOT, mcp_worker_protocol::worker_guard::WORKER_GUARD, 1))
+}
 
 /// The import of the glue in the SDK's bootstrap, which the one-module form drops.
 const GLUE_IMPORT: &str = "import init, { mcp_worker_connect } from \"./server.js\";\n";
@@ -53,6 +65,24 @@ mod tests {
         let init_bound = entry.find("const init = __wbg_init;").unwrap();
         assert!(init_bound < entry.find("await init();").unwrap());
         assert!(entry.ends_with("mcp_worker_connect();\n"));
+    }
+
+    #[test]
+    fn the_guard_takes_its_slot_once() {
+        let bootstrap = format!("// header\n{GUARD_SLOT}{}", &BOOTSTRAP["// header\n".len()..]);
+        let guarded = with_guard(&bootstrap).unwrap();
+        assert!(!guarded.contains(GUARD_SLOT));
+        assert_eq!(guarded.matches(mcp_worker_protocol::worker_guard::WORKER_GUARD).count(), 1);
+        assert!(guarded.find("Symbol.for(\"mcpWorker.guard\")").unwrap() < guarded.find("import init").unwrap());
+        let entry = combine(GLUE, &guarded).unwrap();
+        assert!(entry.find("mcpWorker.guard").unwrap() < entry.find("await init();").unwrap());
+        assert_eq!(with_guard(BOOTSTRAP), None);
+    }
+
+    #[test]
+    fn the_sdk_bootstrap_has_a_guard_slot() {
+        let sdk = include_str!("../../worker-sdk/js/bootstrap.js");
+        assert!(with_guard(sdk).is_some(), "worker-sdk/js/bootstrap.js lost its line `{}`", GUARD_SLOT.trim_end());
     }
 
     #[test]

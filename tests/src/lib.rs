@@ -75,3 +75,33 @@ pub async fn run_fixture_module(module_url: &str, export: &str, worker_url: &str
     let text = report.as_string().unwrap_or_default();
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{export}() reported no JSON ({e}): {text}"))
 }
+
+#[wasm_bindgen::prelude::wasm_bindgen(inline_js = "
+const Original = globalThis.Worker;
+let urls = [];
+export function recordWorkerUrls() {
+  urls = [];
+  globalThis.Worker = class extends Original {
+    constructor(url, options) { super(url, options); urls.push(String(url)); }
+  };
+}
+export function recordedWorkerUrls() {
+  globalThis.Worker = Original;
+  return urls;
+}")]
+extern "C" {
+    #[wasm_bindgen(js_name = recordWorkerUrls)]
+    fn record_worker_urls_js();
+    #[wasm_bindgen(js_name = recordedWorkerUrls)]
+    fn recorded_worker_urls_js() -> Vec<String>;
+}
+
+/// Records the script URL of every worker the page starts from now on, until [`recorded_worker_urls`].
+pub fn record_worker_urls() {
+    record_worker_urls_js();
+}
+
+/// The script URLs of the workers started since [`record_worker_urls`], in order; stops recording.
+pub fn recorded_worker_urls() -> Vec<String> {
+    recorded_worker_urls_js()
+}

@@ -4,7 +4,7 @@
 
 use gloo_timers::future::TimeoutFuture;
 use mcp_worker_client::{Error, McpClient};
-use mcp_worker_tests::{now_ms, spawn_echo, spawn_js_server};
+use mcp_worker_tests::{now_ms, record_worker_urls, recorded_worker_urls, spawn_echo, spawn_js_server};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
@@ -75,6 +75,30 @@ async fn a_worker_that_closes_itself_mid_call_fails_the_call() {
     assert!(err.to_string().contains("closed itself"), "{err}");
     assert!(now_ms() - started < 1_000.0, "noticed in {} ms", now_ms() - started);
     client.close();
+}
+
+#[wasm_bindgen_test]
+async fn a_bundle_without_the_guard_starts_again_through_the_prelude_and_later_starts_go_there_at_once() {
+    // A hand-written server on the page's origin: its `boot` does not say `guard: true`. (Its own URL, so that no
+    // other test's start of it was seen before.)
+    let url = format!("{}?guardless", mcp_worker_tests::JS_SERVER_URL);
+    let spawn = || McpClient::spawn(mcp_worker_tests::page_spec("guardless", &url).env("FAULT", "close-on-call"));
+    record_worker_urls();
+    let first = spawn().await.unwrap();
+    let urls = recorded_worker_urls();
+    assert_eq!(urls.len(), 2, "its own script, then the prelude: {urls:?}");
+    assert!(urls[0].ends_with(&url) && urls[1].starts_with("blob:"), "{urls:?}");
+    record_worker_urls();
+    let second = spawn().await.unwrap();
+    let urls = recorded_worker_urls();
+    assert!(urls.len() == 1 && urls[0].starts_with("blob:"), "the prelude at once: {urls:?}");
+    // The prelude's guard runs in it: the worker's `self.close()` is reported at once.
+    let started = now_ms();
+    let err = second.call_tool("work", None).await.unwrap_err();
+    assert!(err.to_string().contains("closed itself"), "{err}");
+    assert!(now_ms() - started < 1_000.0, "noticed in {} ms", now_ms() - started);
+    assert!(first.list_tools().await.is_ok(), "the first start serves too");
+    first.close();
 }
 
 #[wasm_bindgen_test]

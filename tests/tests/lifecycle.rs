@@ -3,10 +3,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use futures_util::future::join_all;
+use gloo_timers::future::TimeoutFuture;
+use mcp_worker_client::limits::WorkerLimits;
 use mcp_worker_client::worker::compile_module;
 use mcp_worker_client::{Error, McpClient};
 use mcp_worker_protocol::ContentBlock;
-use mcp_worker_tests::{ECHO_URL, ECHO_WASM_URL, spawn_echo, text_args};
+use mcp_worker_tests::{ECHO_URL, ECHO_WASM_URL, record_worker_urls, recorded_worker_urls, spawn_echo, text_args};
 use serde_json::json;
 use wasm_bindgen_test::*;
 
@@ -72,6 +74,20 @@ async fn a_precompiled_module_is_used_by_the_worker() {
     assert_eq!(b.call_tool("echo", text_args("b")).await.unwrap().joined_text(), "b");
     a.close();
     b.close();
+}
+
+#[wasm_bindgen_test]
+async fn an_sdk_bundle_on_the_page_origin_starts_from_its_own_url_and_its_guard_answers_the_heartbeat() {
+    record_worker_urls();
+    let limits = WorkerLimits::default().unresponsive_after_ms(300);
+    let client = McpClient::spawn(mcp_worker_tests::page_spec("echo-own-url", ECHO_URL).limits(limits)).await.unwrap();
+    let urls = recorded_worker_urls();
+    assert_eq!(urls.len(), 1, "one worker, started once: {urls:?}");
+    assert!(urls[0].starts_with("http") && urls[0].ends_with(ECHO_URL), "the bundle's own script: {urls:?}");
+    // Silent for five times the heartbeat's limit: only the guard in the bundle's bootstrap answers the pings.
+    TimeoutFuture::new(1_500).await;
+    assert_eq!(client.call_tool("echo", text_args("still here")).await.unwrap().joined_text(), "still here");
+    client.close();
 }
 
 #[wasm_bindgen_test]

@@ -2,6 +2,9 @@
 // The worker announces itself with `boot` once its handler is installed, waits for the host's `connect`
 // (a MessagePort, the server's environment, optionally a precompiled WebAssembly.Module, and whether the host takes
 // detached strings), instantiates the server and hands it the port. Failures are reported as `fatal` so the host never waits on a dead worker.
+// A host may start this script as the worker's own (so the browser fetches it while the worker's thread starts); the
+// worker guard then runs here, before any server code. The bundle's build puts it in place of the next line.
+// mcp-worker: the worker guard
 import init, { mcp_worker_connect } from "./server.js";
 
 let connected = false;
@@ -35,5 +38,5 @@ self.addEventListener("message", async (event) => {
 });
 
 // `batches`: the server reads frames that come in batches (arrays of frames). `buffers`: it takes back the buffers of
-// the detached bytes it sends.
-self.postMessage({ mcpWorker: "boot", v: 1, batches: true, buffers: true });
+// the detached bytes it sends. `guard`: the worker guard runs in this worker (here, or in the host's prelude).
+self.postMessage({ mcpWorker: "boot", v: 1, batches: true, buffers: true, guard: self[Symbol.for("mcpWorker.guard")] === true });

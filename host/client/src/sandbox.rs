@@ -9,9 +9,16 @@ use std::fmt;
 /// The script of a server's sandboxed frame: starts the worker and relays the host's control messages.
 pub const FRAME_SCRIPT: &str = include_str!("sandbox/frame.js");
 
-/// The first script of every server worker: heartbeat, self-close notice, blocked-request reports, then the
-/// server's bootstrap (the constant `entry`, prepended by whoever starts the worker).
-pub const WORKER_PRELUDE: &str = include_str!("sandbox/prelude.js");
+/// The end of the prelude: imports the server's bootstrap (the constant `entry`, prepended by whoever starts the
+/// worker).
+const PRELUDE_IMPORT: &str = include_str!("sandbox/prelude.js");
+
+/// The first script of a worker the host starts from a script of its own (every sandboxed worker, and a worker on
+/// the page's origin whose bundle does not run the guard itself): the worker guard (heartbeat, self-close notice,
+/// blocked-request reports), then the server's bootstrap. `entry`, the bootstrap's URL, is defined before it.
+pub fn worker_prelude() -> String {
+    format!("{}{PRELUDE_IMPORT}", mcp_worker_protocol::worker_guard::WORKER_GUARD)
+}
 
 /// The CSP hash source of [`FRAME_SCRIPT`]. A page that sends its own Content-Security-Policy must allow it in
 /// `script-src` (the frame's document is `about:srcdoc`, which inherits the page's policy), and `worker-src blob:`.

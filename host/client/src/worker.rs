@@ -16,7 +16,7 @@ use crate::liveness::{Beat, Heartbeat};
 use crate::sandbox::{BlockedRequest, Isolation};
 use crate::session::{ClientOptions, McpClient};
 use crate::transport::Transport;
-use endpoint::{Endpoint, Entry, SpareAfterStart};
+use endpoint::{Endpoint, Entry, SpareAfterStart, Start};
 use futures_channel::oneshot;
 use futures_util::future::{Either, select};
 use gloo_timers::future::TimeoutFuture;
@@ -221,32 +221,30 @@ pub async fn spawn_with_js_calls(spec: WorkerSpec) -> Result<Spawned> {
 
     let entry = Entry::resolve(&url, wasm_url.as_deref()).map_err(load_error)?;
     let _spare = SpareAfterStart(matches!(isolation, Isolation::Sandboxed(_)));
-    let endpoint = Endpoint::start(&name, &entry, &isolation).map_err(load_error)?;
+    let start = |from| Booting::start(&name, &entry, &isolation, from, limits, on_blocked.clone());
+    let mut booting = start(Start::for_entry(&entry, &isolation))?;
+    let mut outcome = booting.boot(&name, boot_timeout_ms).await;
+    // A worker started from its bundle's own URL that did not run the guard (a bundle not built with the SDK, or an
+    // older one), or did not load that way, starts again through the prelude; the bundle's next starts go there
+    // at once.
+    if booting.transport.endpoint.started_from_own_url()
+        && matches!(&outcome, Ok(Booted { guarded: false }) | Err(Error::WorkerLoad { .. }))
+    {
+        booting.transport.close_with(Error::Closed { server: name.clone(), reason: "started again".into() });
+        endpoint::remember_unguarded(&entry.url);
+        booting = start(Start::Prelude)?;
+        outcome = booting.boot(&name, boot_timeout_ms).await;
+    }
+    let Booting { transport, connection, js_calls, server_port, .. } = booting;
     // A module can cross only to workers of the page's agent cluster; a sandboxed worker is given its wasm's URL.
-    let wasm = match (&endpoint, module) {
+    let wasm = match (&transport.endpoint, module) {
         (Endpoint::Page { .. }, Some(module)) => Some(JsValue::from(module)),
         (_, _) => wasm_url.map(|_| JsValue::from_str(entry.wasm_url.as_deref().unwrap_or_default())),
     };
-    let channel = MessageChannel::new().map_err(|e| load_error(describe_js(&e)))?;
-    let port = channel.port1();
-    let sender = Rc::new(FrameSender::new(&port));
-
-    let connection = connection_over(&name, sender.clone());
     if let Some(ConnectionHook(hook)) = &on_connection {
         hook(&connection);
     }
-    let (booted, boot_signal) = oneshot::channel::<Result<()>>();
-    let js_calls = JsCalls::new(sender.clone());
-    let hooks = Hooks { booted, on_blocked };
-    let ours = Channel { port, sender };
-    let transport = WorkerTransport::attach(endpoint, ours, connection.clone(), hooks, js_calls.clone(), limits);
-
-    let outcome = match select(boot_signal, TimeoutFuture::new(boot_timeout_ms)).await {
-        Either::Left((Ok(outcome), _)) => outcome,
-        Either::Left((Err(_), _)) => Err(load_error("the worker went away during start".into())),
-        Either::Right(_) => Err(Error::HandshakeTimeout { server: name.clone(), ms: boot_timeout_ms, stage: "boot" }),
-    };
-    if let Err(error) = outcome.and_then(|()| transport.send_connect(&channel.port2(), &env, wasm.as_ref())) {
+    if let Err(error) = outcome.and_then(|_| transport.send_connect(&server_port, &env, wasm.as_ref())) {
         transport.close_with(error.clone());
         return Err(error);
     }
@@ -257,6 +255,57 @@ pub async fn spawn_with_js_calls(spec: WorkerSpec) -> Result<Spawned> {
         Err(error) => {
             transport.close_with(error.clone());
             Err(error)
+        }
+    }
+}
+
+/// What a worker's `boot` said.
+#[derive(Clone, Copy, Debug)]
+struct Booted {
+    /// The worker guard ran in it (`guard: true`).
+    guarded: bool,
+}
+
+/// A worker started and listened to, until its `boot`: its transport and connection, and the port `connect` hands it.
+struct Booting {
+    transport: Rc<WorkerTransport>,
+    connection: Connection,
+    js_calls: JsCalls,
+    server_port: MessagePort,
+    booted: oneshot::Receiver<Result<Booted>>,
+}
+
+impl Booting {
+    fn start(
+        name: &str,
+        entry: &Entry,
+        isolation: &Isolation,
+        from: Start,
+        limits: WorkerLimits,
+        on_blocked: Option<BlockedHook>,
+    ) -> Result<Self> {
+        let load_error = |cause: String| Error::WorkerLoad { server: name.to_owned(), cause };
+        let endpoint = Endpoint::start(name, entry, isolation, from).map_err(load_error)?;
+        let channel = MessageChannel::new().map_err(|e| load_error(describe_js(&e)))?;
+        let port = channel.port1();
+        let sender = Rc::new(FrameSender::new(&port));
+        let connection = connection_over(name, sender.clone());
+        let (boot_signal, booted) = oneshot::channel::<Result<Booted>>();
+        let js_calls = JsCalls::new(sender.clone());
+        let hooks = Hooks { booted: boot_signal, on_blocked };
+        let ours = Channel { port, sender };
+        let transport = WorkerTransport::attach(endpoint, ours, connection.clone(), hooks, js_calls.clone(), limits);
+        Ok(Self { transport, connection, js_calls, server_port: channel.port2(), booted })
+    }
+
+    /// The worker's `boot`, or why it did not come within `timeout_ms`.
+    async fn boot(&mut self, name: &str, timeout_ms: u32) -> Result<Booted> {
+        match select(&mut self.booted, TimeoutFuture::new(timeout_ms)).await {
+            Either::Left((Ok(outcome), _)) => outcome,
+            Either::Left((Err(_), _)) => {
+                Err(Error::WorkerLoad { server: name.to_owned(), cause: "the worker went away during start".into() })
+            }
+            Either::Right(_) => Err(Error::HandshakeTimeout { server: name.to_owned(), ms: timeout_ms, stage: "boot" }),
         }
     }
 }
@@ -327,7 +376,7 @@ struct Listeners {
 
 /// Who hears of the worker's start and of its blocked requests.
 struct Hooks {
-    booted: oneshot::Sender<Result<()>>,
+    booted: oneshot::Sender<Result<Booted>>,
     on_blocked: Option<BlockedHook>,
 }
 
@@ -393,8 +442,10 @@ impl WorkerTransport {
                     if Reflect::get(&data, &"buffers".into()).is_ok_and(|v| v.is_truthy()) {
                         transport.sender.recycles();
                     }
+                    // A worker started from its bundle's own URL ran the worker guard itself if it says so.
+                    let guarded = Reflect::get(&data, &"guard".into()).is_ok_and(|v| v.is_truthy());
                     if let Some(tx) = boot.borrow_mut().take() {
-                        let _ = tx.send(Ok(()));
+                        let _ = tx.send(Ok(Booted { guarded }));
                     }
                 }
                 "pong" => {
@@ -563,7 +614,7 @@ impl WorkerTransport {
         }
     }
 
-    fn fail(&self, boot: &RefCell<Option<oneshot::Sender<Result<()>>>>, error: Error) {
+    fn fail(&self, boot: &RefCell<Option<oneshot::Sender<Result<Booted>>>>, error: Error) {
         if let Some(tx) = boot.borrow_mut().take() {
             let _ = tx.send(Err(error.clone()));
         }

@@ -1,21 +1,26 @@
 //! Where a server's worker lives, and the control channel to it: a worker on the page's origin, or a worker in a
 //! sandboxed frame of its own (an opaque origin, with the server's network policy as its Content-Security-Policy).
 //!
-//! Both start the worker from [`WORKER_PRELUDE`], so heartbeat, self-close notices and blocked-request reports work
-//! the same way whatever the server's bundle does.
+//! Every worker runs the worker guard first (`mcp_worker_protocol::worker_guard`), so heartbeat, self-close notices
+//! and blocked-request reports work the same way whatever the server's bundle does. A worker on the page's origin
+//! starts from its bundle's own URL, whose bootstrap runs the guard (the browser fetches the script while the
+//! worker's thread starts); the host's prelude ([`worker_prelude`]) runs it for every other worker: sandboxed ones,
+//! and those of bundles whose `boot` did not say `guard: true`.
 
-use crate::sandbox::{FramePolicy, Isolation, WORKER_PRELUDE, spare_frame_document};
+use crate::sandbox::{FramePolicy, Isolation, spare_frame_document, worker_prelude};
 use js_sys::{Array, Object, Reflect};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use web_sys::{Blob, BlobPropertyBag, HtmlIFrameElement, MessageChannel, MessagePort, Url, Worker, WorkerOptions};
+use web_sys::{
+    Blob, BlobPropertyBag, HtmlIFrameElement, MessageChannel, MessagePort, Url, Worker, WorkerOptions, WorkerType,
+};
 
 /// The control side of a started worker.
 pub(super) enum Endpoint {
-    /// A worker on the page's origin.
-    Page { worker: Worker, blob_url: String },
+    /// A worker on the page's origin, started from its bundle's own URL or from the host's prelude (a blob: URL).
+    Page { worker: Worker, blob_url: Option<String> },
     /// A worker started by a sandboxed frame; control messages go through the frame over `control`.
     Sandboxed { frame: HtmlIFrameElement, control: MessagePort },
 }
@@ -44,25 +49,36 @@ impl Entry {
 }
 
 impl Endpoint {
-    /// Starts the worker: on the page's origin directly, or in a sandboxed frame of its own (hidden): the frame made
-    /// ahead when there is one (loaded or loading), given the server's policy, or else a new frame with the policy in
-    /// its document. The worker's start is awaited by the caller through the control channel (its first message).
-    pub(super) fn start(name: &str, entry: &Entry, isolation: &Isolation) -> Result<Self, String> {
+    /// Starts the worker: on the page's origin (from the bundle's own URL when [`Start::OwnUrl`]), or in a sandboxed
+    /// frame of its own (hidden): the frame made ahead when there is one (loaded or loading), given the server's
+    /// policy, or else a new frame with the policy in its document. The worker's start is awaited by the caller
+    /// through the control channel (its first message).
+    pub(super) fn start(name: &str, entry: &Entry, isolation: &Isolation, from: Start) -> Result<Self, String> {
         match isolation {
             Isolation::PageOrigin => {
-                let source = format!("const entry = {};\n{WORKER_PRELUDE}", js_string_literal(&entry.url));
+                let worker_options = WorkerOptions::new();
+                worker_options.set_name(name);
+                if from == Start::OwnUrl {
+                    worker_options.set_type(WorkerType::Module);
+                    match Worker::new_with_options(&entry.url, &worker_options) {
+                        Ok(worker) => return Ok(Self::Page { worker, blob_url: None }),
+                        // A page whose policy does not allow the bundle's URL as a worker allows the prelude's blob.
+                        Err(_) => remember_unguarded(&entry.url),
+                    }
+                }
+                let source =
+                    format!("\"use strict\";\nconst entry = {};\n{}", js_string_literal(&entry.url), worker_prelude());
                 let parts = Array::of1(&JsValue::from_str(&source));
                 let options = BlobPropertyBag::new();
                 options.set_type("text/javascript");
                 let blob = Blob::new_with_str_sequence_and_options(&parts, &options).map_err(describe)?;
                 let blob_url = Url::create_object_url_with_blob(&blob).map_err(describe)?;
-                let worker_options = WorkerOptions::new();
-                worker_options.set_name(name);
+                worker_options.set_type(WorkerType::Classic);
                 let worker = Worker::new_with_options(&blob_url, &worker_options).map_err(|e| {
                     let _ = Url::revoke_object_url(&blob_url);
                     describe(e)
                 })?;
-                Ok(Self::Page { worker, blob_url })
+                Ok(Self::Page { worker, blob_url: Some(blob_url) })
             }
             Isolation::Sandboxed(network) => {
                 // The bundle's wasm is fetched by its bootstrap, beside it, unless the spec names another.
@@ -81,7 +97,7 @@ impl Endpoint {
                 let init = Object::new();
                 let _ = Reflect::set(&init, &"mcpWorkerFrame".into(), &1.into());
                 let _ = Reflect::set(&init, &"entry".into(), &entry.url.as_str().into());
-                let _ = Reflect::set(&init, &"prelude".into(), &WORKER_PRELUDE.into());
+                let _ = Reflect::set(&init, &"prelude".into(), &worker_prelude().into());
                 let _ = Reflect::set(&init, &"name".into(), &name.into());
                 let _ = Reflect::set(&init, &"control".into(), &channel.port2());
                 let transfer = Array::of1(&channel.port2());
@@ -140,12 +156,19 @@ impl Endpoint {
         }
     }
 
+    /// Whether the worker was started from its bundle's own URL, without the host's prelude.
+    pub(super) fn started_from_own_url(&self) -> bool {
+        matches!(self, Self::Page { blob_url: None, .. })
+    }
+
     /// Stops the worker: terminated, or its frame removed (which ends every worker of the frame).
     pub(super) fn terminate(&self) {
         match self {
             Self::Page { worker, blob_url } => {
                 worker.terminate();
-                let _ = Url::revoke_object_url(blob_url);
+                if let Some(blob_url) = blob_url {
+                    let _ = Url::revoke_object_url(blob_url);
+                }
             }
             Self::Sandboxed { frame, control } => {
                 control.close();
@@ -154,6 +177,56 @@ impl Endpoint {
             }
         }
     }
+}
+
+/// How a worker on the page's origin starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Start {
+    /// From the bundle's own URL: its bootstrap runs the worker guard itself, and says so in `boot`.
+    OwnUrl,
+    /// From the host's prelude, which runs the guard and then imports the bundle.
+    Prelude,
+}
+
+impl Start {
+    /// How to start the worker of `entry`: from its own URL when the bundle is on the page's origin (a worker's
+    /// script must be) and has not been seen to start without the guard.
+    pub(super) fn for_entry(entry: &Entry, isolation: &Isolation) -> Self {
+        let same_origin = || {
+            let page = web_sys::window().and_then(|w| w.location().origin().ok());
+            let bundle = Url::new(&entry.url).ok().map(|url| url.origin());
+            page.is_some() && page == bundle
+        };
+        let unguarded = UNGUARDED.with(|urls| urls.borrow().contains(&entry.url));
+        if matches!(isolation, Isolation::PageOrigin) && !unguarded && same_origin() {
+            Self::OwnUrl
+        } else {
+            Self::Prelude
+        }
+    }
+}
+
+/// The most bundle URLs remembered as starting without the guard; past it, the record starts again.
+const MAX_UNGUARDED: usize = 256;
+
+thread_local! {
+    /// Bundles on the page's origin whose worker did not run the guard, or could not start from its own URL: their
+    /// next starts go through the prelude at once.
+    static UNGUARDED: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Remembers that the bundle at `url` starts through the prelude.
+pub(super) fn remember_unguarded(url: &str) {
+    UNGUARDED.with(|urls| {
+        let mut urls = urls.borrow_mut();
+        if urls.iter().any(|known| known == url) {
+            return;
+        }
+        if urls.len() >= MAX_UNGUARDED {
+            urls.clear();
+        }
+        urls.push(url.to_owned());
+    });
 }
 
 /// A sandboxed frame made ahead of the next server start, and whether it has loaded.
