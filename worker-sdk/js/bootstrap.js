@@ -13,6 +13,19 @@ function fatal(error) {
   self.postMessage({ mcpWorker: "fatal", error: String((error && error.stack) || error) });
 }
 
+// What the server instantiates: the module `connect` carries, or the one the host's prelude began to compile from
+// the same URL when the worker started (its fetch and compile then went on while this script loaded and the
+// handshake was made), or else its wasm's URL (`connect` names one, or the wasm beside this script).
+async function wasmSource(given) {
+  const url = typeof given === "string" ? given : given ? null : new URL("server_bg.wasm", import.meta.url).href;
+  const early = self[Symbol.for("mcpWorker.wasm")];
+  if (url !== null && early && early.url === url) {
+    const module = await early.module;
+    if (module) return module;
+  }
+  return given ?? url;
+}
+
 self.addEventListener("message", async (event) => {
   const msg = event.data;
   if (!msg || msg.mcpWorker !== "connect" || connected) return;
@@ -22,7 +35,7 @@ self.addEventListener("message", async (event) => {
     return;
   }
   try {
-    await init(msg.module ? { module_or_path: msg.module } : undefined);
+    await init({ module_or_path: await wasmSource(msg.module) });
     // A host that puts large strings back into their frames says so, and whether it takes them as UTF-8 bytes;
     // results then send them beside the frame.
     // A host that reads batches says how large they may be; the server's small frames then go in batches.

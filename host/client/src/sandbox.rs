@@ -16,8 +16,20 @@ const PRELUDE_IMPORT: &str = include_str!("sandbox/prelude.js");
 /// The first script of a worker the host starts from a script of its own (every sandboxed worker, and a worker on
 /// the page's origin whose bundle does not run the guard itself): the worker guard (heartbeat, self-close notice,
 /// blocked-request reports), then the server's bootstrap. `entry`, the bootstrap's URL, is defined before it.
-pub fn worker_prelude() -> String {
-    format!("{}{PRELUDE_IMPORT}", mcp_worker_protocol::worker_guard::WORKER_GUARD)
+///
+/// With `wasm`, the URL of the server's wasm, the prelude starts fetching and compiling it while the bootstrap loads
+/// and the handshake goes on; the SDK's bootstrap takes that module when `connect` names the same wasm.
+pub fn worker_prelude(wasm: Option<&str>) -> String {
+    let wasm = wasm.map_or_else(|| "null".to_owned(), js_string_literal);
+    format!("const wasmUrl = {wasm};\n{}{PRELUDE_IMPORT}", mcp_worker_protocol::worker_guard::WORKER_GUARD)
+}
+
+/// A JavaScript string literal of `text` (JSON's escaping is JavaScript's, plus the two line separators).
+pub fn js_string_literal(text: &str) -> String {
+    serde_json::to_string(text)
+        .unwrap_or_else(|_| "\"\"".into())
+        .replace('\u{2028}', "\\u2028")
+        .replace('\u{2029}', "\\u2029")
 }
 
 /// The CSP hash source of [`FRAME_SCRIPT`]. A page that sends its own Content-Security-Policy must allow it in

@@ -12,8 +12,8 @@ fn frame_script_hash_is_the_hash_of_the_frame_script() {
 #[test]
 fn scripts_cannot_end_the_frame_document_early() {
     assert!(!FRAME_SCRIPT.to_ascii_lowercase().contains("</script"));
-    assert!(!worker_prelude().contains("entry ="), "the prelude uses `entry`, it does not define it");
-    assert!(!worker_prelude().to_ascii_lowercase().contains("</script"));
+    assert!(!worker_prelude(None).contains("entry ="), "the prelude uses `entry`, it does not define it");
+    assert!(!worker_prelude(None).to_ascii_lowercase().contains("</script"));
 }
 
 #[test]

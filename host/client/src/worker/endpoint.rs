@@ -7,7 +7,7 @@
 //! worker's thread starts); the host's prelude ([`worker_prelude`]) runs it for every other worker: sandboxed ones,
 //! and those of bundles whose `boot` did not say `guard: true`.
 
-use crate::sandbox::{FramePolicy, Isolation, spare_frame_document, worker_prelude};
+use crate::sandbox::{FramePolicy, Isolation, js_string_literal, spare_frame_document, worker_prelude};
 use js_sys::{Array, Object, Reflect};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -48,6 +48,14 @@ impl Entry {
     }
 }
 
+impl Entry {
+    /// Whether the entry is an SDK bundle's `bootstrap.js`, whose wasm is `server_bg.wasm` beside it.
+    fn is_sdk_layout(&self) -> bool {
+        let path = self.url.split(['?', '#']).next().unwrap_or_default();
+        path.ends_with("/bootstrap.js")
+    }
+}
+
 impl Endpoint {
     /// Starts the worker: on the page's origin (from the bundle's own URL when [`Start::OwnUrl`]), or in a sandboxed
     /// frame of its own (hidden): the frame made ahead when there is one (loaded or loading), given the server's
@@ -66,8 +74,11 @@ impl Endpoint {
                         Err(_) => remember_unguarded(&entry.url),
                     }
                 }
-                let source =
-                    format!("\"use strict\";\nconst entry = {};\n{}", js_string_literal(&entry.url), worker_prelude());
+                let source = format!(
+                    "\"use strict\";\nconst entry = {};\n{}",
+                    js_string_literal(&entry.url),
+                    worker_prelude(None)
+                );
                 let parts = Array::of1(&JsValue::from_str(&source));
                 let options = BlobPropertyBag::new();
                 options.set_type("text/javascript");
@@ -97,7 +108,9 @@ impl Endpoint {
                 let init = Object::new();
                 let _ = Reflect::set(&init, &"mcpWorkerFrame".into(), &1.into());
                 let _ = Reflect::set(&init, &"entry".into(), &entry.url.as_str().into());
-                let _ = Reflect::set(&init, &"prelude".into(), &worker_prelude().into());
+                // The worker fetches and compiles its own wasm: from its first run, when it is an SDK bundle's.
+                let early_wasm = (entry.wasm_url.is_some() || entry.is_sdk_layout()).then_some(wasm_url);
+                let _ = Reflect::set(&init, &"prelude".into(), &worker_prelude(early_wasm).into());
                 let _ = Reflect::set(&init, &"name".into(), &name.into());
                 let _ = Reflect::set(&init, &"control".into(), &channel.port2());
                 let transfer = Array::of1(&channel.port2());
@@ -313,14 +326,6 @@ fn make_spare_frame() {
             *spare.borrow_mut() = Some(SpareFrame { frame, loaded, _on_load: on_load });
         }
     });
-}
-
-/// A JavaScript string literal of `text` (JSON's escaping is JavaScript's, plus the two line separators).
-fn js_string_literal(text: &str) -> String {
-    serde_json::to_string(text)
-        .unwrap_or_else(|_| "\"\"".into())
-        .replace('\u{2028}', "\\u2028")
-        .replace('\u{2029}', "\\u2029")
 }
 
 fn describe(value: JsValue) -> String {
