@@ -105,3 +105,26 @@ pub fn record_worker_urls() {
 pub fn recorded_worker_urls() -> Vec<String> {
     recorded_worker_urls_js()
 }
+
+#[wasm_bindgen::prelude::wasm_bindgen(inline_js = "
+export function forgetPageFetches() { performance.clearResourceTimings(); }
+export function pageFetches(url) {
+  const name = new URL(url, location.href).href;
+  return performance.getEntriesByType('resource').filter((entry) => entry.name === name).length;
+}")]
+extern "C" {
+    #[wasm_bindgen(js_name = forgetPageFetches)]
+    fn forget_page_fetches_js();
+    #[wasm_bindgen(js_name = pageFetches)]
+    fn page_fetches_js(url: &str) -> u32;
+}
+
+/// Forgets what the page has fetched so far (its resource timings).
+pub fn forget_page_fetches() {
+    forget_page_fetches_js();
+}
+
+/// How many times the page itself fetched `url` since [`forget_page_fetches`] (workers' fetches are their own).
+pub fn page_fetches(url: &str) -> u32 {
+    page_fetches_js(url)
+}

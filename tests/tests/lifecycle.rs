@@ -8,7 +8,10 @@ use mcp_worker_client::limits::WorkerLimits;
 use mcp_worker_client::worker::compile_module;
 use mcp_worker_client::{Error, McpClient};
 use mcp_worker_protocol::ContentBlock;
-use mcp_worker_tests::{ECHO_URL, ECHO_WASM_URL, record_worker_urls, recorded_worker_urls, spawn_echo, text_args};
+use mcp_worker_tests::{
+    ECHO_URL, ECHO_WASM_URL, forget_page_fetches, page_fetches, record_worker_urls, recorded_worker_urls, spawn_echo,
+    text_args,
+};
 use serde_json::json;
 use wasm_bindgen_test::*;
 
@@ -88,6 +91,21 @@ async fn an_sdk_bundle_on_the_page_origin_starts_from_its_own_url_and_its_guard_
     TimeoutFuture::new(1_500).await;
     assert_eq!(client.call_tool("echo", text_args("still here")).await.unwrap().joined_text(), "still here");
     client.close();
+}
+
+#[wasm_bindgen_test]
+async fn a_worker_on_the_page_origin_given_no_module_gets_one_the_page_compiles_as_it_starts() {
+    forget_page_fetches();
+    let client = McpClient::spawn(mcp_worker_tests::page_spec("echo-compiled-alongside", ECHO_URL)).await.unwrap();
+    assert_eq!(page_fetches(ECHO_WASM_URL), 1, "the page fetched the bundle's wasm once, for the worker");
+    assert_eq!(client.call_tool("echo", text_args("compiled")).await.unwrap().joined_text(), "compiled");
+    client.close();
+    // A bundle whose wasm is not where the SDK's layout puts it still starts: its worker fetches what it needs.
+    forget_page_fetches();
+    let js = mcp_worker_tests::spawn_js_server("", 30_000).await.unwrap();
+    assert_eq!(page_fetches("/fixtures/server_bg.wasm"), 0, "the page fetched no wasm for it");
+    assert!(js.list_tools().await.is_ok());
+    js.close();
 }
 
 #[wasm_bindgen_test]

@@ -152,7 +152,9 @@ impl WorkerSpec {
         self
     }
 
-    /// Hands the worker a compiled module (see [`compile_module`]) so it skips its own fetch and compile.
+    /// Hands the worker a compiled module (see [`compile_module`]) so it skips its own fetch and compile. A worker on
+    /// the page's origin given none gets one all the same when it is an SDK bundle's (or the spec names its wasm):
+    /// the page compiles it while the worker starts; one module given to many starts saves the compile of each.
     pub fn module(mut self, module: WebAssembly::Module) -> Self {
         self.module = Some(module);
         self
@@ -221,6 +223,10 @@ pub async fn spawn_with_js_calls(spec: WorkerSpec) -> Result<Spawned> {
 
     let entry = Entry::resolve(&url, wasm_url.as_deref()).map_err(load_error)?;
     let _spare = SpareAfterStart(matches!(isolation, Isolation::Sandboxed(_)));
+    let compiling = match &module {
+        None => compile_alongside(&entry, &isolation),
+        Some(_) => None,
+    };
     let start = |from| Booting::start(&name, &entry, &isolation, from, limits, on_blocked.clone());
     let mut booting = start(Start::for_entry(&entry, &isolation))?;
     let mut outcome = booting.boot(&name, boot_timeout_ms).await;
@@ -236,6 +242,12 @@ pub async fn spawn_with_js_calls(spec: WorkerSpec) -> Result<Spawned> {
         outcome = booting.boot(&name, boot_timeout_ms).await;
     }
     let Booting { transport, connection, js_calls, server_port, .. } = booting;
+    let module = match (module, compiling) {
+        (Some(module), _) => Some(module),
+        // Failed (no wasm there, not served as wasm): the worker fetches what it needs, as it would have.
+        (None, Some(compiling)) if outcome.is_ok() => compiling.await.ok().and_then(|m| m.dyn_into().ok()),
+        (None, _) => None,
+    };
     // A module can cross only to workers of the page's agent cluster; a sandboxed worker is given its wasm's URL.
     let wasm = match (&transport.endpoint, module) {
         (Endpoint::Page { .. }, Some(module)) => Some(JsValue::from(module)),
@@ -257,6 +269,19 @@ pub async fn spawn_with_js_calls(spec: WorkerSpec) -> Result<Spawned> {
             Err(error)
         }
     }
+}
+
+/// The wasm of a worker on the page's origin that is given no module, fetched and compiled by the page from the
+/// start of the spawn, while the worker's thread starts and its script loads; the module then crosses with
+/// `connect`, as one given with [`WorkerSpec::module`] does. Only for an SDK bundle (a `bootstrap.js`) or a spec
+/// that names its wasm: other workers fetch what they need themselves.
+fn compile_alongside(entry: &Entry, isolation: &Isolation) -> Option<wasm_bindgen_futures::JsFuture> {
+    if !matches!(isolation, Isolation::PageOrigin) || !(entry.wasm_url.is_some() || entry.is_sdk_layout()) {
+        return None;
+    }
+    let fetched = web_sys::window()?.fetch_with_str(&entry.wasm());
+    // Awaited from now (a failure is read, not left unhandled), whether or not the start gets that far.
+    Some(wasm_bindgen_futures::JsFuture::from(WebAssembly::compile_streaming(&fetched)))
 }
 
 /// What a worker's `boot` said.

@@ -50,9 +50,17 @@ impl Entry {
 
 impl Entry {
     /// Whether the entry is an SDK bundle's `bootstrap.js`, whose wasm is `server_bg.wasm` beside it.
-    fn is_sdk_layout(&self) -> bool {
+    pub(super) fn is_sdk_layout(&self) -> bool {
         let path = self.url.split(['?', '#']).next().unwrap_or_default();
         path.ends_with("/bootstrap.js")
+    }
+
+    /// The server's wasm: the one the spec names, or else `server_bg.wasm` beside the bootstrap.
+    pub(super) fn wasm(&self) -> String {
+        match &self.wasm_url {
+            Some(url) => url.clone(),
+            None => format!("{}server_bg.wasm", &self.url[..self.url.rfind('/').map_or(0, |i| i + 1)]),
+        }
     }
 }
 
@@ -93,15 +101,8 @@ impl Endpoint {
             }
             Isolation::Sandboxed(network) => {
                 // The bundle's wasm is fetched by its bootstrap, beside it, unless the spec names another.
-                let sibling_wasm;
-                let wasm_url = match &entry.wasm_url {
-                    Some(url) => url.as_str(),
-                    None => {
-                        sibling_wasm =
-                            format!("{}server_bg.wasm", &entry.url[..entry.url.rfind('/').map_or(0, |i| i + 1)]);
-                        sibling_wasm.as_str()
-                    }
-                };
+                let wasm = entry.wasm();
+                let wasm_url = wasm.as_str();
                 let policy = FramePolicy { entry_url: &entry.url, wasm_url: Some(wasm_url), network };
                 let channel = MessageChannel::new().map_err(describe)?;
                 let control = channel.port1();
