@@ -244,8 +244,14 @@ pub async fn spawn_with_js_calls(spec: WorkerSpec) -> Result<Spawned> {
     let Booting { transport, connection, js_calls, server_port, .. } = booting;
     let module = match (module, compiling) {
         (Some(module), _) => Some(module),
-        // Failed (no wasm there, not served as wasm): the worker fetches what it needs, as it would have.
-        (None, Some(compiling)) if outcome.is_ok() => compiling.await.ok().and_then(|m| m.dyn_into().ok()),
+        // Failed (no wasm there, not served as wasm) or not done within the handshake's time (a fetch that hangs):
+        // the worker fetches what it needs, as it would have, and the handshake's own timeout bounds that.
+        (None, Some(compiling)) if outcome.is_ok() => {
+            match select(compiling, TimeoutFuture::new(boot_timeout_ms)).await {
+                Either::Left((Ok(module), _)) => module.dyn_into().ok(),
+                _ => None,
+            }
+        }
         (None, _) => None,
     };
     // A module can cross only to workers of the page's agent cluster; a sandboxed worker is given its wasm's URL.
