@@ -25,7 +25,7 @@ pub fn worker_prelude(wasm: Option<&str>) -> String {
 }
 
 /// A JavaScript string literal of `text` (JSON's escaping is JavaScript's, plus the two line separators).
-pub fn js_string_literal(text: &str) -> String {
+pub(crate) fn js_string_literal(text: &str) -> String {
     serde_json::to_string(text)
         .unwrap_or_else(|_| "\"\"".into())
         .replace('\u{2028}', "\\u2028")

@@ -282,10 +282,10 @@ pub async fn spawn_with_js_calls(spec: WorkerSpec) -> Result<Spawned> {
 /// `connect`, as one given with [`WorkerSpec::module`] does. Only for an SDK bundle (a `bootstrap.js`) or a spec
 /// that names its wasm: other workers fetch what they need themselves.
 fn compile_alongside(entry: &Entry, isolation: &Isolation) -> Option<wasm_bindgen_futures::JsFuture> {
-    if !matches!(isolation, Isolation::PageOrigin) || !(entry.wasm_url.is_some() || entry.is_sdk_layout()) {
+    if !matches!(isolation, Isolation::PageOrigin) {
         return None;
     }
-    let fetched = web_sys::window()?.fetch_with_str(&entry.wasm());
+    let fetched = web_sys::window()?.fetch_with_str(&entry.known_wasm()?);
     // Awaited from now (a failure is read, not left unhandled), whether or not the start gets that far.
     Some(wasm_bindgen_futures::JsFuture::from(WebAssembly::compile_streaming(&fetched)))
 }

@@ -46,14 +46,6 @@ impl Entry {
         };
         Ok(Self { url: absolute(url)?, wasm_url: wasm_url.map(absolute).transpose()? })
     }
-}
-
-impl Entry {
-    /// Whether the entry is an SDK bundle's `bootstrap.js`, whose wasm is `server_bg.wasm` beside it.
-    pub(super) fn is_sdk_layout(&self) -> bool {
-        let path = self.url.split(['?', '#']).next().unwrap_or_default();
-        path.ends_with("/bootstrap.js")
-    }
 
     /// The server's wasm: the one the spec names, or else `server_bg.wasm` beside the bootstrap.
     pub(super) fn wasm(&self) -> String {
@@ -61,6 +53,13 @@ impl Entry {
             Some(url) => url.clone(),
             None => format!("{}server_bg.wasm", &self.url[..self.url.rfind('/').map_or(0, |i| i + 1)]),
         }
+    }
+
+    /// The server's wasm when the host knows there is one: the spec names it, or the entry is an SDK bundle's
+    /// `bootstrap.js`. Other workers fetch what they need themselves.
+    pub(super) fn known_wasm(&self) -> Option<String> {
+        let path = self.url.split(['?', '#']).next().unwrap_or_default();
+        (self.wasm_url.is_some() || path.ends_with("/bootstrap.js")).then(|| self.wasm())
     }
 }
 
@@ -110,8 +109,7 @@ impl Endpoint {
                 let _ = Reflect::set(&init, &"mcpWorkerFrame".into(), &1.into());
                 let _ = Reflect::set(&init, &"entry".into(), &entry.url.as_str().into());
                 // The worker fetches and compiles its own wasm: from its first run, when it is an SDK bundle's.
-                let early_wasm = (entry.wasm_url.is_some() || entry.is_sdk_layout()).then_some(wasm_url);
-                let _ = Reflect::set(&init, &"prelude".into(), &worker_prelude(early_wasm).into());
+                let _ = Reflect::set(&init, &"prelude".into(), &worker_prelude(entry.known_wasm().as_deref()).into());
                 let _ = Reflect::set(&init, &"name".into(), &name.into());
                 let _ = Reflect::set(&init, &"control".into(), &channel.port2());
                 let transfer = Array::of1(&channel.port2());
