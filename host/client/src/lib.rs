@@ -7,6 +7,7 @@ pub mod error;
 pub mod http;
 pub mod limits;
 pub mod liveness;
+pub mod next_task;
 pub mod sandbox;
 pub mod server_requests;
 pub mod session;

@@ -30,6 +30,10 @@ pub const DEFAULT_REQUEST_TIMEOUT_MS: u32 = 60_000;
 /// The most pages `list_tools` follows before it calls the server broken.
 pub const MAX_LIST_PAGES: usize = 10_000;
 
+/// A list page at least this large (in bytes of JSON) is decoded in a later task than the one that read its frame:
+/// the page's stall is the longer of the two, not their sum (see [`crate::next_task`]).
+const READ_PAGE_LATER_FROM_BYTES: usize = 1024 * 1024;
+
 /// How the client introduces itself and how long it waits.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
@@ -266,6 +270,10 @@ impl McpClient {
             let params = pages.next_params().map_err(|message| self.protocol_error(message))?;
             let options = RequestOptions::timeout(self.request_timeout_ms);
             let page = self.connection.request(method, Some(&params), options).await?;
+            if page.get().len() >= READ_PAGE_LATER_FROM_BYTES {
+                // The page's frame was read in this task: its tools are decoded in the next.
+                crate::next_task::next_task().await;
+            }
             let next = read(&page).map_err(|message| self.protocol_error(message))?;
             if !pages.follow(next).map_err(|message| self.protocol_error(message))? {
                 return Ok(());

@@ -3,13 +3,15 @@
 
 mod detached;
 mod endpoint;
+mod inbox;
 mod js_calls;
 mod js_listing;
+mod long_text;
 mod sender;
 
 pub use js_calls::{JsAnswer, JsCalls};
 
-use crate::connection::{Connection, Screened};
+use crate::connection::Connection;
 use crate::error::{Error, Result};
 use crate::limits::{MAX_BATCH_CHARS, MAX_BATCH_FRAMES, WorkerLimits};
 use crate::liveness::{Beat, Heartbeat};
@@ -20,7 +22,8 @@ use endpoint::{Endpoint, Entry, SpareAfterStart, Start};
 use futures_channel::oneshot;
 use futures_util::future::{Either, select};
 use gloo_timers::future::TimeoutFuture;
-use js_sys::{Array, JsString, Object, Reflect, WebAssembly};
+use inbox::Inbox;
+use js_sys::{Array, Object, Reflect, WebAssembly};
 use sender::FrameSender;
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -29,9 +32,6 @@ use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, Event, MessageChannel, MessageEvent, MessagePort};
 use zeroize::Zeroizing;
 
-/// Frames longer than this (in UTF-16 units) are screened from their first characters before they are copied into
-/// wasm; shorter ones are copied at once (one call into JavaScript fewer on every ordinary message).
-const SCREEN_FROM_PREFIX_ABOVE: u32 = 1024;
 /// How often pending requests are checked against their deadlines.
 const SWEEP_INTERVAL_MS: u32 = 100;
 
@@ -520,57 +520,16 @@ impl WorkerTransport {
             };
             transport.fail(&boot, error);
         });
-        // MCP frames from the server: bounded in size before anything reads them. Once the connection closes (a
-        // frame too large, a flood), the port is closed at once: the browser would otherwise go on spending the
-        // page's time dispatching whatever the server queued.
-        let (conn, name, max) = (connection.clone(), server.clone(), limits.max_frame_chars);
-        let max_batch_chars = transport.max_batch_chars;
-        let sender = transport.sender.clone();
+        // MCP frames from the server, read in order by the inbox.
         let weak = Rc::downgrade(&transport);
-        let on_frame = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-            let data = event.data();
-            // Text is the usual frame; an array, a batch of them (`docs/wire-protocol.md`, "Batches").
-            let text = data.dyn_ref::<JsString>().cloned();
-            if text.is_none() && Array::is_array(&data) {
-                receive_batch(data.unchecked_ref(), max_batch_chars, &conn, &js_calls);
-            } else {
-                // A frame with detached strings is measured with them; anything else is read as JSON.
-                let detached = if text.is_none() { detached::length(&data) } else { None };
-                let frame = match (text, detached) {
-                    (Some(text), _) => Some(text),
-                    (None, Some(_)) => None,
-                    (None, None) => js_sys::JSON::stringify(&data).ok(),
-                };
-                let length = detached.unwrap_or_else(|| frame.as_ref().map_or(0, JsString::length));
-                if length > max {
-                    let message = format!("the server sent a frame of {length} characters; the limit is {max}");
-                    conn.close(Error::Protocol { server: name.clone(), message });
-                } else if detached.is_some() {
-                    // Put back as JSON, a string can grow (a control character takes six): the limit holds again.
-                    let received = detached::receive(&data, &conn, &js_calls);
-                    sender.recycle(&data);
-                    match received {
-                        Some(text) if text.length() > max => {
-                            let length = text.length();
-                            let message = format!(
-                                "the server sent a frame of {length} characters with its detached strings as JSON; the \
-                                 limit is {max}"
-                            );
-                            conn.close(Error::Protocol { server: name.clone(), message });
-                        }
-                        Some(text) => receive_text(&conn, Some(text)),
-                        None => {}
-                    }
-                } else if !js_calls.offer(&data, &conn) {
-                    receive_text(&conn, frame);
-                }
-            }
-            if let Some(cause) = conn.closed_reason()
-                && let Some(transport) = weak.upgrade()
-            {
+        let on_closed = Box::new(move |cause: Error| {
+            if let Some(transport) = weak.upgrade() {
                 transport.close_with(cause);
             }
         });
+        let limits = (limits.max_frame_chars, transport.max_batch_chars);
+        let inbox = Inbox::new(connection.clone(), limits, transport.sender.clone(), js_calls, on_closed);
+        let on_frame = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| inbox.offer(event.data()));
         // A frame that could not be deserialized is lost; its request would wait for its timeout. Fail fast.
         let (conn, name) = (connection.clone(), server);
         let on_message_error = Closure::<dyn FnMut(Event)>::new(move |_: Event| {
@@ -693,38 +652,6 @@ fn describe_error_event(event: &Event) -> String {
     match event.dyn_ref::<ErrorEvent>() {
         Some(e) if !e.message().is_empty() => e.message(),
         _ => LOAD_FAILURE.into(),
-    }
-}
-
-/// Hands a frame's text to the connection. A large log message over the rate is dropped from its first characters,
-/// before the frame is copied; a small frame costs less to copy than to look at twice, and is judged in `receive`.
-fn receive_text(connection: &Connection, frame: Option<JsString>) {
-    let length = frame.as_ref().map_or(0, JsString::length);
-    match frame {
-        Some(text) if length > SCREEN_FROM_PREFIX_ABOVE => {
-            let screened = connection.screen(&String::from(text.slice(0, 64)), length as usize);
-            if screened != Screened::Dropped {
-                connection.receive_owned(text.as_string().unwrap_or_default(), screened);
-            }
-        }
-        frame => connection.receive(&frame.and_then(|f| f.as_string()).unwrap_or_default()),
-    }
-}
-
-/// Reads a batch of frames: bounded as a whole, then each frame as if it had come alone, until the connection
-/// closes. A batch over its bounds closes the connection before any of its frames is read.
-fn receive_batch(batch: &Array, max_chars: u32, connection: &Connection, js_calls: &JsCalls) {
-    if let Err(message) = sender::check(batch, max_chars) {
-        connection.close(Error::Protocol { server: connection.server().to_owned(), message });
-        return;
-    }
-    for frame in batch.iter() {
-        if connection.closed_reason().is_some() {
-            return;
-        }
-        if !js_calls.offer(&frame, connection) {
-            receive_text(connection, frame.dyn_into::<JsString>().ok());
-        }
     }
 }
 
