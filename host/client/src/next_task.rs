@@ -14,6 +14,7 @@
 /// Runs `work` in a later task of the page's event loop.
 #[cfg(target_arch = "wasm32")]
 pub fn later(work: impl FnOnce() + 'static) {
+    let work: Box<dyn FnOnce()> = Box::new(work);
     gloo_timers::callback::Timeout::new(1, work).forget();
 }
 

@@ -13,7 +13,6 @@ use crate::error::Error;
 use crate::next_task;
 use js_sys::{Array, JsString};
 use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -26,11 +25,8 @@ const SCREEN_FROM_PREFIX_ABOVE: u32 = 1024;
 /// 2 Mi units costs a few milliseconds to copy and as many to read; from there on, the two are kept apart.
 pub(super) const READ_LATER_FROM_UNITS: u32 = 2 * 1024 * 1024;
 
-/// What waits its turn: a frame not yet looked at, or one copied into wasm and screened, to be read.
-enum Waiting {
-    Posted(JsValue),
-    Copied(String, Screened),
-}
+/// A frame copied into wasm and screened, to be read.
+type Copied = (String, Screened);
 
 /// The server's frames, on their way to its connection.
 pub(super) struct Inbox {
@@ -39,7 +35,10 @@ pub(super) struct Inbox {
     max_batch_chars: u32,
     sender: Rc<FrameSender>,
     js_calls: JsCalls,
-    waiting: RefCell<VecDeque<Waiting>>,
+    /// The frame copied to be read in a later task, if any.
+    copied: RefCell<Option<Copied>>,
+    /// Frames posted while one waits to be read, in order, not yet looked at.
+    posted: RefCell<Vec<JsValue>>,
     /// Closes the transport once the connection has closed (a frame too large, a flood): the browser would otherwise
     /// go on spending the page's time dispatching whatever the server queued.
     on_closed: Box<dyn Fn(Error)>,
@@ -60,47 +59,47 @@ impl Inbox {
             max_batch_chars,
             sender,
             js_calls,
-            waiting: RefCell::default(),
+            copied: RefCell::default(),
+            posted: RefCell::default(),
             on_closed,
         })
     }
 
     /// A frame the worker posted.
     pub(super) fn offer(self: &Rc<Self>, data: JsValue) {
-        if !self.waiting.borrow().is_empty() {
-            self.waiting.borrow_mut().push_back(Waiting::Posted(data));
+        if self.copied.borrow().is_some() {
+            self.posted.borrow_mut().push(data);
             return;
         }
         if let Some(copied) = self.read(&data) {
-            self.waiting.borrow_mut().push_back(copied);
+            *self.copied.borrow_mut() = Some(copied);
             self.read_later();
         }
         self.after_reading();
     }
 
-    /// Reads what waits, in order, up to and including one copied frame; the rest in later tasks.
+    /// Reads the copied frame, then the frames posted behind it, in order, until one more is copied: that one is read
+    /// in the next task, with the frames still behind it.
     fn read_waiting(self: &Rc<Self>) {
-        loop {
-            let next = self.waiting.borrow_mut().pop_front();
-            match next {
-                None => return,
-                Some(Waiting::Copied(text, screened)) => {
-                    self.connection.receive_owned(text, screened);
-                    break;
-                }
-                Some(Waiting::Posted(data)) => {
-                    if let Some(copied) = self.read(&data) {
-                        self.waiting.borrow_mut().push_front(copied);
-                        break;
-                    }
-                }
+        let Some((text, screened)) = self.copied.take() else { return };
+        self.connection.receive_owned(text, screened);
+        if self.after_reading() {
+            return;
+        }
+        let mut posted = std::mem::take(&mut *self.posted.borrow_mut()).into_iter();
+        while let Some(data) = posted.next() {
+            if let Some(copied) = self.read(&data) {
+                *self.copied.borrow_mut() = Some(copied);
+                // Frames posted while these were read came after them.
+                let mut behind: Vec<JsValue> = posted.collect();
+                behind.append(&mut self.posted.borrow_mut());
+                *self.posted.borrow_mut() = behind;
+                self.read_later();
+                return;
             }
             if self.after_reading() {
                 return;
             }
-        }
-        if !self.after_reading() && !self.waiting.borrow().is_empty() {
-            self.read_later();
         }
     }
 
@@ -116,13 +115,14 @@ impl Inbox {
     /// True when the connection has closed: the transport is closed, and nothing that waits is read.
     fn after_reading(&self) -> bool {
         let Some(cause) = self.connection.closed_reason() else { return false };
-        self.waiting.borrow_mut().clear();
+        self.copied.take();
+        self.posted.borrow_mut().clear();
         (self.on_closed)(cause);
         true
     }
 
     /// Reads a frame, or copies it and returns it to be read later.
-    fn read(&self, data: &JsValue) -> Option<Waiting> {
+    fn read(&self, data: &JsValue) -> Option<Copied> {
         let (connection, max) = (&self.connection, self.max_frame_chars);
         // Text is the usual frame; an array, a batch of them (`docs/wire-protocol.md`, "Batches").
         let text = data.dyn_ref::<JsString>().cloned();
@@ -170,7 +170,7 @@ impl Inbox {
     /// Reads a frame of text; a very large one is copied and returned, to be read later. A large log message over the
     /// rate is dropped from its first characters, before the frame is copied; a small frame costs less to copy than
     /// to look at twice, and is judged in `receive`.
-    fn read_text(&self, frame: Option<JsString>) -> Option<Waiting> {
+    fn read_text(&self, frame: Option<JsString>) -> Option<Copied> {
         let connection = &self.connection;
         let length = frame.as_ref().map_or(0, JsString::length);
         match frame {
@@ -181,7 +181,7 @@ impl Inbox {
                 }
                 let copied = long_text::to_rust(&text);
                 if length >= READ_LATER_FROM_UNITS {
-                    return Some(Waiting::Copied(copied, screened));
+                    return Some((copied, screened));
                 }
                 connection.receive_owned(copied, screened);
                 None
@@ -207,7 +207,7 @@ impl Inbox {
                 return;
             }
             if !self.js_calls.offer(&frame, connection)
-                && let Some(Waiting::Copied(text, screened)) = self.read_text(frame.dyn_into::<JsString>().ok())
+                && let Some((text, screened)) = self.read_text(frame.dyn_into::<JsString>().ok())
             {
                 connection.receive_owned(text, screened);
             }
