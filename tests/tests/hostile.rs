@@ -326,23 +326,27 @@ async fn a_large_frame_arrives_exactly_and_in_its_order_though_it_is_read_in_a_l
     let manager = servers("large-text", &[]).await;
     manager.connect("hostile").await.unwrap();
     let client = manager.client("hostile").unwrap();
-    // `small` is asked first and answered last, in a small frame that comes right behind the large one.
-    let answered = std::cell::RefCell::new(Vec::new());
-    let small = async {
-        let text = client.call_tool("small", None).await.unwrap().joined_text();
-        answered.borrow_mut().push("small");
-        text
-    };
-    let big = async {
-        let text = client.call_tool("big", None).await.unwrap().joined_text();
-        answered.borrow_mut().push("big");
-        text
-    };
-    let (small, big) = futures_util::join!(small, big);
-    assert_eq!(small, "small");
-    assert_eq!(*answered.borrow(), ["big", "small"], "the answers are read in the order the server sent them");
+    // `small` is asked first and answered last, in a small frame that comes right behind the large one. Each call is
+    // a task of its own, run when its answer is read: the order they finish in is the order the answers were read.
+    let answered: Rc<std::cell::RefCell<Vec<(&str, String)>>> = Rc::default();
+    for name in ["small", "big"] {
+        let (client, answered) = (client.clone(), answered.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            let text = client.call_tool(name, None).await.unwrap().joined_text();
+            answered.borrow_mut().push((name, text));
+        });
+    }
+    let started = now_ms();
+    while answered.borrow().len() < 2 && now_ms() - started < 10_000.0 {
+        gloo_timers::future::TimeoutFuture::new(10).await;
+    }
+    let answered = answered.take();
+    let order: Vec<&str> = answered.iter().map(|(name, _)| *name).collect();
+    assert_eq!(order, ["big", "small"], "the answers are read in the order the server sent them");
+    assert_eq!(answered[1].1, "small");
+    let big = &answered[0].1;
     let expected = format!("{}{}\u{FFFD} end", "a".repeat(2_200_000), "café ✓ 😀 ".repeat(50_000));
     assert_eq!(big.len(), expected.len(), "a lone surrogate becomes U+FFFD, every other character arrives");
-    assert!(big == expected, "the text differs from what the server sent");
+    assert!(*big == expected, "the text differs from what the server sent");
     echo_still_answers(&manager).await;
 }
