@@ -6,6 +6,7 @@ pub mod content;
 pub mod destructive;
 pub mod elicitation;
 pub mod error;
+pub mod id_map;
 pub mod invalid_arguments;
 pub mod jsonrpc;
 pub mod lifecycle;

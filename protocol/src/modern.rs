@@ -6,10 +6,13 @@
 //!
 //! The types here are the wire shapes both sides share. Which era a request belongs to is [`RequestMeta::version`].
 
+mod raw_members;
+
 use crate::lifecycle::{ClientCapabilities, Implementation, ServerCapabilities};
 use crate::logging::LoggingLevel;
 use crate::notifications::ProgressToken;
 use crate::{ErrorObject, JsonObject, RequestId};
+use raw_members::RawMembers;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -391,9 +394,9 @@ pub fn with_meta(
     members: &str,
 ) -> serde_json::Result<Box<serde_json::value::RawValue>> {
     use serde_json::value::RawValue;
-    let mut fields: BTreeMap<String, Box<RawValue>> = match params {
-        None => BTreeMap::new(),
-        Some(raw) if raw.get().trim() == "null" => BTreeMap::new(),
+    let mut fields: RawMembers = match params {
+        None => RawMembers::default(),
+        Some(raw) if raw.get().trim() == "null" => RawMembers::default(),
         Some(raw) => serde_json::from_str(raw.get())?,
     };
     let meta = match fields.remove("_meta") {
@@ -409,7 +412,7 @@ pub fn with_meta(
         }
     };
     fields.insert("_meta".into(), RawValue::from_string(meta)?);
-    serde_json::value::to_raw_value(&fields)
+    fields.to_raw_value()
 }
 
 /// What a modern result says it is.

@@ -103,3 +103,11 @@ fn a_complete_result_says_its_type_first_and_names_the_server() {
     let asked = input_required_result(&InputRequiredResult::default(), &info).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(result_kind(asked.get()), Ok(ResultKind::InputRequired));
 }
+
+#[test]
+fn members_keep_their_order_and_a_name_given_twice_keeps_its_last_value() {
+    let raw = RawValue::from_string(r#"{"b":1,"a":[2],"_meta":{"x":1},"b":3,"_meta":{"y":2}}"#.to_owned())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let out = with_meta(Some(&raw), r#""z":3"#).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.get(), r#"{"b":3,"a":[2],"_meta":{"y":2,"z":3}}"#);
+}

@@ -13,8 +13,8 @@ mod deadline;
 pub use cancel::cancel_notice;
 pub use deadline::Deadline;
 
+use crate::id_map::IdMap;
 use crate::jsonrpc::RequestId;
-use std::collections::BTreeMap;
 
 /// One request in flight.
 #[derive(Debug)]
@@ -38,7 +38,7 @@ pub struct PendingTable<W> {
     /// The id the next request gets.
     next: i64,
     /// Ordered by id, so that overdue and drained requests come out in a stable order.
-    entries: BTreeMap<i64, Entry<W>>,
+    entries: IdMap<Entry<W>>,
 }
 
 impl<W> Default for PendingTable<W> {
@@ -50,7 +50,7 @@ impl<W> Default for PendingTable<W> {
 impl<W> PendingTable<W> {
     /// An empty table whose first id is 1.
     pub fn new() -> Self {
-        Self { next: 1, entries: BTreeMap::new() }
+        Self { next: 1, entries: IdMap::new() }
     }
 
     /// Reserves an id for a new request: 1, 2, 3, …, back to 1 after `i64::MAX` (never zero or negative).
@@ -69,7 +69,7 @@ impl<W> PendingTable<W> {
     /// pending (its answer is late, or bogus).
     pub fn take_response(&mut self, id: &RequestId) -> Option<Entry<W>> {
         match id {
-            RequestId::Number(id) => self.entries.remove(id),
+            RequestId::Number(id) => self.entries.remove(*id),
             // Requests from this side always have integer ids.
             _ => None,
         }
@@ -77,13 +77,13 @@ impl<W> PendingTable<W> {
 
     /// Forgets request `id` (abandoned, failed, or answered another way) and returns it if it was pending.
     pub fn remove(&mut self, id: i64) -> Option<Entry<W>> {
-        self.entries.remove(&id)
+        self.entries.remove(id)
     }
 
     /// Progress was reported on request `id` at `now`: its deadline moves if it moves with progress. Returns the
     /// request's waiter, or `None` when the request is not pending.
     pub fn progressed(&mut self, id: i64, now: f64) -> Option<&W> {
-        let entry = self.entries.get_mut(&id)?;
+        let entry = self.entries.get_mut(id)?;
         if let Some(deadline) = &mut entry.deadline {
             deadline.progressed(now);
         }
@@ -92,18 +92,12 @@ impl<W> PendingTable<W> {
 
     /// Removes and returns, in id order, every request whose deadline has passed at `now`.
     pub fn overdue(&mut self, now: f64) -> Vec<(i64, Entry<W>)> {
-        let due: Vec<i64> = self
-            .entries
-            .iter()
-            .filter(|(_, entry)| entry.deadline.is_some_and(|d| d.is_due(now)))
-            .map(|(id, _)| *id)
-            .collect();
-        due.into_iter().filter_map(|id| self.entries.remove(&id).map(|entry| (id, entry))).collect()
+        self.entries.remove_picked(|entry| entry.deadline.is_some_and(|d| d.is_due(now)))
     }
 
     /// Removes and returns every request, in id order (the connection closed). Ids keep counting on.
     pub fn drain(&mut self) -> Vec<(i64, Entry<W>)> {
-        std::mem::take(&mut self.entries).into_iter().collect()
+        self.entries.drain()
     }
 
     /// How many requests await an answer.

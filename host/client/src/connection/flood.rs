@@ -11,9 +11,9 @@
 use super::Connection;
 use crate::Error;
 use crate::limits::NotificationLimits;
+use mcp_worker_protocol::id_map::IdMap;
 use mcp_worker_protocol::notifications::ProgressParams;
 use mcp_worker_protocol::{Notification, methods};
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// Reports are at most this often.
@@ -70,7 +70,7 @@ pub(super) struct Flood {
     tokens: f64,
     refilled_at: Option<f64>,
     /// The latest progress per request, waiting for a token.
-    progress: BTreeMap<i64, ProgressParams>,
+    progress: IdMap<ProgressParams>,
     /// One list change per list, waiting for a token.
     lists: Vec<Notification>,
     counts: FloodReport,
@@ -85,7 +85,7 @@ impl Flood {
             limits,
             tokens: f64::from(limits.burst),
             refilled_at: None,
-            progress: BTreeMap::new(),
+            progress: IdMap::new(),
             lists: Vec::new(),
             counts: FloodReport::default(),
             reported_at: None,
@@ -203,7 +203,7 @@ impl Connection {
 
     /// The progress waiting for request `id`, to deliver before its answer.
     pub(super) fn take_held_progress(&self, id: i64) -> Option<ProgressParams> {
-        self.inner.flood.borrow_mut().progress.remove(&id)
+        self.inner.flood.borrow_mut().progress.remove(id)
     }
 
     /// Counts a notification over the rate against the window; past the bound, reports what was dropped and
