@@ -1,4 +1,5 @@
-//! A map keyed by request id, in id order: what a connection keeps per request in flight.
+//! A map keyed by request id, in id order: what a connection keeps per request in flight (and the host per request
+//! a server made of the application).
 //!
 //! Ids are given in increasing order and mostly answered in it, so a deque sorted by id inserts at its back and
 //! removes at its front in constant time, and finds an id by binary search. It does what a `BTreeMap<i64, V>` did
@@ -7,26 +8,26 @@
 
 use std::collections::VecDeque;
 
-/// Values by request id, in id order.
+/// Values by request id (`K`, an integer), in id order.
 #[derive(Debug)]
-pub struct IdMap<V> {
-    entries: VecDeque<(i64, V)>,
+pub struct IdMap<K, V> {
+    entries: VecDeque<(K, V)>,
 }
 
-impl<V> Default for IdMap<V> {
+impl<K: Ord + Copy, V> Default for IdMap<K, V> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<V> IdMap<V> {
+impl<K: Ord + Copy, V> IdMap<K, V> {
     /// An empty map.
     pub const fn new() -> Self {
         Self { entries: VecDeque::new() }
     }
 
     /// Where `id` is, or where it would go.
-    fn find(&self, id: i64) -> Result<usize, usize> {
+    fn find(&self, id: K) -> Result<usize, usize> {
         // Most ids are newer than every other: their place is the end.
         match self.entries.back() {
             Some((last, _)) if *last < id => Err(self.entries.len()),
@@ -36,7 +37,7 @@ impl<V> IdMap<V> {
     }
 
     /// Puts `value` under `id`; returns the value it replaces.
-    pub fn insert(&mut self, id: i64, value: V) -> Option<V> {
+    pub fn insert(&mut self, id: K, value: V) -> Option<V> {
         match self.find(id) {
             Ok(at) => self.entries.get_mut(at).map(|(_, held)| std::mem::replace(held, value)),
             Err(at) => {
@@ -47,24 +48,24 @@ impl<V> IdMap<V> {
     }
 
     /// Removes and returns the value under `id`.
-    pub fn remove(&mut self, id: i64) -> Option<V> {
+    pub fn remove(&mut self, id: K) -> Option<V> {
         let at = self.find(id).ok()?;
         self.entries.remove(at).map(|(_, value)| value)
     }
 
     /// The value under `id`.
-    pub fn get_mut(&mut self, id: i64) -> Option<&mut V> {
+    pub fn get_mut(&mut self, id: K) -> Option<&mut V> {
         let at = self.find(id).ok()?;
         self.entries.get_mut(at).map(|(_, value)| value)
     }
 
     /// Removes and returns the entry with the lowest id.
-    pub fn pop_first(&mut self) -> Option<(i64, V)> {
+    pub fn pop_first(&mut self) -> Option<(K, V)> {
         self.entries.pop_front()
     }
 
     /// Removes and returns, in id order, every entry whose value `pick` picks.
-    pub fn remove_picked(&mut self, pick: impl Fn(&V) -> bool) -> Vec<(i64, V)> {
+    pub fn remove_picked(&mut self, pick: impl Fn(&V) -> bool) -> Vec<(K, V)> {
         if !self.entries.iter().any(|(_, value)| pick(value)) {
             return Vec::new();
         }
@@ -78,8 +79,13 @@ impl<V> IdMap<V> {
     }
 
     /// Removes and returns every entry, in id order.
-    pub fn drain(&mut self) -> Vec<(i64, V)> {
+    pub fn drain(&mut self) -> Vec<(K, V)> {
         self.entries.drain(..).collect()
+    }
+
+    /// The ids, in order.
+    pub fn keys(&self) -> impl Iterator<Item = K> + '_ {
+        self.entries.iter().map(|(id, _)| *id)
     }
 
     /// The values, in id order.

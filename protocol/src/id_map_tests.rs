@@ -6,12 +6,13 @@ fn ids<V>(entries: &[(i64, V)]) -> Vec<i64> {
 
 #[test]
 fn entries_come_out_in_id_order_whatever_order_they_went_in() {
-    let mut map = IdMap::new();
+    let mut map: IdMap<i64, _> = IdMap::new();
     for id in [5, 1, 9, 3, 7] {
         assert_eq!(map.insert(id, id * 10), None);
     }
     assert_eq!(map.len(), 5);
     assert_eq!(map.values().copied().collect::<Vec<_>>(), [10, 30, 50, 70, 90]);
+    assert_eq!(map.keys().collect::<Vec<_>>(), [1, 3, 5, 7, 9]);
     assert_eq!(map.pop_first(), Some((1, 10)));
     assert_eq!(ids(&map.drain()), [3, 5, 7, 9]);
     assert!(map.is_empty());
@@ -19,7 +20,7 @@ fn entries_come_out_in_id_order_whatever_order_they_went_in() {
 
 #[test]
 fn an_id_holds_one_value_replaced_by_the_next_and_removed_once() {
-    let mut map = IdMap::new();
+    let mut map: IdMap<i64, _> = IdMap::new();
     map.insert(2, "a");
     map.insert(4, "b");
     assert_eq!(map.insert(2, "c"), Some("a"), "the value it replaces");
@@ -35,7 +36,7 @@ fn an_id_holds_one_value_replaced_by_the_next_and_removed_once() {
 
 #[test]
 fn picked_entries_are_removed_in_id_order_and_the_rest_stay_in_it() {
-    let mut map = IdMap::new();
+    let mut map: IdMap<i64, _> = IdMap::new();
     for id in 1..=10 {
         map.insert(id, id);
     }
@@ -51,7 +52,7 @@ fn picked_entries_are_removed_in_id_order_and_the_rest_stay_in_it() {
 
 #[test]
 fn ids_that_wrap_back_to_small_numbers_keep_their_order() {
-    let mut map = IdMap::new();
+    let mut map: IdMap<i64, _> = IdMap::new();
     map.insert(i64::MAX - 1, "old");
     map.insert(i64::MAX, "older");
     map.insert(1, "new");

@@ -38,7 +38,7 @@ pub struct PendingTable<W> {
     /// The id the next request gets.
     next: i64,
     /// Ordered by id, so that overdue and drained requests come out in a stable order.
-    entries: IdMap<Entry<W>>,
+    entries: IdMap<i64, Entry<W>>,
 }
 
 impl<W> Default for PendingTable<W> {

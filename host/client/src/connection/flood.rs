@@ -70,7 +70,7 @@ pub(super) struct Flood {
     tokens: f64,
     refilled_at: Option<f64>,
     /// The latest progress per request, waiting for a token.
-    progress: IdMap<ProgressParams>,
+    progress: IdMap<i64, ProgressParams>,
     /// One list change per list, waiting for a token.
     lists: Vec<Notification>,
     counts: FloodReport,

@@ -10,11 +10,11 @@ use super::events::{EventBody, ServerRequestEvent, ServerRequestSettledEvent, Se
 use super::hub::ObservationManager;
 use futures_channel::oneshot;
 use mcp_worker_client::server_requests::{RequestHandler, ServerRequest, TimedOut};
+use mcp_worker_protocol::id_map::IdMap;
 use mcp_worker_protocol::{ErrorObject, methods};
 use serde::Serialize;
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
 use std::fmt;
 use std::rc::{Rc, Weak};
 
@@ -42,12 +42,12 @@ struct Waiting {
 pub struct ServerRequests {
     hub: ObservationManager,
     next: Cell<u64>,
-    waiting: RefCell<BTreeMap<u64, Waiting>>,
+    waiting: RefCell<IdMap<u64, Waiting>>,
 }
 
 impl fmt::Debug for ServerRequests {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let ids: Vec<u64> = self.waiting.borrow().keys().copied().collect();
+        let ids: Vec<u64> = self.waiting.borrow().keys().collect();
         f.debug_struct("ServerRequests").field("waiting", &ids).finish()
     }
 }
@@ -71,7 +71,7 @@ impl Drop for CancelOnDrop {
 impl ServerRequests {
     /// None waiting; events go to `hub`.
     pub fn new(hub: ObservationManager) -> Rc<Self> {
-        Rc::new(Self { hub, next: Cell::new(1), waiting: RefCell::new(BTreeMap::new()) })
+        Rc::new(Self { hub, next: Cell::new(1), waiting: RefCell::new(IdMap::new()) })
     }
 
     /// The handler to register for `elicitation/create` and `sampling/createMessage`
@@ -137,7 +137,7 @@ impl ServerRequests {
     }
 
     fn settle(&self, id: u64, outcome: Settlement, reply: Option<Result<Value, ErrorObject>>) -> bool {
-        let Some(waiting) = self.waiting.borrow_mut().remove(&id) else { return false };
+        let Some(waiting) = self.waiting.borrow_mut().remove(id) else { return false };
         if let Some(reply) = reply {
             let _ = waiting.reply.send(reply);
         }
