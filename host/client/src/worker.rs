@@ -527,8 +527,8 @@ impl WorkerTransport {
                 transport.close_with(cause);
             }
         });
-        let limits = (limits.max_frame_chars, transport.max_batch_chars);
-        let inbox = Inbox::new(connection.clone(), limits, transport.sender.clone(), js_calls, on_closed);
+        let (max_frame, max_batch) = (limits.max_frame_chars, transport.max_batch_chars);
+        let inbox = Inbox::new(connection.clone(), max_frame, max_batch, transport.sender.clone(), js_calls, on_closed);
         let on_frame = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| inbox.offer(event.data()));
         // A frame that could not be deserialized is lost; its request would wait for its timeout. Fail fast.
         let (conn, name) = (connection.clone(), server);

@@ -23,7 +23,7 @@ const SCREEN_FROM_PREFIX_ABOVE: u32 = 1024;
 
 /// Frames at least this long (in UTF-16 units) are read in the task after the one that copied them. A frame of
 /// 2 Mi units costs a few milliseconds to copy and as many to read; from there on, the two are kept apart.
-pub(super) const READ_LATER_FROM_UNITS: u32 = 2 * 1024 * 1024;
+const READ_LATER_FROM_UNITS: u32 = 2 * 1024 * 1024;
 
 /// A frame copied into wasm and screened, to be read.
 type Copied = (String, Screened);
@@ -47,12 +47,12 @@ pub(super) struct Inbox {
 impl Inbox {
     pub(super) fn new(
         connection: Connection,
-        limits: (u32, u32),
+        max_frame_chars: u32,
+        max_batch_chars: u32,
         sender: Rc<FrameSender>,
         js_calls: JsCalls,
         on_closed: Box<dyn Fn(Error)>,
     ) -> Rc<Self> {
-        let (max_frame_chars, max_batch_chars) = limits;
         Rc::new(Self {
             connection,
             max_frame_chars,
@@ -90,10 +90,8 @@ impl Inbox {
         while let Some(data) = posted.next() {
             if let Some(copied) = self.read(&data) {
                 *self.copied.borrow_mut() = Some(copied);
-                // Frames posted while these were read came after them.
-                let mut behind: Vec<JsValue> = posted.collect();
-                behind.append(&mut self.posted.borrow_mut());
-                *self.posted.borrow_mut() = behind;
+                // Nothing was posted meanwhile (frames come as events, never during this task): the rest wait.
+                *self.posted.borrow_mut() = posted.collect();
                 self.read_later();
                 return;
             }

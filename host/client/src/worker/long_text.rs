@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 
 /// Strings at least this long (in UTF-16 units) are copied through `TextEncoder`. Shorter ones are copied by
 /// wasm-bindgen, which needs one call fewer.
-pub(super) const ENCODE_FROM_UNITS: u32 = 16 * 1024;
+const ENCODE_FROM_UNITS: u32 = 16 * 1024;
 
 #[wasm_bindgen]
 extern "C" {
