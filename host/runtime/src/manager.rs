@@ -50,6 +50,7 @@ use crate::listeners::{Callback, ListenerId, Listeners};
 use crate::registry::ToolRegistry;
 use crate::{Error, Result};
 use futures_util::future::{LocalBoxFuture, Shared};
+use litemap::LiteMap;
 use mcp_worker_client::Error as ClientError;
 use mcp_worker_client::connection::FloodReport;
 use mcp_worker_client::http::oauth::setup::OAuthSetup;
@@ -61,7 +62,6 @@ use mcp_worker_protocol::LoggingMessageParams;
 use mcp_worker_protocol::notifications::ProgressParams;
 use serde::Serialize;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::fmt;
 use std::rc::{Rc, Weak};
 
@@ -294,7 +294,7 @@ struct Inner {
     credentials: RefCell<Option<Rc<dyn CredentialSource>>>,
     registry: Rc<ToolRegistry>,
     options: ManagerOptions,
-    slots: RefCell<BTreeMap<String, Slot>>,
+    slots: RefCell<LiteMap<String, Slot>>,
     events: Listeners<ManagerEvent>,
 }
 
@@ -348,7 +348,7 @@ impl McpTransportManager {
             credentials: RefCell::new(None),
             registry,
             options,
-            slots: RefCell::new(BTreeMap::new()),
+            slots: RefCell::new(LiteMap::new()),
             events: Listeners::new(),
         };
         Self { inner: Rc::new(inner) }

@@ -12,7 +12,7 @@ pub(crate) mod fetch;
 use crate::config::NetworkPolicy;
 use crate::credentials::CredentialDecl;
 use serde_json::{Map, Value};
-use std::collections::BTreeSet;
+use std::collections::HashSet;
 
 /// The longest credential name a manifest may declare.
 const MAX_CREDENTIAL_NAME: usize = 128;
@@ -103,7 +103,7 @@ fn non_empty(object: &Map<String, Value>, key: &str) -> Result<String, String> {
 }
 
 fn credentials(entries: &[Value]) -> Result<Vec<CredentialDecl>, String> {
-    let mut seen = BTreeSet::new();
+    let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(entries.len());
     for (i, entry) in entries.iter().enumerate() {
         let Value::Object(fields) = entry else { return Err(format!("credentials[{i}] is not an object")) };

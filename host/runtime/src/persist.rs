@@ -137,7 +137,7 @@ impl Saver {
             .threads
             .iter()
             .filter_map(|thread| {
-                let tools = enablement.enabled(thread)?.iter().cloned().collect();
+                let tools = enablement.enabled(thread)?.into_iter().map(str::to_owned).collect();
                 Some(Write::Thread { thread: thread.clone(), tools })
             })
             .collect()

@@ -13,7 +13,6 @@ use mcp_worker_protocol::{ErrorObject, methods};
 use mcp_worker_runtime::observation::{EventFilter, EventKind, ObservationType, StatusEvent, Watches};
 use serde::Deserialize;
 use serde_json::Value;
-use std::collections::BTreeSet;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -42,7 +41,7 @@ struct HistoryJson {
 #[serde(rename_all = "camelCase")]
 struct ObservationQuery {
     thread_id: Option<String>,
-    types: Option<BTreeSet<String>>,
+    types: Option<Vec<String>>,
     limit: Option<usize>,
 }
 

@@ -8,7 +8,7 @@
 
 use super::{ConfigError, McpServersImport, TransportConfig};
 use crate::credentials::{EnvTemplate, Secret, ServerIdentity, is_literal, is_reference_name};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 
 /// A literal value taken out of an imported config: store it as the credential `name` of `server`, bound to
@@ -121,7 +121,7 @@ fn upper_snake(text: &str) -> String {
 }
 
 /// The credential names an entry uses: those its values refer to, and those given out so far.
-struct Names(BTreeSet<String>);
+struct Names(HashSet<String>);
 
 impl Names {
     fn of<'a>(values: impl Iterator<Item = &'a String>) -> Self {
@@ -134,7 +134,7 @@ impl Names {
 
     /// `wanted`, or `wanted_2`, `wanted_3`, …: the first that is neither used nor in `others`.
     fn allocate(&mut self, wanted: &str, others: &[&str]) -> String {
-        let free = |name: &str, used: &BTreeSet<String>| !used.contains(name) && !others.contains(&name);
+        let free = |name: &str, used: &HashSet<String>| !used.contains(name) && !others.contains(&name);
         let name = std::iter::once(wanted.to_owned())
             .chain((2..).map(|n| format!("{wanted}_{n}")))
             .find(|name| free(name, &self.0))

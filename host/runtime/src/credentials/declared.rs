@@ -11,6 +11,7 @@ use super::env_ref::{EnvTemplate, env_declarations, header_declarations};
 use super::error::{CredentialError, CredentialResult};
 use super::scope::{CredentialDecl, MissingCredentials, normalize};
 use super::secret::Secret;
+use litemap::LiteMap;
 use std::collections::BTreeMap;
 
 /// Everything a server declares, one entry per name, in this order: its manifest's credentials, its
@@ -78,7 +79,7 @@ pub fn resolve_headers(
 }
 
 /// The values of declared names only.
-fn declared_values(declared: &[CredentialDecl], values: Vec<(String, Secret)>) -> BTreeMap<String, Secret> {
+fn declared_values(declared: &[CredentialDecl], values: Vec<(String, Secret)>) -> LiteMap<String, Secret> {
     values.into_iter().filter(|(name, _)| declared.iter().any(|d| &d.name == name)).collect()
 }
 
@@ -87,7 +88,7 @@ fn render_all(
     server: &str,
     declared: &[CredentialDecl],
     templates: &BTreeMap<String, String>,
-    values: &BTreeMap<String, Secret>,
+    values: &LiteMap<String, Secret>,
     what: &str,
 ) -> CredentialResult<Vec<(String, Secret)>> {
     let mut out = Vec::with_capacity(templates.len());

@@ -3,8 +3,8 @@
 
 use super::error::{CredentialError, CredentialResult};
 use super::secret::Secret;
+use litemap::LiteMap;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::fmt;
 
 /// The longest server or credential name accepted (names are stored in the clear as IndexedDB keys).
@@ -121,7 +121,7 @@ pub fn missing(
 pub fn select(
     server: &str,
     declared: &[CredentialDecl],
-    mut stored: BTreeMap<String, Secret>,
+    mut stored: LiteMap<String, Secret>,
 ) -> CredentialResult<Vec<(String, Secret)>> {
     if let Some(missing) = missing(server, declared, |name| stored.contains_key(name)) {
         return Err(CredentialError::Missing(missing));
@@ -134,7 +134,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn stored(pairs: &[(&str, &str)]) -> BTreeMap<String, Secret> {
+    fn stored(pairs: &[(&str, &str)]) -> LiteMap<String, Secret> {
         pairs.iter().map(|(k, v)| ((*k).to_owned(), Secret::new(*v))).collect()
     }
 

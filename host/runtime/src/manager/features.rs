@@ -5,6 +5,7 @@
 
 use super::{Inner, ManagerEvent, McpTransportManager};
 use crate::Result;
+use litemap::LiteMap;
 use mcp_worker_client::McpClient;
 use mcp_worker_protocol::completion::{CompletionArgument, CompletionContext};
 use mcp_worker_protocol::resources::{ListResourceTemplatesResult, ResourceUpdatedParams};
@@ -12,14 +13,14 @@ use mcp_worker_protocol::{
     CompleteResult, CompletionReference, GetPromptResult, ListPromptsResult, ListResourcesResult, LoggingLevel,
     Notification, Prompt, ReadResourceResult, Resource,
 };
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// What the application asked of a server that outlives its sessions.
 #[derive(Debug, Default)]
 pub(super) struct Interest {
-    /// Resource URIs subscribed to.
-    subscriptions: BTreeSet<String>,
+    /// Resource URIs subscribed to (a set: the values are empty).
+    subscriptions: LiteMap<String, ()>,
     /// The log level asked for, if one was.
     log_level: Option<LoggingLevel>,
 }
@@ -59,13 +60,13 @@ impl McpTransportManager {
     pub async fn subscribe_resource(&self, server: &str, uri: &str) -> Result<()> {
         let client = self.inner.ensure_connected(server, false).await?;
         client.subscribe_resource(uri).await?;
-        self.inner.with_slot(server, |slot| slot.interest.subscriptions.insert(uri.to_owned()))?;
+        self.inner.with_slot(server, |slot| slot.interest.subscriptions.insert(uri.to_owned(), ()))?;
         Ok(())
     }
 
     /// Ends a subscription of [`Self::subscribe_resource`].
     pub async fn unsubscribe_resource(&self, server: &str, uri: &str) -> Result<()> {
-        let subscribed = self.inner.with_slot(server, |slot| slot.interest.subscriptions.remove(uri))?;
+        let subscribed = self.inner.with_slot(server, |slot| slot.interest.subscriptions.remove(uri).is_some())?;
         let client = self.inner.slots.borrow().get(server).and_then(|slot| slot.client.clone());
         match client {
             // A server that is not running has no subscription to end.
@@ -77,7 +78,7 @@ impl McpTransportManager {
     /// The resource URIs of `server` subscribed to.
     pub fn resource_subscriptions(&self, server: &str) -> Vec<String> {
         let slots = self.inner.slots.borrow();
-        slots.get(server).map(|slot| slot.interest.subscriptions.iter().cloned().collect()).unwrap_or_default()
+        slots.get(server).map(|slot| slot.interest.subscriptions.keys().cloned().collect()).unwrap_or_default()
     }
 
     /// One page of `server`'s prompts.
@@ -139,7 +140,7 @@ impl Inner {
     /// subscriptions. What the session refuses is the server's last error; the subscriptions stay asked for.
     pub(super) fn renew_interest(self: &Rc<Self>, name: &str, generation: u64, client: Rc<McpClient>) {
         let wanted = self.current(name, generation, |slot| {
-            (slot.interest.log_level, slot.interest.subscriptions.iter().cloned().collect::<Vec<_>>())
+            (slot.interest.log_level, slot.interest.subscriptions.keys().cloned().collect::<Vec<_>>())
         });
         let Some((level, subscriptions)) = wanted else { return };
         if level.is_none() && subscriptions.is_empty() {

@@ -10,9 +10,10 @@ use super::hub::{HubInner, ObservationManager};
 use crate::manager::{ListKind, ManagerEvent, McpTransportManager};
 use crate::registry::{HiddenTool, RegistryChange, ToolFilter, ToolRegistry};
 use crate::tool_system::{ExecutionEvent, ToolSystem};
+use litemap::LiteMap;
 use serde_json::Value;
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fmt;
 use std::rc::{Rc, Weak};
 
@@ -165,7 +166,7 @@ impl ObservationManager {
         let weak = self.downgrade();
         let lookup = Rc::downgrade(registry);
         let id = registry.subscribe(Rc::new(move |change: &RegistryChange| {
-            let mut groups: BTreeMap<Option<String>, (Vec<String>, Vec<String>)> = BTreeMap::new();
+            let mut groups: LiteMap<Option<String>, (Vec<String>, Vec<String>)> = LiteMap::new();
             {
                 let mut index = index.borrow_mut();
                 for name in &change.removed {

@@ -15,6 +15,7 @@ use mcp_worker_client::session::CallOptions;
 use mcp_worker_protocol::{LoggingLevel, Tool};
 use mcp_worker_sdk::{Ctx, Elicitation, NoArgs, Server, ToolDef};
 use serde_json::json;
+use std::collections::BTreeMap;
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Approval {

@@ -2,7 +2,6 @@
 
 use super::events::{EventKind, StatusEvent};
 use serde::Deserialize;
-use std::collections::BTreeSet;
 
 /// A subscription's filter. Every part that is set must match; an empty filter matches everything.
 ///
@@ -17,10 +16,10 @@ use std::collections::BTreeSet;
 pub struct EventFilter {
     /// Only these kinds.
     #[serde(default)]
-    pub kinds: Option<BTreeSet<EventKind>>,
+    pub kinds: Option<Vec<EventKind>>,
     /// Only these servers.
     #[serde(default)]
-    pub servers: Option<BTreeSet<String>>,
+    pub servers: Option<Vec<String>>,
     /// Only this thread's tool executions (and every event that belongs to no thread).
     #[serde(default)]
     pub thread_id: Option<String>,
@@ -122,7 +121,7 @@ mod tests {
         assert_eq!(
             filter,
             EventFilter::all()
-                .kinds([EventKind::ToolExecutionFinished, EventKind::ServerStatus])
+                .kinds([EventKind::ServerStatus, EventKind::ToolExecutionFinished])
                 .servers(["echo"])
                 .thread("t")
         );

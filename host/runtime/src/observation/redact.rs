@@ -15,9 +15,9 @@ use super::scrub::Scrub;
 use crate::credentials::{CredentialDecl, Secret, ServerIdentity};
 use crate::manager::{CredentialSource, CredentialsNeeded};
 use futures_util::future::LocalBoxFuture;
+use litemap::LiteMap;
 use serde_json::Value;
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::rc::Rc;
 
@@ -36,7 +36,7 @@ struct Fingerprint {
 pub struct Redactor {
     /// Odd, random: the base of the polynomial hash.
     base: u64,
-    by_server: RefCell<BTreeMap<String, Vec<(String, Fingerprint)>>>,
+    by_server: RefCell<LiteMap<String, Vec<(String, Fingerprint)>>>,
 }
 
 impl Default for Redactor {
@@ -59,7 +59,7 @@ impl Redactor {
     }
 
     fn with_base(base: u64) -> Self {
-        Self { base: base | 1, by_server: RefCell::new(BTreeMap::new()) }
+        Self { base: base | 1, by_server: RefCell::new(LiteMap::new()) }
     }
 
     /// Records the credentials `server` was just given (replacing what it was given before). Only fingerprints are
@@ -95,7 +95,7 @@ impl Redactor {
     /// together, by `[credentials A, B]`).
     pub fn scrub(&self, text: &mut String) {
         let by_server = self.by_server.borrow();
-        let mut by_len: BTreeMap<usize, Vec<(u64, &str)>> = BTreeMap::new();
+        let mut by_len: LiteMap<usize, Vec<(u64, &str)>> = LiteMap::new();
         for (name, print) in by_server.values().flatten() {
             by_len.entry(print.len).or_default().push((print.hash, name));
         }
@@ -120,9 +120,9 @@ impl Redactor {
     }
 
     /// Every window of `bytes` whose length and fingerprint are a value's, on character boundaries.
-    fn find<'a>(&self, bytes: &[u8], by_len: &BTreeMap<usize, Vec<(u64, &'a str)>>) -> Vec<(usize, usize, &'a str)> {
+    fn find<'a>(&self, bytes: &[u8], by_len: &LiteMap<usize, Vec<(u64, &'a str)>>) -> Vec<(usize, usize, &'a str)> {
         let mut found = Vec::new();
-        for (&len, prints) in by_len.range(..=bytes.len()) {
+        for (&len, prints) in by_len.iter().take_while(|(len, _)| **len <= bytes.len()) {
             // base^(len-1): what the leaving byte was multiplied by.
             let top = (1..len).fold(1u64, |power, _| power.wrapping_mul(self.base));
             let mut hash = self.hash(&bytes[..len]);
@@ -150,14 +150,14 @@ impl Redactor {
 /// `text` with the `found` ranges replaced by the names of what they hold; overlapping ranges are merged.
 fn replace(text: &str, mut found: Vec<(usize, usize, &str)>) -> String {
     found.sort_unstable_by_key(|(start, end, _)| (*start, std::cmp::Reverse(*end)));
-    let mut merged: Vec<(usize, usize, BTreeSet<&str>)> = Vec::new();
+    let mut merged: Vec<(usize, usize, Vec<&str>)> = Vec::new();
     for (start, end, name) in found {
         match merged.last_mut() {
             Some((_, last_end, names)) if start < *last_end => {
                 *last_end = (*last_end).max(end);
-                names.insert(name);
+                names.push(name);
             }
-            _ => merged.push((start, end, BTreeSet::from([name]))),
+            _ => merged.push((start, end, vec![name])),
         }
     }
     let mut out = String::with_capacity(text.len());
@@ -166,7 +166,9 @@ fn replace(text: &str, mut found: Vec<(usize, usize, &str)>) -> String {
         // A window that is not on character boundaries is a fingerprint collision, not a value: it stays.
         let (Some(before), Some(_)) = (text.get(at..start), text.get(start..end)) else { continue };
         out.push_str(before);
-        let names: Vec<&str> = names.into_iter().collect();
+        let mut names = names;
+        names.sort_unstable();
+        names.dedup();
         match names.as_slice() {
             [one] => out.push_str(&format!("[credential {one}]")),
             many => out.push_str(&format!("[credentials {}]", many.join(", "))),

@@ -8,8 +8,9 @@
 //!
 //! [`naming`]: super::naming
 
+use litemap::LiteMap;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// One tool caught in a clash.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -70,7 +71,7 @@ pub(super) fn assign(claims: &[Claim<'_>], clash_name: fn(&str, &str) -> String)
         *holders.entry(claim.base).or_default() += 1;
     }
     let mut given = vec![Given::Base; claims.len()];
-    let mut contested: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    let mut contested: LiteMap<&str, Vec<usize>> = LiteMap::new();
     for (i, claim) in claims.iter().enumerate() {
         if holders[claim.base] > 1 {
             contested.entry(claim.base).or_default().push(i);
@@ -82,9 +83,9 @@ pub(super) fn assign(claims: &[Claim<'_>], clash_name: fn(&str, &str) -> String)
     for name in given.iter().filter_map(clash_of) {
         *clash_holders.entry(name.to_owned()).or_default() += 1;
     }
-    let again: BTreeMap<String, Vec<usize>> =
+    let again: LiteMap<String, Vec<usize>> =
         if clash_holders.iter().any(|(name, count)| *count > 1 || holders.get(name.as_str()) == Some(&1)) {
-            let mut again: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+            let mut again: LiteMap<String, Vec<usize>> = LiteMap::new();
             for (i, claim) in claims.iter().enumerate() {
                 let name = clash_of(&given[i]).unwrap_or(claim.base);
                 let kept_base = holders.get(name) == Some(&1);
@@ -99,7 +100,7 @@ pub(super) fn assign(claims: &[Claim<'_>], clash_name: fn(&str, &str) -> String)
             }
             again
         } else {
-            BTreeMap::new()
+            LiteMap::new()
         };
     let report = |name: &str, indexes: &[usize]| {
         let tools: Vec<ClashedTool> = indexes

@@ -6,12 +6,14 @@
 //! of server `github`, including tools it adds later, and of no other server ([`super::naming`]; a server whose name
 //! is not plain has no such prefix, and a tool whose name clashed has none either).
 
-use std::collections::{BTreeSet, HashMap};
+use litemap::LiteMap;
+use std::collections::HashMap;
 
 /// The enabled tool names of each thread.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ThreadEnablement {
-    threads: HashMap<String, BTreeSet<String>>,
+    /// Each thread's entries, as a set (the values are empty).
+    threads: HashMap<String, LiteMap<String, ()>>,
 }
 
 impl ThreadEnablement {
@@ -22,12 +24,12 @@ impl ThreadEnablement {
 
     /// Replaces a thread's enabled tools.
     pub fn set(&mut self, thread_id: &str, tools: impl IntoIterator<Item = impl Into<String>>) {
-        self.threads.insert(thread_id.to_owned(), tools.into_iter().map(Into::into).collect());
+        self.threads.insert(thread_id.to_owned(), tools.into_iter().map(|tool| (tool.into(), ())).collect());
     }
 
     /// Adds tools to a thread (configuring it if it was not).
     pub fn enable(&mut self, thread_id: &str, tools: impl IntoIterator<Item = impl Into<String>>) {
-        self.threads.entry(thread_id.to_owned()).or_default().extend(tools.into_iter().map(Into::into));
+        self.threads.entry(thread_id.to_owned()).or_default().extend(tools.into_iter().map(|tool| (tool.into(), ())));
     }
 
     /// Removes tools from a thread. Removing `mcp__x__*` removes that entry, not names it matched.
@@ -44,14 +46,14 @@ impl ThreadEnablement {
         self.threads.remove(thread_id);
     }
 
-    /// The entries of a thread's list, or `None` when the thread is not configured.
-    pub fn enabled(&self, thread_id: &str) -> Option<&BTreeSet<String>> {
-        self.threads.get(thread_id)
+    /// The entries of a thread's list, in order, or `None` when the thread is not configured.
+    pub fn enabled(&self, thread_id: &str) -> Option<Vec<&str>> {
+        self.threads.get(thread_id).map(|enabled| enabled.keys().map(String::as_str).collect())
     }
 
     /// Whether `tool` may be used in `thread_id`. False for a thread that is not configured.
     pub fn is_enabled(&self, thread_id: &str, tool: &str) -> bool {
-        self.threads.get(thread_id).is_some_and(|enabled| lists(enabled, tool))
+        self.threads.get(thread_id).is_some_and(|enabled| lists(enabled.keys(), tool))
     }
 }
 

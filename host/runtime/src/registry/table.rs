@@ -3,6 +3,7 @@
 
 use super::clashes::{self, Claim, Given, NameClash};
 use super::{RegistryError, ToolEntry, naming};
+use litemap::LiteMap;
 use std::collections::BTreeMap;
 
 /// How names are made: the name of a pair, and its name after a clash. Tests pass weak ones to make clashes.
@@ -45,7 +46,7 @@ pub(super) struct Table {
     /// Every registered tool, native and MCP, by registry name.
     pub(super) index: BTreeMap<String, ToolEntry>,
     /// Each server's tools, in the order it listed them.
-    servers: BTreeMap<String, Vec<Listed>>,
+    servers: LiteMap<String, Vec<Listed>>,
     /// The clashes in force.
     clashes: Vec<NameClash>,
 }
@@ -82,7 +83,7 @@ impl Table {
             self.index.remove(&name);
             change.removed.push(name);
         }
-        for listed in self.servers.values_mut() {
+        for (_, listed) in self.servers.iter_mut() {
             let (gone, kept): (Vec<Listed>, Vec<Listed>) =
                 std::mem::take(listed).into_iter().partition(|l| l.registered && predicate(&l.entry));
             *listed = kept;

@@ -9,7 +9,6 @@ use crate::credentials::inventory::Inventory;
 use crate::state::database::{CREDENTIAL_KEYS, CREDENTIALS};
 use mcp_worker_runtime::credentials::{self as scope, CredentialDecl, MissingCredentials};
 use rexie::TransactionMode;
-use std::collections::BTreeSet;
 use wasm_bindgen::JsValue;
 
 impl CredentialsRepository {
@@ -23,8 +22,10 @@ impl CredentialsRepository {
     /// The servers that have credentials stored that the stored key can read, sorted. Works while locked.
     pub async fn servers(&self) -> CredentialResult<Vec<String>> {
         let inventory = self.inventory(None).await?;
-        let servers: BTreeSet<String> = inventory.readable().map(|(server, _)| server.clone()).collect();
-        Ok(servers.into_iter().collect())
+        let mut servers: Vec<String> = inventory.readable().map(|(server, _)| server.clone()).collect();
+        servers.sort_unstable();
+        servers.dedup();
+        Ok(servers)
     }
 
     /// The required credentials of `server` that are not stored, or `None` if it can start. Works while locked,
@@ -35,8 +36,8 @@ impl CredentialsRepository {
         declared: &[CredentialDecl],
     ) -> CredentialResult<Option<MissingCredentials>> {
         let declared = scope::normalize(declared)?;
-        let stored: BTreeSet<String> = self.names(server).await?.into_iter().collect();
-        Ok(scope::missing(server, &declared, |name| stored.contains(name)))
+        let stored = self.names(server).await?;
+        Ok(scope::missing(server, &declared, |name| stored.iter().any(|stored| stored == name)))
     }
 
     /// The stored key's id and every credential record (of `server`, or all) with the key id it names, read in

@@ -9,11 +9,11 @@ use crate::credentials::error::{CredentialError, CredentialResult};
 use crate::credentials::key::DataKey;
 use crate::credentials::record::CredentialRecord;
 use crate::state::database::{self as db, CREDENTIAL_KEYS, CREDENTIALS};
+use litemap::LiteMap;
 use mcp_worker_runtime::credentials::{
     self as scope, CredentialDecl, Secret, ServerIdentity, check_name, env_declarations, parse_env,
 };
 use rexie::TransactionMode;
-use std::collections::BTreeMap;
 use wasm_bindgen::JsValue;
 
 /// Stored records of one server, as read (not decrypted), with the id of the stored key.
@@ -81,7 +81,7 @@ impl CredentialsRepository {
         let templates = parse_env(env)?;
         let declared = env_declarations(env)?;
         let found = if declared.is_empty() {
-            BTreeMap::new()
+            LiteMap::new()
         } else {
             let key = self.unlocked()?;
             let names: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();
@@ -156,7 +156,7 @@ impl CredentialsRepository {
         key: &DataKey,
         server: &str,
         names: &[&str],
-    ) -> CredentialResult<BTreeMap<String, Secret>> {
+    ) -> CredentialResult<LiteMap<String, Secret>> {
         let read = self.read(server, names).await?;
         open_all(key, read, server)
     }
@@ -186,7 +186,7 @@ impl CredentialsRepository {
 /// Decrypts what was read. A record of another key than the one in memory is [`CredentialError::KeyChanged`] when
 /// the stored key changed too (unlocking again helps), and [`CredentialError::Orphaned`] when it did not (nothing
 /// helps but deleting it).
-fn open_all(key: &DataKey, read: Read, server: &str) -> CredentialResult<BTreeMap<String, Secret>> {
+fn open_all(key: &DataKey, read: Read, server: &str) -> CredentialResult<LiteMap<String, Secret>> {
     let Read { current, records } = read;
     records
         .into_iter()
