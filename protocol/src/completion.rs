@@ -9,7 +9,7 @@ pub const MAX_COMPLETION_VALUES: usize = 100;
 
 /// What is being completed: an argument of a prompt, or a variable of a resource template.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type")]
+#[serde(tag = "type", try_from = "ReferenceWire")]
 #[non_exhaustive]
 pub enum CompletionReference {
     /// `ref/prompt`: an argument of the prompt `name`.
@@ -27,6 +27,35 @@ pub enum CompletionReference {
         /// The URI template.
         uri: String,
     },
+}
+
+/// A reference as it is read: one struct, rather than serde's internally tagged reading, which buffers the object
+/// before it knows the variant (about 5 KB of wasm for this one type).
+#[derive(Deserialize)]
+struct ReferenceWire {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default)]
+    uri: Option<String>,
+}
+
+impl TryFrom<ReferenceWire> for CompletionReference {
+    type Error = String;
+
+    fn try_from(wire: ReferenceWire) -> Result<Self, Self::Error> {
+        let ReferenceWire { kind, name, title, uri } = wire;
+        match (kind.as_str(), name, uri) {
+            ("ref/prompt", Some(name), _) => Ok(Self::Prompt { name, title }),
+            ("ref/prompt", None, _) => Err("a `ref/prompt` reference has no `name`".into()),
+            ("ref/resource", _, Some(uri)) => Ok(Self::Resource { uri }),
+            ("ref/resource", _, None) => Err("a `ref/resource` reference has no `uri`".into()),
+            (other, _, _) => Err(format!("unknown reference type `{other}`: expected `ref/prompt` or `ref/resource`")),
+        }
+    }
 }
 
 /// The argument being completed and what has been typed so far.

@@ -112,9 +112,9 @@ impl Resource {
     }
 }
 
-/// The contents of a resource: text or base64 blob.
+/// The contents of a resource: text or base64 blob. Contents with both are text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[serde(untagged, try_from = "ContentsWire")]
 #[non_exhaustive]
 pub enum ResourceContents {
     /// Text contents.
@@ -145,6 +145,35 @@ pub enum ResourceContents {
         #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
         meta: Option<JsonObject>,
     },
+}
+
+/// Resource contents as they are read: one struct with both `text` and `blob` optional, rather than serde's untagged
+/// reading, which buffers the object and tries each variant in turn (about 10 KB of wasm for this one type).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ContentsWire {
+    uri: String,
+    #[serde(default)]
+    mime_type: Option<String>,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    blob: Option<String>,
+    #[serde(rename = "_meta", default)]
+    meta: Option<JsonObject>,
+}
+
+impl TryFrom<ContentsWire> for ResourceContents {
+    type Error = &'static str;
+
+    fn try_from(wire: ContentsWire) -> Result<Self, Self::Error> {
+        let ContentsWire { uri, mime_type, text, blob, meta } = wire;
+        match (text, blob) {
+            (Some(text), _) => Ok(Self::Text { uri, mime_type, text, meta }),
+            (None, Some(blob)) => Ok(Self::Blob { uri, mime_type, blob, meta }),
+            (None, None) => Err("resource contents have neither `text` nor `blob`"),
+        }
+    }
 }
 
 impl ResourceContents {
