@@ -162,11 +162,10 @@ fn replace(text: &str, mut found: Vec<(usize, usize, &str)>) -> String {
     }
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
-    for (start, end, names) in merged {
+    for (start, end, mut names) in merged {
         // A window that is not on character boundaries is a fingerprint collision, not a value: it stays.
         let (Some(before), Some(_)) = (text.get(at..start), text.get(start..end)) else { continue };
         out.push_str(before);
-        let mut names = names;
         names.sort_unstable();
         names.dedup();
         match names.as_slice() {
