@@ -8,7 +8,6 @@
 //!
 //! [`naming`]: super::naming
 
-use litemap::LiteMap;
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -71,36 +70,35 @@ pub(super) fn assign(claims: &[Claim<'_>], clash_name: fn(&str, &str) -> String)
         *holders.entry(claim.base).or_default() += 1;
     }
     let mut given = vec![Given::Base; claims.len()];
-    let mut contested: LiteMap<&str, Vec<usize>> = LiteMap::new();
+    let mut contested: Vec<(String, usize)> = Vec::new();
     for (i, claim) in claims.iter().enumerate() {
         if holders[claim.base] > 1 {
-            contested.entry(claim.base).or_default().push(i);
+            contested.push((claim.base.to_owned(), i));
             given[i] = Given::Clash(clash_name(claim.server, claim.tool));
         }
     }
+    let contested = grouped(contested);
     // A clash name is contested again when two claims got it, or a claim keeps it as its base name.
     let mut clash_holders: HashMap<String, usize> = HashMap::new();
     for name in given.iter().filter_map(clash_of) {
         *clash_holders.entry(name.to_owned()).or_default() += 1;
     }
-    let again: LiteMap<String, Vec<usize>> =
+    let again: Vec<(String, Vec<usize>)> =
         if clash_holders.iter().any(|(name, count)| *count > 1 || holders.get(name.as_str()) == Some(&1)) {
-            let mut again: LiteMap<String, Vec<usize>> = LiteMap::new();
+            let mut again: Vec<(String, usize)> = Vec::new();
             for (i, claim) in claims.iter().enumerate() {
                 let name = clash_of(&given[i]).unwrap_or(claim.base);
                 let kept_base = holders.get(name) == Some(&1);
                 if clash_holders.get(name).is_some_and(|count| count + usize::from(kept_base) > 1) {
-                    again.entry(name.to_owned()).or_default().push(i);
+                    again.push((name.to_owned(), i));
                 }
             }
-            for indexes in again.values() {
-                for &i in indexes {
-                    given[i] = Given::Nobody;
-                }
+            for &(_, i) in &again {
+                given[i] = Given::Nobody;
             }
-            again
+            grouped(again)
         } else {
-            LiteMap::new()
+            Vec::new()
         };
     let report = |name: &str, indexes: &[usize]| {
         let tools: Vec<ClashedTool> = indexes
@@ -120,6 +118,21 @@ pub(super) fn assign(claims: &[Claim<'_>], clash_name: fn(&str, &str) -> String)
     let mut clashes: Vec<NameClash> = contested.iter().map(|(name, indexes)| report(name, indexes)).collect();
     clashes.extend(again.iter().map(|(name, indexes)| report(name, indexes)));
     Assignment { given, clashes }
+}
+
+/// `(name, claim)` pairs grouped by name, in name order, each group's claims in their order: a sort rather than a
+/// map, so that many contested names cost O(n log n).
+fn grouped(mut pairs: Vec<(String, usize)>) -> Vec<(String, Vec<usize>)> {
+    // By name, then by claim: the claims of a name keep their order.
+    pairs.sort_unstable();
+    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    for (name, i) in pairs {
+        match groups.last_mut() {
+            Some((last, indexes)) if *last == name => indexes.push(i),
+            _ => groups.push((name, vec![i])),
+        }
+    }
+    groups
 }
 
 fn clash_of(given: &Given) -> Option<&str> {
