@@ -946,23 +946,25 @@ async function streamableHttp(cfg, samples) {
   const theirs = () => sdk.callTool({ name: "echo", arguments: args });
   checkEcho(await ours());
   checkEcho(await theirs());
-  const timeIt = async (call, n) => {
-    for (let i = 0; i < cfg.httpWarm; i++) await call();
-    const times = new Float64Array(n);
-    await settle();
-    for (let i = 0; i < n; i++) {
-      const t = now();
-      await call();
-      times[i] = now() - t;
-    }
-    return [...times];
-  };
-  // Interleaved halves, so that a slow stretch of the machine lands on both.
-  const half = Math.ceil(cfg.httpN / 2);
+  // One call of each client in turn, the pair's order swapped every pair (ours, theirs, theirs, ours, ...). The
+  // server keeps getting faster over a run (its JIT warms), so clients timed in blocks, one after the other, hand
+  // that drift to whichever goes first: in blocks of 200 (ours, theirs, ours, theirs), our second block ran 7%
+  // faster than our first.
   const t = { ours: [], sdk: [] };
-  for (let round = 0; round < 2; round++) {
-    t.ours.push(...(await timeIt(ours, half)));
-    t.sdk.push(...(await timeIt(theirs, half)));
+  const timed = async (call, into) => {
+    const start = now();
+    await call();
+    into?.push(now() - start);
+  };
+  for (let i = 0; i < cfg.httpWarm; i++) {
+    await timed(ours);
+    await timed(theirs);
+  }
+  await settle();
+  for (let i = 0; i < cfg.httpN; i++) {
+    const [first, second] = i % 2 === 0 ? [[ours, t.ours], [theirs, t.sdk]] : [[theirs, t.sdk], [ours, t.ours]];
+    await timed(...first);
+    await timed(...second);
   }
   samples.http = t;
   const ms = (times) => summarize(times).p50;
