@@ -122,6 +122,56 @@ describe("containment", () => {
     }
   });
 
+  it("the frame that keeps servers' wasm compiled between runs fetches only their wasm and runs none of them", async () => {
+    // After a sandboxed start the host has a frame of its own compile and hold the server's wasm, in the process that
+    // every sandboxed frame shares, so that the server's next start finds its code compiled. That frame takes no
+    // server (each start still gets a frame of its own), there is one of it whatever the starts, and it asks the
+    // network for the wasm of the servers started and nothing else.
+    const requests = [];
+    const onRequest = (request) => requests.push({ url: request.url(), frame: request.frame() });
+    page.on("request", onRequest);
+    const KEEPER = "MCP server module keeper";
+    let runs;
+    try {
+      runs = await page.evaluate(
+        async ({ KEEPER }) => {
+          const frames = () => [...document.querySelectorAll("iframe")];
+          const rt = await host.McpRuntime.create({ databaseName: unique("keeper") });
+          rt.addServer({ name: "echo", workerUrl: "/bundles/echo/bootstrap.js" });
+          const runs = [];
+          for (let run = 0; run < 3; run++) {
+            if (run === 0) await rt.connectServer("echo");
+            else await rt.restartServer("echo");
+            const result = await rt.callTool("echo", "echo", { text: `run ${run}` });
+            await waitFor("the keeper frame", () => frames().some((f) => f.title === KEEPER));
+            runs.push({
+              text: result.content[0].text,
+              keepers: frames().filter((f) => f.title === KEEPER).length,
+              serverFrames: frames().filter((f) => f.title === "MCP server echo").length,
+            });
+          }
+          rt.close();
+          return runs;
+        },
+        { KEEPER },
+      );
+    } finally {
+      page.off("request", onRequest);
+    }
+    assert.deepEqual(
+      runs,
+      [0, 1, 2].map((run) => ({ text: `run ${run}`, keepers: 1, serverFrames: 1 })),
+      "each run answers from a frame of its own, beside one keeper",
+    );
+    const keeperRequests = [];
+    for (const { url, frame } of requests) {
+      const element = await frame.frameElement().catch(() => null);
+      if (element && (await element.getAttribute("title")) === KEEPER) keeperRequests.push(url);
+    }
+    assert.ok(keeperRequests.length > 0, "the keeper fetched the started server's wasm");
+    for (const url of keeperRequests) assert.equal(new URL(url).pathname, "/bundles/echo/server_bg.wasm", url);
+  });
+
   it("a server on the page's origin is only by explicit option, and says so", async () => {
     const { report, heard, status } = await probe({ isolation: "page" });
     assert.notEqual(report.origin, "null");

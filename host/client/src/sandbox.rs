@@ -34,7 +34,7 @@ pub(crate) fn js_string_literal(text: &str) -> String {
 
 /// The CSP hash source of [`FRAME_SCRIPT`]. A page that sends its own Content-Security-Policy must allow it in
 /// `script-src` (the frame's document is `about:srcdoc`, which inherits the page's policy), and `worker-src blob:`.
-pub const FRAME_SCRIPT_HASH: &str = "sha256-E+4mxqnA3fKVMbi963pLX6qTdC7GgnGKDgvgyM3mZfg=";
+pub const FRAME_SCRIPT_HASH: &str = "sha256-fyvCk235yF4CThA9Y6wXL2G4I98PtmVIM4cexdmEzEU=";
 
 /// Where a server's worker runs.
 #[derive(Debug, Clone, PartialEq, Eq)]

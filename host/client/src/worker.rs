@@ -7,6 +7,7 @@ mod inbox;
 mod js_calls;
 mod js_listing;
 mod long_text;
+mod module_keeper;
 mod sender;
 
 pub use js_calls::{JsAnswer, JsCalls};
@@ -222,7 +223,7 @@ pub async fn spawn_with_js_calls(spec: WorkerSpec) -> Result<Spawned> {
     let load_error = |cause: String| Error::WorkerLoad { server: name.clone(), cause };
 
     let entry = Entry::resolve(&url, wasm_url.as_deref()).map_err(load_error)?;
-    let _spare = SpareAfterStart(matches!(isolation, Isolation::Sandboxed(_)));
+    let _spare = SpareAfterStart { sandboxed: matches!(isolation, Isolation::Sandboxed(_)), wasm: entry.known_wasm() };
     let compiling = match &module {
         None => compile_alongside(&entry, &isolation),
         Some(_) => None,
@@ -248,7 +249,11 @@ pub async fn spawn_with_js_calls(spec: WorkerSpec) -> Result<Spawned> {
         // the worker fetches what it needs, as it would have, and the handshake's own timeout bounds that.
         (None, Some(compiling)) if outcome.is_ok() => {
             match select(compiling, TimeoutFuture::new(boot_timeout_ms)).await {
-                Either::Left((Ok(module), _)) => module.dyn_into().ok(),
+                Either::Left((Ok(module), _)) => module.dyn_into().ok().inspect(|module| {
+                    if let Some(wasm) = entry.known_wasm() {
+                        module_keeper::keep_on_page(&wasm, module);
+                    }
+                }),
                 _ => None,
             }
         }

@@ -5,8 +5,17 @@
 // messages to it. Worker messages are relayed only as the small records the host
 // reads, so a server cannot send the page more than that on this channel. MCP frames never pass through here: the
 // host's MessagePort is transferred on to the worker.
+// A frame told to `keep` runs no server: it holds modules of the wasm URLs sent on `control` (module_keeper.rs).
 (() => {
   let started = false;
+  const KEPT_MAX = 8;
+  const keep = (kept, url) => {
+    if (typeof url !== "string" || url.length > 4096 || !/^https?:\/\//i.test(url)) return;
+    const module = kept.get(url) ?? WebAssembly.compileStreaming(fetch(url, { credentials: "omit" })).catch(() => null);
+    kept.delete(url);
+    kept.set(url, module);
+    if (kept.size > KEPT_MAX) kept.delete(kept.keys().next().value);
+  };
   const kinds = new Set(["boot", "fatal", "pong", "closing", "blocked", "loadError"]);
   const text = (value, max) => String(value ?? "").slice(0, max);
   addEventListener("message", (event) => {
@@ -15,6 +24,11 @@
     if (!(init.control instanceof MessagePort)) return;
     started = true;
     const control = init.control;
+    if (init.keep === true) {
+      const kept = new Map();
+      control.onmessage = (e) => keep(kept, e.data && e.data.keep);
+      return;
+    }
     // A spare frame, made before its server was known, takes on the server's policy before the worker exists: the
     // browser enforces it beside the frame's own, and the worker inherits both.
     if (typeof init.policy === "string") {

@@ -253,14 +253,14 @@ thread_local! {
 }
 
 /// The page's document, and the element that holds servers' frames (its body, or its root element).
-fn frame_parent() -> Option<(web_sys::Document, web_sys::Node)> {
+pub(super) fn frame_parent() -> Option<(web_sys::Document, web_sys::Node)> {
     let document = web_sys::window().and_then(|w| w.document())?;
     let parent = document.body().map(Into::into).or_else(|| document.document_element().map(Into::into))?;
     Some((document, parent))
 }
 
 /// A new hidden sandboxed frame (not yet in the document) whose document is `srcdoc`.
-fn new_frame(document: &web_sys::Document, srcdoc: &str) -> Result<HtmlIFrameElement, String> {
+pub(super) fn new_frame(document: &web_sys::Document, srcdoc: &str) -> Result<HtmlIFrameElement, String> {
     let frame: HtmlIFrameElement = document.create_element("iframe").map_err(describe)?.unchecked_into();
     let _ = frame.set_attribute("sandbox", "allow-scripts");
     let _ = frame.set_attribute("aria-hidden", "true");
@@ -277,7 +277,7 @@ fn take_spare_frame() -> Option<SpareFrame> {
 }
 
 /// Posts the frame's first message once it has loaded (its script listens from its first run).
-fn post_once_loaded(frame: &HtmlIFrameElement, init: Object, transfer: Array) {
+pub(super) fn post_once_loaded(frame: &HtmlIFrameElement, init: Object, transfer: Array) {
     let target = frame.clone();
     let onload = Closure::once_into_js(move || {
         if let Some(window) = target.content_window() {
@@ -287,21 +287,43 @@ fn post_once_loaded(frame: &HtmlIFrameElement, init: Object, transfer: Array) {
     frame.set_onload(Some(onload.unchecked_ref()));
 }
 
-/// When dropped at the end of a sandboxed start, makes the frame of the next start once the page is idle (within
-/// [`SPARE_FRAME_DELAY_MS`]). Made during a start, or as the caller's first calls run, the frame's load competes
-/// with them: it made starts slower, not faster.
-pub(super) struct SpareAfterStart(pub(super) bool);
+/// When dropped at the end of a sandboxed start, makes the frame of the next start, and has the module keeper hold
+/// the started server's wasm ([`super::module_keeper`]), once the new server has had [`SETTLE_MS`] to itself and then the
+/// page is idle (within [`IDLE_WITHIN_MS`]). Made during a start, or as the caller's first calls run, the frame's load
+/// competes with them (for the sandbox's process, and for the machine's cores): it made starts slower, not faster.
+/// The page is idle while it awaits those first calls, so an idle callback alone does not wait for them: made at once,
+/// the frame took a start and its first listing from about 35 ms to 42.
+pub(super) struct SpareAfterStart {
+    /// Whether the start was sandboxed.
+    pub(super) sandboxed: bool,
+    /// The wasm the server's worker compiled, when the host knows it.
+    pub(super) wasm: Option<String>,
+}
 
-/// The longest a spare frame waits for the page to be idle.
-const SPARE_FRAME_DELAY_MS: u32 = 1_000;
+/// How long after a start its server has the sandbox's process to itself, for the caller's first calls.
+const SETTLE_MS: u32 = 250;
+/// The longest the work after a start then waits for the page to be idle.
+const IDLE_WITHIN_MS: u32 = 1_000;
 
 impl Drop for SpareAfterStart {
     fn drop(&mut self) {
-        let Some(window) = self.0.then(web_sys::window).flatten() else { return };
-        let make = Closure::once_into_js(make_spare_frame);
-        let options = web_sys::IdleRequestOptions::new();
-        options.set_timeout(SPARE_FRAME_DELAY_MS);
-        let _ = window.request_idle_callback_with_options(make.unchecked_ref(), &options);
+        if !self.sandboxed {
+            return;
+        }
+        let wasm = self.wasm.take();
+        gloo_timers::callback::Timeout::new(SETTLE_MS, move || {
+            let Some(window) = web_sys::window() else { return };
+            let make = Closure::once_into_js(move || {
+                make_spare_frame();
+                if let Some(wasm) = wasm {
+                    super::module_keeper::keep_in_sandbox(&wasm);
+                }
+            });
+            let options = web_sys::IdleRequestOptions::new();
+            options.set_timeout(IDLE_WITHIN_MS);
+            let _ = window.request_idle_callback_with_options(make.unchecked_ref(), &options);
+        })
+        .forget();
     }
 }
 
