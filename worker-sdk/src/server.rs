@@ -7,7 +7,7 @@ use crate::peer::Outbound;
 use crate::prompt::PromptDef;
 use crate::registry::Registry;
 use crate::resource::{ResourceDef, ResourceTemplateDef};
-use crate::session::{Session, Spawner};
+use crate::session::{Offered, Session, Spawner};
 use crate::state::Config;
 use crate::tool::ToolDef;
 use mcp_worker_protocol::lifecycle::{Icon, ListChangedCapability, ResourcesCapability};
@@ -47,6 +47,7 @@ pub struct Server {
     list_ttl_ms: u64,
     resources_enabled: bool,
     prompts_enabled: bool,
+    offered: Offered,
     problems: Vec<String>,
 }
 
@@ -63,6 +64,7 @@ impl Server {
             list_ttl_ms: DEFAULT_LIST_TTL_MS,
             resources_enabled: false,
             prompts_enabled: false,
+            offered: Offered::default(),
             problems: Vec::new(),
         }
     }
@@ -129,18 +131,21 @@ impl Server {
 
     /// Adds a resource with a fixed URI.
     pub fn resource(mut self, resource: ResourceDef) -> Self {
+        self.offered.offer_resources();
         let outcome = self.registry.resources.add(resource);
         self.record(outcome)
     }
 
     /// Adds a family of resources named by a URI template.
     pub fn resource_template(mut self, template: ResourceTemplateDef) -> Self {
+        self.offered.offer_resources();
         let outcome = self.registry.templates.add(template);
         self.record(outcome)
     }
 
     /// Adds a prompt.
     pub fn prompt(mut self, prompt: PromptDef) -> Self {
+        self.offered.offer_prompts();
         let outcome = self.registry.prompts.add(prompt);
         self.record(outcome)
     }
@@ -165,6 +170,7 @@ impl Server {
     /// some while it runs ([`crate::ServerHandle::add_resource`]).
     pub fn enable_resources(mut self) -> Self {
         self.resources_enabled = true;
+        self.offered.offer_resources();
         self
     }
 
@@ -172,6 +178,7 @@ impl Server {
     /// while it runs ([`crate::ServerHandle::add_prompt`]).
     pub fn enable_prompts(mut self) -> Self {
         self.prompts_enabled = true;
+        self.offered.offer_prompts();
         self
     }
 
@@ -222,6 +229,7 @@ impl Server {
             credentials: self.credentials,
             client_request_timeout_ms: self.client_request_timeout_ms,
             list_ttl_ms: self.list_ttl_ms,
+            offered: self.offered,
         };
         Ok(Session::new(config, self.registry, env, out, spawn))
     }

@@ -25,7 +25,7 @@ use crate::state::{Config, State};
 use futures_util::future::LocalBoxFuture;
 use in_flight::InFlight;
 use mcp_worker_protocol::jsonrpc::{EmptyResult, encode_error};
-use mcp_worker_protocol::modern::{Era, all_versions, request_meta};
+use mcp_worker_protocol::modern::{Era, ModernMeta, all_versions, request_meta};
 use mcp_worker_protocol::notifications::{CancelledParams, ProgressToken};
 use mcp_worker_protocol::{ErrorObject, Message, Notification, Request, methods};
 use serde::Deserialize;
@@ -38,6 +38,34 @@ pub type Spawner = Rc<dyn Fn(LocalBoxFuture<'static, ()>)>;
 
 /// A handler at work on a request: its cancellation signal and its future.
 type Work<R> = (CancelSignal, LocalBoxFuture<'static, Result<R, ErrorObject>>);
+
+/// Serves the requests of one capability (resources, prompts, completions), of either era (`modern`: the request's
+/// own `_meta`, for MCP 2026-07-28); false when `request` is not one of its methods. The builder installs one only
+/// for a server that offers the capability ([`Offered`]), so a server without resources or prompts links none of
+/// their code: the echo server is 14 KiB of gzip lighter for it.
+pub(crate) type ServeCapability = fn(&Session, &Request, Option<&ModernMeta>) -> bool;
+
+/// The capabilities beyond tools that a server offers, each as the function that serves its requests.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Offered {
+    pub(crate) resources: Option<ServeCapability>,
+    pub(crate) prompts: Option<ServeCapability>,
+    pub(crate) completions: Option<ServeCapability>,
+}
+
+impl Offered {
+    /// Resources, and the completions of their templates' variables.
+    pub(crate) fn offer_resources(&mut self) {
+        self.resources = Some(resources::serve);
+        self.completions = Some(completion::serve);
+    }
+
+    /// Prompts, and the completions of their arguments.
+    pub(crate) fn offer_prompts(&mut self) {
+        self.prompts = Some(prompts::serve);
+        self.completions = Some(completion::serve);
+    }
+}
 
 /// A running session. Feed it every incoming frame with [`Session::handle`].
 #[derive(Clone)]
@@ -174,26 +202,18 @@ impl Session {
                 }),
             ),
             methods::TOOLS_CALL => self.serve(id, self.call_tool(&request, None)),
-            methods::RESOURCES_LIST if self.offers_resources() => {
-                peer.reply(id, parse_optional_params(params).and_then(|p| self.list_resources(p)))
-            }
-            methods::RESOURCES_TEMPLATES_LIST if self.offers_resources() => {
-                peer.reply(id, parse_optional_params(params).and_then(|p| self.list_resource_templates(p)))
-            }
-            methods::RESOURCES_READ if self.offers_resources() => self.serve(id, self.read_resource(&request, None)),
-            methods::RESOURCES_SUBSCRIBE if self.offers_resources() => {
-                peer.reply(id, parse_params(params).and_then(|p| self.subscribe(p)))
-            }
-            methods::RESOURCES_UNSUBSCRIBE if self.offers_resources() => {
-                peer.reply(id, parse_params(params).map(|p| self.unsubscribe(p)))
-            }
-            methods::PROMPTS_LIST if self.offers_prompts() => {
-                peer.reply(id, parse_optional_params(params).and_then(|p| self.list_prompts(p)))
-            }
-            methods::PROMPTS_GET if self.offers_prompts() => self.serve(id, self.get_prompt(&request, None)),
-            methods::COMPLETION_COMPLETE if self.offers_completions() => self.serve(id, self.complete(&request)),
+            _ if self.serve_offered(&request, None) => {}
             other => peer.reply::<()>(id, Err(ErrorObject::method_not_found(other))),
         }
+    }
+
+    /// Serves `request` by the capability it belongs to, if the server offers it; false otherwise.
+    fn serve_offered(&self, request: &Request, modern: Option<&ModernMeta>) -> bool {
+        let offered = self.state.config.offered;
+        [offered.resources, offered.prompts, offered.completions]
+            .into_iter()
+            .flatten()
+            .any(|serve| serve(self, request, modern))
     }
 
     fn on_notification(&self, notification: Notification) {
@@ -231,18 +251,6 @@ impl Session {
         };
         let ctx = Ctx::new(self.state.clone(), request.id.clone(), token, cancel.clone(), modern);
         (ctx, cancel)
-    }
-
-    fn offers_resources(&self) -> bool {
-        self.state.config.capabilities.resources.is_some()
-    }
-
-    fn offers_prompts(&self) -> bool {
-        self.state.config.capabilities.prompts.is_some()
-    }
-
-    fn offers_completions(&self) -> bool {
-        self.state.config.capabilities.completions.is_some()
     }
 }
 

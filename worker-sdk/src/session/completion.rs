@@ -2,7 +2,27 @@
 
 use super::{Session, Work, parse_params};
 use crate::completion::CompletionRequest;
-use mcp_worker_protocol::{CompleteParams, CompleteResult, Completion, CompletionReference, ErrorObject, Request};
+use mcp_worker_protocol::modern::ModernMeta;
+use mcp_worker_protocol::{
+    CompleteParams, CompleteResult, Completion, CompletionReference, ErrorObject, Request, methods,
+};
+
+/// Serves `completion/complete` ([`super::ServeCapability`]), for a server with resources or prompts.
+pub(super) fn serve(session: &Session, request: &Request, modern: Option<&ModernMeta>) -> bool {
+    if request.method != methods::COMPLETION_COMPLETE {
+        return false;
+    }
+    let id = &request.id;
+    match (session.complete(request), modern) {
+        (work, None) => session.serve(id, work),
+        (Ok((cancel, work)), Some(_)) => {
+            let state = session.state.clone();
+            session.spawn_request(id.clone(), cancel, async move { super::modern::complete(&state, work.await, None) });
+        }
+        (Err(error), Some(_)) => session.answer::<()>(id, Err(error), None),
+    }
+    true
+}
 
 impl Session {
     pub(super) fn complete(&self, request: &Request) -> Result<Work<CompleteResult>, ErrorObject> {

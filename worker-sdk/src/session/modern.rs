@@ -20,15 +20,12 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use std::rc::Rc;
 
-/// Resource reads may hold what only this user may see, and change at any time.
-const READ_CACHE: CacheHint = CacheHint { ttl_ms: 0, cache_scope: CacheScope::Private };
-
 impl Session {
     pub(super) fn on_modern_request(&self, request: Request, meta: ModernMeta) {
         self.state.peer.set_modern();
         let id = &request.id;
         let params = request.params.as_deref();
-        let lists = Some(CacheHint { ttl_ms: self.state.config.list_ttl_ms, cache_scope: CacheScope::Public });
+        let lists = self.list_cache();
         match request.method.as_str() {
             modern_methods::SERVER_DISCOVER => self.answer(id, Ok(self.discover()), lists),
             methods::TOOLS_LIST => {
@@ -38,30 +35,27 @@ impl Session {
                 state.peer.reply_kept(id, outcome);
             }
             methods::TOOLS_CALL => self.serve_rounds(&request, &meta, None, |m| self.call_tool(&request, Some(m))),
-            methods::RESOURCES_LIST if self.offers_resources() => {
-                self.answer(id, parse_optional_params(params).and_then(|p| self.list_resources(p)), lists);
-            }
-            methods::RESOURCES_TEMPLATES_LIST if self.offers_resources() => {
-                self.answer(id, parse_optional_params(params).and_then(|p| self.list_resource_templates(p)), lists);
-            }
-            methods::RESOURCES_READ if self.offers_resources() => {
-                self.serve_rounds(&request, &meta, Some(READ_CACHE), |m| self.read_resource(&request, Some(m)));
-            }
-            methods::PROMPTS_LIST if self.offers_prompts() => {
-                self.answer(id, parse_optional_params(params).and_then(|p| self.list_prompts(p)), lists);
-            }
-            methods::PROMPTS_GET if self.offers_prompts() => {
-                self.serve_rounds(&request, &meta, None, |m| self.get_prompt(&request, Some(m)));
-            }
-            methods::COMPLETION_COMPLETE if self.offers_completions() => match self.complete(&request) {
-                Ok((cancel, work)) => {
-                    let state = self.state.clone();
-                    self.spawn_request(id.clone(), cancel, async move { complete(&state, work.await, None) });
-                }
-                Err(error) => self.answer::<()>(id, Err(error), None),
-            },
             modern_methods::SUBSCRIPTIONS_LISTEN => self.listen(&request),
+            _ if self.serve_offered(&request, Some(&meta)) => {}
             other => self.answer::<()>(id, Err(ErrorObject::method_not_found(other)), None),
+        }
+    }
+
+    /// The caching hint of list results.
+    fn list_cache(&self) -> Option<CacheHint> {
+        Some(CacheHint { ttl_ms: self.state.config.list_ttl_ms, cache_scope: CacheScope::Public })
+    }
+
+    /// Answers a list request of either era (`modern`: the request's `_meta`, for MCP 2026-07-28).
+    pub(super) fn reply_list<R: Serialize>(
+        &self,
+        id: &RequestId,
+        modern: Option<&ModernMeta>,
+        outcome: Result<R, ErrorObject>,
+    ) {
+        match modern {
+            None => self.state.peer.reply(id, outcome),
+            Some(_) => self.answer(id, outcome, self.list_cache()),
         }
     }
 
@@ -75,14 +69,19 @@ impl Session {
     }
 
     /// Answers a request whose result is ready.
-    fn answer<R: Serialize>(&self, id: &RequestId, outcome: Result<R, ErrorObject>, cache: Option<CacheHint>) {
+    pub(super) fn answer<R: Serialize>(
+        &self,
+        id: &RequestId,
+        outcome: Result<R, ErrorObject>,
+        cache: Option<CacheHint>,
+    ) {
         self.state.peer.reply(id, complete(&self.state, outcome, cache));
     }
 
     /// Serves a request that may need input from the client: opens its rounds (its `requestState` and
     /// `inputResponses`), starts its handler with them, and answers its result, or `input_required` when the
     /// handler asked what the client has not answered yet.
-    fn serve_rounds<R: Serialize + 'static>(
+    pub(super) fn serve_rounds<R: Serialize + 'static>(
         &self,
         request: &Request,
         meta: &ModernMeta,
@@ -121,7 +120,7 @@ impl Session {
 }
 
 /// A complete modern result, or the error as this era spells it.
-fn complete<R: Serialize>(
+pub(super) fn complete<R: Serialize>(
     state: &State,
     outcome: Result<R, ErrorObject>,
     cache: Option<CacheHint>,

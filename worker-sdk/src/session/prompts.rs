@@ -1,9 +1,29 @@
 //! `prompts/list` and `prompts/get`.
 
-use super::{Session, Work, parse_params};
+use super::{Session, Work, parse_optional_params, parse_params};
 use crate::context::Modern;
 use crate::pagination;
-use mcp_worker_protocol::{ErrorObject, GetPromptParams, GetPromptResult, ListPromptsResult, PaginatedParams, Request};
+use mcp_worker_protocol::modern::ModernMeta;
+use mcp_worker_protocol::{
+    ErrorObject, GetPromptParams, GetPromptResult, ListPromptsResult, PaginatedParams, Request, methods,
+};
+
+/// Serves the prompts capability's requests ([`super::ServeCapability`]).
+pub(super) fn serve(session: &Session, request: &Request, modern: Option<&ModernMeta>) -> bool {
+    let id = &request.id;
+    let params = request.params.as_deref();
+    match (request.method.as_str(), modern) {
+        (methods::PROMPTS_LIST, _) => {
+            session.reply_list(id, modern, parse_optional_params(params).and_then(|p| session.list_prompts(p)));
+        }
+        (methods::PROMPTS_GET, None) => session.serve(id, session.get_prompt(request, None)),
+        (methods::PROMPTS_GET, Some(meta)) => {
+            session.serve_rounds(request, meta, None, |m| session.get_prompt(request, Some(m)));
+        }
+        _ => return false,
+    }
+    true
+}
 
 impl Session {
     pub(super) fn list_prompts(&self, params: PaginatedParams) -> Result<ListPromptsResult, ErrorObject> {

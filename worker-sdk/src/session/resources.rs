@@ -1,14 +1,46 @@
 //! `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `unsubscribe`.
 
-use super::{Session, Work, parse_params};
+use super::{Session, Work, parse_optional_params, parse_params};
 use crate::context::Modern;
 use crate::pagination;
 use crate::resource::ResourceRequest;
 use mcp_worker_protocol::jsonrpc::EmptyResult;
+use mcp_worker_protocol::modern::{CacheHint, CacheScope, ModernMeta};
 use mcp_worker_protocol::{
     ErrorObject, ListResourceTemplatesResult, ListResourcesResult, PaginatedParams, ReadResourceResult, Request,
-    ResourceParams,
+    ResourceParams, methods,
 };
+
+/// Resource reads may hold what only this user may see, and change at any time.
+const READ_CACHE: CacheHint = CacheHint { ttl_ms: 0, cache_scope: CacheScope::Private };
+
+/// Serves the resources capability's requests ([`super::ServeCapability`]). MCP 2026-07-28 removed `subscribe` and
+/// `unsubscribe` (its clients listen with `subscriptions/listen`).
+pub(super) fn serve(session: &Session, request: &Request, modern: Option<&ModernMeta>) -> bool {
+    let id = &request.id;
+    let params = request.params.as_deref();
+    match (request.method.as_str(), modern) {
+        (methods::RESOURCES_LIST, _) => {
+            session.reply_list(id, modern, parse_optional_params(params).and_then(|p| session.list_resources(p)));
+        }
+        (methods::RESOURCES_TEMPLATES_LIST, _) => {
+            let listed = parse_optional_params(params).and_then(|p| session.list_resource_templates(p));
+            session.reply_list(id, modern, listed);
+        }
+        (methods::RESOURCES_READ, None) => session.serve(id, session.read_resource(request, None)),
+        (methods::RESOURCES_READ, Some(meta)) => {
+            session.serve_rounds(request, meta, Some(READ_CACHE), |m| session.read_resource(request, Some(m)));
+        }
+        (methods::RESOURCES_SUBSCRIBE, None) => {
+            session.state.peer.reply(id, parse_params(params).and_then(|p| session.subscribe(p)));
+        }
+        (methods::RESOURCES_UNSUBSCRIBE, None) => {
+            session.state.peer.reply(id, parse_params(params).map(|p| session.unsubscribe(p)));
+        }
+        _ => return false,
+    }
+    true
+}
 
 impl Session {
     pub(super) fn list_resources(&self, params: PaginatedParams) -> Result<ListResourcesResult, ErrorObject> {

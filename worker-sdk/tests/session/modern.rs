@@ -160,6 +160,25 @@ fn what_the_revision_removed_is_not_found() {
 }
 
 #[test]
+fn a_server_without_resources_or_prompts_does_not_answer_their_methods_and_one_that_enables_them_does() {
+    let tools_only = || Server::new("tools-only", "1.0.0").tool(ToolDef::new("hello", |_: NoArgs| async { "hello" }));
+    let mut h = Harness::new(tools_only()).modern();
+    for (id, method) in [(1, "resources/list"), (2, "resources/read"), (3, "prompts/list"), (4, "completion/complete")]
+    {
+        let answer = modern(&mut h, id, method, json!({"uri": "test://x"}), json!({}));
+        assert_eq!(answer["error"]["code"], -32601, "{method}: {answer}");
+    }
+    // Declared ahead of resources and prompts added while it runs: their lists answer, empty, in both eras.
+    let mut h = Harness::new(tools_only().enable_resources().enable_prompts()).modern();
+    for (id, method, key) in [(1, "resources/list", "resources"), (2, "prompts/list", "prompts")] {
+        let answer = modern(&mut h, id, method, json!({}), json!({}));
+        assert_eq!(answer["result"][key], json!([]), "{method}: {answer}");
+    }
+    let mut h = Harness::new(tools_only().enable_resources());
+    assert_eq!(h.request(1, "resources/templates/list", json!({}))["result"]["resourceTemplates"], json!([]));
+}
+
+#[test]
 fn a_resource_that_does_not_exist_is_invalid_params() {
     let mut h = harness();
     let answer = modern(&mut h, 1, "resources/read", json!({"uri": "test://nothing"}), json!({}));
