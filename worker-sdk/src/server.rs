@@ -229,8 +229,7 @@ impl Server {
             credentials: self.credentials,
             client_request_timeout_ms: self.client_request_timeout_ms,
             list_ttl_ms: self.list_ttl_ms,
-            offered: self.offered,
         };
-        Ok(Session::new(config, self.registry, env, out, spawn))
+        Ok(Session::new(config, self.registry, env, out, spawn, self.offered))
     }
 }

@@ -72,6 +72,7 @@ impl Offered {
 pub struct Session {
     state: Rc<State>,
     in_flight: Rc<InFlight>,
+    offered: Offered,
 }
 
 impl std::fmt::Debug for Session {
@@ -103,9 +104,16 @@ fn progress_token(params: Option<&RawValue>) -> Option<ProgressToken> {
 }
 
 impl Session {
-    pub(crate) fn new(config: Config, registry: Registry, env: Env, out: Outbound, spawn: Spawner) -> Self {
+    pub(crate) fn new(
+        config: Config,
+        registry: Registry,
+        env: Env,
+        out: Outbound,
+        spawn: Spawner,
+        offered: Offered,
+    ) -> Self {
         let state = State::new(config, registry, env, Peer::new(out));
-        Self { state: Rc::new(state), in_flight: Rc::new(InFlight::new(spawn)) }
+        Self { state: Rc::new(state), in_flight: Rc::new(InFlight::new(spawn)), offered }
     }
 
     /// Gives the session a timer. Without one, requests to the client wait without a timeout and
@@ -209,7 +217,7 @@ impl Session {
 
     /// Serves `request` by the capability it belongs to, if the server offers it; false otherwise.
     fn serve_offered(&self, request: &Request, modern: Option<&ModernMeta>) -> bool {
-        let offered = self.state.config.offered;
+        let offered = self.offered;
         [offered.resources, offered.prompts, offered.completions]
             .into_iter()
             .flatten()

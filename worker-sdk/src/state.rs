@@ -7,7 +7,6 @@ use crate::env::Env;
 use crate::peer::Peer;
 use crate::registry::Registry;
 use crate::request_state::StateKey;
-use crate::session::Offered;
 use mcp_worker_protocol::modern::{SubscriptionFilter, subscription_meta};
 use mcp_worker_protocol::{Implementation, RequestId, ResourceParams, ServerCapabilities, methods};
 use std::any::Any;
@@ -24,8 +23,6 @@ pub(crate) struct Config {
     pub(crate) client_request_timeout_ms: u32,
     /// How long list and discover results stay fresh (MCP 2026-07-28 caching hints).
     pub(crate) list_ttl_ms: u64,
-    /// What serves the capabilities beyond tools, for those the server offers.
-    pub(crate) offered: Offered,
 }
 
 /// An open `subscriptions/listen` stream (MCP 2026-07-28): its request id and what it agreed to carry.
