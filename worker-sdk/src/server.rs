@@ -45,8 +45,8 @@ pub struct Server {
     page_size: usize,
     client_request_timeout_ms: u32,
     list_ttl_ms: u64,
-    resources_enabled: bool,
-    prompts_enabled: bool,
+    /// What serves resources, prompts and completions, set by the methods that offer them; also which of those
+    /// capabilities the server declares.
     offered: Offered,
     problems: Vec<String>,
 }
@@ -62,8 +62,6 @@ impl Server {
             page_size: DEFAULT_PAGE_SIZE,
             client_request_timeout_ms: DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
             list_ttl_ms: DEFAULT_LIST_TTL_MS,
-            resources_enabled: false,
-            prompts_enabled: false,
             offered: Offered::default(),
             problems: Vec::new(),
         }
@@ -169,7 +167,6 @@ impl Server {
     /// Declares the resources capability even though the server starts without resources, because it will add
     /// some while it runs ([`crate::ServerHandle::add_resource`]).
     pub fn enable_resources(mut self) -> Self {
-        self.resources_enabled = true;
         self.offered.offer_resources();
         self
     }
@@ -177,7 +174,6 @@ impl Server {
     /// Declares the prompts capability even though the server starts without prompts, because it will add some
     /// while it runs ([`crate::ServerHandle::add_prompt`]).
     pub fn enable_prompts(mut self) -> Self {
-        self.prompts_enabled = true;
         self.offered.offer_prompts();
         self
     }
@@ -200,16 +196,16 @@ impl Server {
     }
 
     /// The capabilities the server declares: tools and logging always; resources (with subscriptions) and prompts
-    /// when it has some or enabled them; completions with either. Lists may change while it runs.
+    /// when it offers them (has some, or enabled them); completions with either. Lists may change while it runs.
     fn capabilities(&self) -> ServerCapabilities {
-        let resources = self.resources_enabled || self.registry.resources.len() + self.registry.templates.len() > 0;
-        let prompts = self.prompts_enabled || self.registry.prompts.len() > 0;
+        let resources = self.offered.resources.is_some();
+        let prompts = self.offered.prompts.is_some();
         ServerCapabilities {
             tools: Some(ListChangedCapability::new(true)),
             logging: Some(JsonObject::new()),
             resources: resources.then_some(ResourcesCapability { subscribe: Some(true), list_changed: Some(true) }),
             prompts: prompts.then_some(ListChangedCapability::new(true)),
-            completions: (resources || prompts).then(JsonObject::new),
+            completions: self.offered.completions.is_some().then(JsonObject::new),
             ..ServerCapabilities::default()
         }
     }
