@@ -6,17 +6,13 @@
 //!
 //! The types here are the wire shapes both sides share. Which era a request belongs to is [`RequestMeta::version`].
 
-mod raw_members;
-
 use crate::lifecycle::{ClientCapabilities, Implementation, ServerCapabilities};
 use crate::logging::LoggingLevel;
 use crate::notifications::ProgressToken;
-use crate::{ErrorObject, JsonObject, RequestId};
-use raw_members::RawMembers;
+use crate::{ErrorObject, JsonObject, NameMap, RequestId};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
-use std::collections::BTreeMap;
 
 /// The modern protocol revision.
 pub const MODERN_PROTOCOL_VERSION: &str = "2026-07-28";
@@ -239,7 +235,7 @@ pub struct InputRequest {
 pub struct InputRequiredResult {
     /// What the client is to answer, by key.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub input_requests: Option<BTreeMap<String, InputRequest>>,
+    pub input_requests: Option<NameMap<InputRequest>>,
     /// Opaque: echoed by the client on the retry.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_state: Option<String>,
@@ -394,9 +390,10 @@ pub fn with_meta(
     members: &str,
 ) -> serde_json::Result<Box<serde_json::value::RawValue>> {
     use serde_json::value::RawValue;
-    let mut fields: RawMembers = match params {
-        None => RawMembers::default(),
-        Some(raw) if raw.get().trim() == "null" => RawMembers::default(),
+    // The members of request params are a handful: a list keeps them in their order, for less code than a map.
+    let mut fields: NameMap<Box<RawValue>> = match params {
+        None => NameMap::new(),
+        Some(raw) if raw.get().trim() == "null" => NameMap::new(),
         Some(raw) => serde_json::from_str(raw.get())?,
     };
     let meta = match fields.remove("_meta") {
@@ -411,8 +408,8 @@ pub fn with_meta(
             if inner.is_empty() { format!("{{{members}}}") } else { format!("{{{inner},{members}}}") }
         }
     };
-    fields.insert("_meta".into(), RawValue::from_string(meta)?);
-    fields.to_raw_value()
+    fields.insert("_meta", RawValue::from_string(meta)?);
+    serde_json::value::to_raw_value(&fields)
 }
 
 /// What a modern result says it is.

@@ -11,12 +11,11 @@
 
 use crate::request_state::{self, Answers, StateKey};
 use mcp_worker_protocol::modern::{InputRequest, InputRequiredResult, missing_capability};
-use mcp_worker_protocol::{ClientCapabilities, ErrorObject, methods};
+use mcp_worker_protocol::{ClientCapabilities, ErrorObject, NameMap, methods};
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 use std::cell::{Cell, OnceCell, RefCell};
-use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -41,7 +40,7 @@ pub(crate) struct Rounds {
     capabilities: ClientCapabilities,
     answers: Answers,
     asked: Cell<usize>,
-    questions: RefCell<BTreeMap<String, InputRequest>>,
+    questions: RefCell<NameMap<InputRequest>>,
     interrupt: RefCell<Option<Interrupt>>,
     waker: RefCell<Option<Waker>>,
 }
@@ -104,7 +103,7 @@ impl Rounds {
             capabilities,
             answers,
             asked: Cell::new(0),
-            questions: RefCell::new(BTreeMap::new()),
+            questions: RefCell::new(NameMap::new()),
             interrupt: RefCell::new(None),
             waker: RefCell::new(None),
         })

@@ -15,7 +15,7 @@ use mcp_worker_protocol::modern::{
     SubscriptionFilter, codes, envelope, is_modern, meta, methods as modern_methods, result_kind,
 };
 use mcp_worker_protocol::{
-    ClientCapabilities, Implementation, InitializeResult, LoggingLevel, ServerCapabilities, methods,
+    ClientCapabilities, Implementation, InitializeResult, LoggingLevel, NameMap, ServerCapabilities, methods,
 };
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -179,7 +179,7 @@ impl McpClient {
 
     /// The application's answers to what a server asked, by key, from the handlers it registered (all at once,
     /// each within the limits of the server's requests: [`crate::limits::ServerRequestLimits`]).
-    async fn answer(&self, asked: std::collections::BTreeMap<String, InputRequest>) -> Result<Map<String, Value>> {
+    async fn answer(&self, asked: NameMap<InputRequest>) -> Result<Map<String, Value>> {
         let server = self.connection.server().to_owned();
         let pending = asked.into_iter().map(|(key, request)| {
             let params = request.params.unwrap_or(Value::Null);
