@@ -1,8 +1,8 @@
 //! Argument completion (`completion/complete`) for prompt arguments and resource-template variables.
 
 use crate::JsonObject;
+use crate::NameMap;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// The most values one completion may return (the spec's limit).
 pub const MAX_COMPLETION_VALUES: usize = 100;
@@ -72,7 +72,7 @@ pub struct CompletionArgument {
 pub struct CompletionContext {
     /// Previously-resolved arguments or template variables.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub arguments: Option<BTreeMap<String, String>>,
+    pub arguments: Option<NameMap<String>>,
 }
 
 /// `completion/complete` params.

@@ -36,6 +36,16 @@ impl<V> NameMap<V> {
         self.0.iter().find(|(held, _)| held == name).map(|(_, value)| value)
     }
 
+    /// Whether `name` has a value.
+    pub fn contains_key(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    /// Keeps only the members for which `keep` says so.
+    pub fn retain(&mut self, mut keep: impl FnMut(&str, &mut V) -> bool) {
+        self.0.retain_mut(|(name, value)| keep(name, value));
+    }
+
     /// Removes `name`, returning its value.
     pub fn remove(&mut self, name: &str) -> Option<V> {
         let at = self.0.iter().position(|(held, _)| held == name)?;
@@ -82,6 +92,12 @@ impl<K: Into<String>, V> FromIterator<(K, V)> for NameMap<V> {
             map.insert(name, value);
         }
         map
+    }
+}
+
+impl<K: Into<String>, V, const N: usize> From<[(K, V); N]> for NameMap<V> {
+    fn from(members: [(K, V); N]) -> Self {
+        members.into_iter().collect()
     }
 }
 
@@ -153,10 +169,13 @@ mod tests {
 
     #[test]
     fn insert_get_remove_and_index_find_members_by_name() {
-        let mut map: NameMap<&str> = [("x", "1"), ("y", "2")].into_iter().collect();
+        let mut map = NameMap::from([("x", "1"), ("y", "2")]);
         assert_eq!(map.insert("x", "3"), Some("1"));
         assert_eq!((map.get("x"), map["y"], map.get("z")), (Some(&"3"), "2", None));
+        assert!(map.contains_key("x") && !map.contains_key("z"));
         assert_eq!(map.remove("x"), Some("3"));
+        map.insert("w", "4");
+        map.retain(|name, _| name != "w");
         assert_eq!((map.keys().collect::<Vec<_>>(), map.len(), map.is_empty()), (vec!["y"], 1, false));
     }
 }

@@ -1,10 +1,10 @@
 //! Prompts: listing, arguments, and the messages `prompts/get` returns.
 
 use crate::JsonObject;
+use crate::NameMap;
 use crate::content::{ContentBlock, Role};
 use crate::lifecycle::Icon;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// An argument a prompt accepts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -76,7 +76,7 @@ pub struct GetPromptParams {
     pub name: String,
     /// Argument values (always strings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub arguments: Option<BTreeMap<String, String>>,
+    pub arguments: Option<NameMap<String>>,
     /// Request metadata.
     #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<JsonObject>,
@@ -84,7 +84,7 @@ pub struct GetPromptParams {
 
 impl GetPromptParams {
     /// Gets `name` with `arguments`.
-    pub fn new(name: impl Into<String>, arguments: Option<BTreeMap<String, String>>) -> Self {
+    pub fn new(name: impl Into<String>, arguments: Option<NameMap<String>>) -> Self {
         Self { name: name.into(), arguments, meta: None }
     }
 }

@@ -8,6 +8,7 @@ mod frames;
 mod schema;
 
 use frames::{assert_notification, assert_request, assert_result, object};
+use mcp_worker_protocol::NameMap;
 use mcp_worker_protocol::completion::{CompletionArgument, CompletionContext};
 use mcp_worker_protocol::jsonrpc::EmptyResult;
 use mcp_worker_protocol::roots::Root;
@@ -21,7 +22,6 @@ use mcp_worker_protocol::{
     methods,
 };
 use serde_json::json;
-use std::collections::BTreeMap;
 
 const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg==";
 
@@ -95,7 +95,7 @@ fn prompt_lists_and_messages_are_valid() {
     assert_notification(methods::PROMPTS_LIST_CHANGED, None::<&()>, "PromptListChangedNotification");
     assert_notification(methods::TOOLS_LIST_CHANGED, None::<&()>, "ToolListChangedNotification");
 
-    let arguments = BTreeMap::from([("arg1".to_owned(), "a".to_owned())]);
+    let arguments = NameMap::from([("arg1", "a".to_owned())]);
     assert_request(methods::PROMPTS_GET, Some(&GetPromptParams::new("p", Some(arguments))), "GetPromptRequest");
     assert_request(methods::PROMPTS_GET, Some(&GetPromptParams::new("p", None)), "GetPromptRequest");
 
@@ -118,7 +118,7 @@ fn completion_is_valid() {
     let prompt = CompleteParams {
         reference: CompletionReference::Prompt { name: "p".into(), title: Some("P".into()) },
         argument: CompletionArgument { name: "arg1".into(), value: "A".into() },
-        context: Some(CompletionContext { arguments: Some(BTreeMap::from([("arg2".into(), "x".into())])) }),
+        context: Some(CompletionContext { arguments: Some(NameMap::from([("arg2", "x".to_owned())])) }),
         meta: None,
     };
     assert_request(methods::COMPLETION_COMPLETE, Some(&prompt), "CompleteRequest");

@@ -1,7 +1,7 @@
 //! Completion of prompt arguments and resource-template variables (`completion/complete`).
 
 use futures_util::future::{FutureExt, LocalBoxFuture};
-use std::collections::BTreeMap;
+use mcp_worker_protocol::NameMap;
 use std::future::Future;
 use std::rc::Rc;
 
@@ -14,7 +14,7 @@ pub struct CompletionRequest {
     /// What the user has typed so far.
     pub value: String,
     /// The values of the other arguments or variables, when the client sent them.
-    pub context: BTreeMap<String, String>,
+    pub context: NameMap<String>,
 }
 
 /// A function that suggests values for one argument.
@@ -67,7 +67,7 @@ mod tests {
     fn listed_values_are_filtered_by_prefix_ignoring_case() {
         let complete = from_values(vec!["Alice".into(), "Bob".into(), "alfred".into()]);
         let request =
-            |value: &str| CompletionRequest { argument: "name".into(), value: value.into(), context: BTreeMap::new() };
+            |value: &str| CompletionRequest { argument: "name".into(), value: value.into(), context: NameMap::new() };
         assert_eq!(futures_executor::block_on(complete(request("al"))), ["Alice", "alfred"]);
         assert_eq!(futures_executor::block_on(complete(request(""))).len(), 3);
         assert!(futures_executor::block_on(complete(request("z"))).is_empty());

@@ -4,12 +4,12 @@ use crate::args::{ArgsOnly, WithCtx};
 use crate::completion::{self, Completers, CompletionRequest};
 use crate::context::Ctx;
 use futures_util::future::{FutureExt, LocalBoxFuture};
+use mcp_worker_protocol::NameMap;
 use mcp_worker_protocol::lifecycle::Icon;
 use mcp_worker_protocol::{ErrorObject, GetPromptResult, Prompt, PromptArgument, PromptMessage};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use std::collections::BTreeMap;
 use std::fmt::Display;
 use std::future::Future;
 use std::rc::Rc;
@@ -101,7 +101,7 @@ where
 }
 
 pub(crate) type GetFn =
-    Rc<dyn Fn(Ctx, BTreeMap<String, String>) -> LocalBoxFuture<'static, Result<GetPromptResult, ErrorObject>>>;
+    Rc<dyn Fn(Ctx, NameMap<String>) -> LocalBoxFuture<'static, Result<GetPromptResult, ErrorObject>>>;
 
 /// A prompt: its definition (name, arguments, metadata), the function that builds it, and its completers.
 #[must_use]
@@ -150,9 +150,9 @@ impl PromptDef {
             arguments.iter().filter(|a| a.required == Some(true)).map(|a| a.name.clone()).collect();
         definition.arguments = (!arguments.is_empty()).then_some(arguments);
         let handler = Rc::new(handler);
-        let get: GetFn = Rc::new(move |ctx: Ctx, mut values: BTreeMap<String, String>| {
+        let get: GetFn = Rc::new(move |ctx: Ctx, mut values: NameMap<String>| {
             if let Some(declared) = &declared {
-                values.retain(|k, _| declared.contains(k));
+                values.retain(|k, _| declared.iter().any(|d| d == k));
             }
             if let Some(missing) = required.iter().find(|r| !values.contains_key(*r)) {
                 let error =

@@ -6,7 +6,7 @@ use crate::error::Error;
 use crate::prompt::PromptDef;
 use crate::resource::{ResourceDef, ResourceTemplateDef};
 use crate::tool::{ToolDef, check_tool_name};
-use std::collections::BTreeMap;
+use mcp_worker_protocol::NameMap;
 use std::collections::HashMap;
 
 /// An item of a registry: its kind (for messages), its key, and its own validity.
@@ -152,7 +152,7 @@ pub(crate) struct Registry {
 
 impl Registry {
     /// The template that names `uri`, with the values of its variables (first match in registration order).
-    pub(crate) fn match_template(&self, uri: &str) -> Option<(&ResourceTemplateDef, BTreeMap<String, String>)> {
+    pub(crate) fn match_template(&self, uri: &str) -> Option<(&ResourceTemplateDef, NameMap<String>)> {
         self.templates.all().iter().find_map(|t| {
             let values = t.template.as_ref().ok()?.matches(uri)?;
             Some((t, values))

@@ -4,9 +4,9 @@ use crate::completion::{self, Completers, CompletionRequest};
 use crate::context::Ctx;
 use crate::uri_template::UriTemplate;
 use futures_util::future::{FutureExt, LocalBoxFuture};
+use mcp_worker_protocol::NameMap;
 use mcp_worker_protocol::lifecycle::Icon;
 use mcp_worker_protocol::{Annotations, ErrorObject, ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
-use std::collections::BTreeMap;
 use std::fmt::Display;
 use std::future::Future;
 use std::rc::Rc;
@@ -15,12 +15,12 @@ use std::rc::Rc;
 #[derive(Debug)]
 pub struct ResourceRequest {
     uri: String,
-    variables: BTreeMap<String, String>,
+    variables: NameMap<String>,
     ctx: Ctx,
 }
 
 impl ResourceRequest {
-    pub(crate) fn new(uri: String, variables: BTreeMap<String, String>, ctx: Ctx) -> Self {
+    pub(crate) fn new(uri: String, variables: NameMap<String>, ctx: Ctx) -> Self {
         Self { uri, variables, ctx }
     }
 
@@ -35,7 +35,7 @@ impl ResourceRequest {
     }
 
     /// Every template variable.
-    pub fn variables(&self) -> &BTreeMap<String, String> {
+    pub fn variables(&self) -> &NameMap<String> {
         &self.variables
     }
 

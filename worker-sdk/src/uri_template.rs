@@ -4,7 +4,7 @@
 //! its variables. A simple variable stands for one percent-encoded segment (no `/`, `?` or `#`); a reserved one may
 //! span several segments.
 
-use std::collections::BTreeMap;
+use mcp_worker_protocol::NameMap;
 
 #[derive(Debug, Clone, PartialEq)]
 enum Part {
@@ -64,14 +64,14 @@ impl UriTemplate {
     }
 
     /// The values of the variables when `uri` is an expansion of this template (percent-decoded).
-    pub(crate) fn matches(&self, uri: &str) -> Option<BTreeMap<String, String>> {
-        let mut values = BTreeMap::new();
+    pub(crate) fn matches(&self, uri: &str) -> Option<NameMap<String>> {
+        let mut values = NameMap::new();
         match_from(&self.parts, uri, &mut values).then_some(values)
     }
 }
 
 /// Matches `parts` against all of `uri`, shortest variable values first, backtracking on failure.
-fn match_from(parts: &[Part], uri: &str, values: &mut BTreeMap<String, String>) -> bool {
+fn match_from(parts: &[Part], uri: &str, values: &mut NameMap<String>) -> bool {
     let Some((first, rest)) = parts.split_first() else { return uri.is_empty() };
     match first {
         Part::Literal(literal) => uri.strip_prefix(literal.as_str()).is_some_and(|tail| match_from(rest, tail, values)),

@@ -6,6 +6,7 @@
 
 use super::McpClient;
 use crate::error::{Error, Result};
+use mcp_worker_protocol::NameMap;
 use mcp_worker_protocol::completion::{CompletionArgument, CompletionContext};
 use mcp_worker_protocol::jsonrpc::EmptyResult;
 use mcp_worker_protocol::resources::{ListResourceTemplatesResult, ResourceParams, ResourceTemplate};
@@ -15,7 +16,6 @@ use mcp_worker_protocol::{
     SetLevelParams, methods,
 };
 use serde::de::DeserializeOwned;
-use std::collections::BTreeMap;
 
 /// The most entries the `list_*` methods that follow every page collect; past it they fail with a
 /// [`Error::Protocol`] that says to page (`list_*_page`).
@@ -121,7 +121,7 @@ impl McpClient {
     }
 
     /// Gets the prompt `name` filled with `arguments` (values are strings, as the spec has them).
-    pub async fn get_prompt(&self, name: &str, arguments: Option<BTreeMap<String, String>>) -> Result<GetPromptResult> {
+    pub async fn get_prompt(&self, name: &str, arguments: Option<NameMap<String>>) -> Result<GetPromptResult> {
         self.offers(Feature::Prompts)?;
         self.request_maybe_input(methods::PROMPTS_GET, &GetPromptParams::new(name, arguments)).await
     }

@@ -48,7 +48,10 @@ fn prompts_are_listed_and_got_with_arguments_and_arguments_complete() {
     let names: Vec<&str> = with_args.arguments.iter().flatten().map(|a| a.name.as_str()).collect();
     assert_eq!(names, ["arg1", "arg2"]);
 
-    let arguments = BTreeMap::from([("arg1".to_owned(), "one".to_owned()), ("arg2".to_owned(), "two".to_owned())]);
+    let arguments = mcp_worker_protocol::NameMap::from([
+        ("arg1".to_owned(), "one".to_owned()),
+        ("arg2".to_owned(), "two".to_owned()),
+    ]);
     let got = p.pool.run_until(client.get_prompt("test_prompt_with_arguments", Some(arguments))).unwrap();
     let text = serde_json::to_string(&got.messages).unwrap();
     assert!(text.contains("one") && text.contains("two"), "{text}");

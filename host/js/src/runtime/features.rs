@@ -6,10 +6,10 @@ use super::JsRuntime;
 use super::convert::{JsFailure, from_js, options_from_js, to_js};
 use js_sys::Promise;
 use mcp_worker_protocol::LoggingLevel;
+use mcp_worker_protocol::NameMap;
 use mcp_worker_protocol::completion::{CompletionArgument, CompletionContext, CompletionReference};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
@@ -138,7 +138,7 @@ impl JsRuntime {
         #[wasm_bindgen(unchecked_optional_param_type = "Record<string, string>")] args: Option<JsValue>,
     ) -> Promise {
         let args = args.filter(|a| !a.is_undefined() && !a.is_null());
-        let arguments = args.map(|a| from_js::<BTreeMap<String, String>>(&a, "prompt arguments")).transpose();
+        let arguments = args.map(|a| from_js::<NameMap<String>>(&a, "prompt arguments")).transpose();
         self.feature(move |manager| async move { to_js(&manager.get_prompt(&server, &name, arguments?).await?) })
     }
 

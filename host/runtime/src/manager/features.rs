@@ -7,13 +7,13 @@ use super::{Inner, ManagerEvent, McpTransportManager};
 use crate::Result;
 use litemap::LiteMap;
 use mcp_worker_client::McpClient;
+use mcp_worker_protocol::NameMap;
 use mcp_worker_protocol::completion::{CompletionArgument, CompletionContext};
 use mcp_worker_protocol::resources::{ListResourceTemplatesResult, ResourceUpdatedParams};
 use mcp_worker_protocol::{
     CompleteResult, CompletionReference, GetPromptResult, ListPromptsResult, ListResourcesResult, LoggingLevel,
     Notification, Prompt, ReadResourceResult, Resource,
 };
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// What the application asked of a server that outlives its sessions.
@@ -98,7 +98,7 @@ impl McpTransportManager {
         &self,
         server: &str,
         name: &str,
-        arguments: Option<BTreeMap<String, String>>,
+        arguments: Option<NameMap<String>>,
     ) -> Result<GetPromptResult> {
         let client = self.inner.ensure_connected(server, false).await?;
         Ok(client.get_prompt(name, arguments).await?)
