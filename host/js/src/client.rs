@@ -13,8 +13,8 @@ use mcp_worker_client::limits::WorkerLimits;
 use mcp_worker_client::sandbox::{Isolation, NetworkPolicy};
 use mcp_worker_client::session::McpClient;
 use mcp_worker_client::worker::{JsCalls, WorkerSpec, compile_module, spawn_with_js_calls};
+use mcp_worker_protocol::NameMap;
 use serde::Deserialize;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -109,7 +109,7 @@ struct SpawnOptions {
     name: String,
     worker_url: String,
     #[serde(default)]
-    env: BTreeMap<String, String>,
+    env: NameMap<String>,
     handshake_timeout_ms: Option<u32>,
     request_timeout_ms: Option<u32>,
     isolation: Option<String>,

@@ -13,10 +13,10 @@ pub use literals::ImportedCredential;
 pub use mcp_servers::{McpServersImport, import_mcp_servers};
 
 use crate::credentials::{CredentialDecl, ServerIdentity};
+use litemap::LiteMap;
 use mcp_worker_client::Protocol;
 pub use mcp_worker_client::sandbox::{InvalidOrigin, Isolation, NetworkPolicy};
 use serde_json::{Map, Value, json};
-use std::collections::BTreeMap;
 use std::fmt;
 
 /// How the host reaches a server.
@@ -36,7 +36,7 @@ pub enum TransportConfig {
         /// The endpoint.
         url: String,
         /// Headers sent with each request (may hold secrets: never shown by `Debug`).
-        headers: BTreeMap<String, String>,
+        headers: LiteMap<String, String>,
         /// Whether the entry asked for the legacy HTTP+SSE transport.
         legacy_sse: bool,
         /// A proxy the requests go through: a URL with `{url}` where the server's URL goes, percent-encoded
@@ -119,7 +119,7 @@ pub struct ServerConfig {
     pub credentials: Vec<CredentialDecl>,
     /// Values for its environment; a stdio entry's `env`. `${NAME}` and `${NAME:-fallback}` in a value refer to the
     /// server's credential `NAME`, resolved at each start. Never shown by `Debug`.
-    pub env: BTreeMap<String, String>,
+    pub env: LiteMap<String, String>,
     /// Default timeout of each tool call (the host's default, 60 s, when absent).
     pub timeout_ms: Option<u32>,
     /// Whether tools that may be destructive are shown to agents (default false).
@@ -163,7 +163,7 @@ impl ServerConfig {
             transport,
             enabled: true,
             credentials: Vec::new(),
-            env: BTreeMap::new(),
+            env: LiteMap::new(),
             timeout_ms: None,
             allow_destructive_tools: false,
             auto_start: false,
@@ -323,7 +323,7 @@ impl ServerConfig {
                 }
                 out.insert("url".into(), json!(url));
                 if !headers.is_empty() {
-                    out.insert("headers".into(), json!(headers));
+                    out.insert("headers".into(), string_object(headers));
                 }
                 if let Some(proxy) = proxy {
                     out.insert("proxy".into(), json!(proxy));
@@ -345,7 +345,7 @@ impl ServerConfig {
             out.insert("credentials".into(), Value::Array(credentials));
         }
         if !self.env.is_empty() {
-            out.insert("env".into(), json!(self.env));
+            out.insert("env".into(), string_object(&self.env));
         }
         if let Some(ms) = self.timeout_ms {
             out.insert("timeoutMs".into(), json!(ms));
@@ -428,3 +428,8 @@ impl<'de> serde::Deserialize<'de> for ServerConfig {
 #[cfg(test)]
 #[path = "config_tests.rs"]
 mod tests;
+
+/// Names and their strings as a JSON object.
+fn string_object(map: &LiteMap<String, String>) -> Value {
+    Value::Object(map.iter().map(|(name, value)| (name.clone(), Value::String(value.clone()))).collect())
+}

@@ -266,7 +266,11 @@ fn env_references_of_an_imported_entry_become_declared_credentials() {
             CredentialDecl::optional("REGION", "referenced by env REGION"),
         ]
     );
-    assert_eq!(find(&import, "search").env["API_KEY"], "${API_KEY}", "resolved at start, never stored resolved");
+    assert_eq!(
+        find(&import, "search").env.get("API_KEY").unwrap(),
+        "${API_KEY}",
+        "resolved at start, never stored resolved"
+    );
     assert!(find(&import, "plain").credentials.is_empty(), "a plain value refers to nothing");
     // The host's own form reads declarations too, and a bad reference is refused with its field.
     let config = ServerConfig::from_json(&json!({

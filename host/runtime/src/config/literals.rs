@@ -8,7 +8,8 @@
 
 use super::{ConfigError, McpServersImport, TransportConfig};
 use crate::credentials::{EnvTemplate, Secret, ServerIdentity, is_literal, is_reference_name};
-use std::collections::{BTreeMap, HashSet};
+use litemap::LiteMap;
+use std::collections::HashSet;
 use std::fmt;
 
 /// A literal value taken out of an imported config: store it as the credential `name` of `server`, bound to
@@ -99,10 +100,10 @@ fn take(
     ImportedCredential { server: server.to_owned(), identity: identity.clone(), name, field, value }
 }
 
-fn headers(transport: &TransportConfig) -> BTreeMap<String, String> {
+fn headers(transport: &TransportConfig) -> LiteMap<String, String> {
     match transport {
         TransportConfig::Http { headers, .. } => headers.clone(),
-        _ => BTreeMap::new(),
+        _ => LiteMap::new(),
     }
 }
 

@@ -34,12 +34,12 @@ fn literal_env_values_and_headers_become_references_and_leave_the_config() {
     assert_eq!(moved[1].identity, ServerIdentity::remote("https://example.com/mcp"));
 
     let github = find(&import, "github");
-    assert_eq!(github.env["GITHUB_TOKEN"], "${GITHUB_TOKEN_2}");
-    assert_eq!(github.env["AUTH"], "token ${GITHUB_TOKEN}", "references stay as written");
-    assert_eq!(github.env["EMPTY"], "", "nothing to hide");
+    assert_eq!(github.env.get("GITHUB_TOKEN").unwrap(), "${GITHUB_TOKEN_2}");
+    assert_eq!(github.env.get("AUTH").unwrap(), "token ${GITHUB_TOKEN}", "references stay as written");
+    assert_eq!(github.env.get("EMPTY").unwrap(), "", "nothing to hide");
     let TransportConfig::Http { headers, .. } = &find(&import, "remote").transport else { panic!() };
-    assert_eq!(headers["Authorization"], "${HEADER_AUTHORIZATION}");
-    assert_eq!(headers["X-Trace"], "${TRACE:-off}");
+    assert_eq!(headers.get("Authorization").unwrap(), "${HEADER_AUTHORIZATION}");
+    assert_eq!(headers.get("X-Trace").unwrap(), "${TRACE:-off}");
 
     let saved = serde_json::to_string(&import.servers).unwrap();
     assert!(!saved.contains("ghp_secret") && !saved.contains("sk-remote"), "nothing is saved in the clear: {saved}");
@@ -53,18 +53,18 @@ fn the_server_gets_the_same_environment_from_the_moved_values() {
     let mut import = import_mcp_servers(text).unwrap();
     let moved = import.take_literals();
     let config = find(&import, "search");
-    assert_eq!(config.env["1ST"], "${ENV_1ST}", "a key that cannot be referred to gets a name that can");
+    assert_eq!(config.env.get("1ST").unwrap(), "${ENV_1ST}", "a key that cannot be referred to gets a name that can");
     // Moved literals are declared by their references at start, not added to the config's own `credentials`.
     assert!(config.credentials.iter().all(|d| d.name != "API_KEY"), "{:?}", config.credentials);
 
-    let declared = server_declarations(&[], &config.credentials, &config.env, &BTreeMap::new()).unwrap();
+    let declared = server_declarations(&[], &config.credentials, &config.env, &litemap::LiteMap::new()).unwrap();
     assert!(declared.contains(&CredentialDecl::required("API_KEY", "referenced by env API_KEY")));
     let values = moved.iter().map(|c| (c.name.clone(), c.value.clone())).collect();
     let env = worker_env("search", &declared, &config.env, values).unwrap();
-    let shown: BTreeMap<&str, &str> = env.iter().map(|(k, v)| (k.as_str(), v.expose())).collect();
+    let shown: std::collections::BTreeMap<&str, &str> = env.iter().map(|(k, v)| (k.as_str(), v.expose())).collect();
     // As for any reference, the credential itself is given too: under its own name when that is not the env key.
     let expected = [("1ST", "x"), ("API_KEY", "sk-1"), ("ENV_1ST", "x"), ("MODE", "fast"), ("REGION", "eu")];
-    assert_eq!(shown, BTreeMap::from(expected));
+    assert_eq!(shown, std::collections::BTreeMap::from(expected));
 }
 
 #[test]

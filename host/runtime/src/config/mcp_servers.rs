@@ -101,9 +101,8 @@ fn wipe(value: &mut Value) {
 
 /// Adds the credentials that the entry's `env` and `headers` refer to to its declared `credentials`.
 fn declare_references(mut config: ServerConfig) -> Result<ServerConfig, Vec<ConfigError>> {
-    let pairs = |map: &std::collections::BTreeMap<String, String>| {
-        map.iter().map(|(k, v)| (k.clone(), v.clone())).collect::<Vec<_>>()
-    };
+    let pairs =
+        |map: &litemap::LiteMap<String, String>| map.iter().map(|(k, v)| (k.clone(), v.clone())).collect::<Vec<_>>();
     let mut env = pairs(&config.env);
     let name = config.name.clone();
     let problem = move |e: CredentialError| vec![ConfigError::new(name.as_str(), "env", e.to_string())];

@@ -2,9 +2,9 @@
 
 use super::{ConfigError, Isolation, NetworkPolicy, ServerConfig, TransportConfig};
 use crate::credentials::{CredentialDecl, EnvTemplate};
+use litemap::LiteMap;
 use mcp_worker_client::Protocol;
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
 
 /// Reads the entry `name` (its key under `mcpServers`, or its `name` field).
 pub(crate) fn entry(name: &str, object: &Map<String, Value>) -> Result<ServerConfig, Vec<ConfigError>> {
@@ -342,7 +342,7 @@ impl Fields<'_> {
 
     /// `${NAME}` references in `env` and `headers` values must be well formed: a half-resolved value must never
     /// reach a server.
-    fn check_references(&mut self, field: &str, values: &BTreeMap<String, String>) {
+    fn check_references(&mut self, field: &str, values: &LiteMap<String, String>) {
         for (key, value) in values {
             if let Err(error) = EnvTemplate::parse(value) {
                 self.error(format!("{field}.{key}"), error.to_string());
@@ -350,13 +350,13 @@ impl Fields<'_> {
         }
     }
 
-    fn string_map(&mut self, key: &str) -> BTreeMap<String, String> {
-        let Some(value) = self.object.get(key) else { return BTreeMap::new() };
+    fn string_map(&mut self, key: &str) -> LiteMap<String, String> {
+        let Some(value) = self.object.get(key) else { return LiteMap::new() };
         let Value::Object(entries) = value else {
             self.wrong_type(key, "an object of strings", value);
-            return BTreeMap::new();
+            return LiteMap::new();
         };
-        let mut out = BTreeMap::new();
+        let mut out = LiteMap::new();
         for (name, item) in entries {
             match item {
                 Value::String(s) => {

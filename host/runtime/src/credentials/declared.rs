@@ -12,7 +12,6 @@ use super::error::{CredentialError, CredentialResult};
 use super::scope::{CredentialDecl, MissingCredentials, normalize};
 use super::secret::Secret;
 use litemap::LiteMap;
-use std::collections::BTreeMap;
 
 /// Everything a server declares, one entry per name, in this order: its manifest's credentials, its
 /// configuration's, then the names its `env` refers to, then those its `headers` refer to. A name is required if any
@@ -24,10 +23,10 @@ use std::collections::BTreeMap;
 pub fn server_declarations(
     manifest: &[CredentialDecl],
     config: &[CredentialDecl],
-    env: &BTreeMap<String, String>,
-    headers: &BTreeMap<String, String>,
+    env: &LiteMap<String, String>,
+    headers: &LiteMap<String, String>,
 ) -> CredentialResult<Vec<CredentialDecl>> {
-    let pairs = |map: &BTreeMap<String, String>| map.iter().map(|(k, v)| (k.clone(), v.clone())).collect::<Vec<_>>();
+    let pairs = |map: &LiteMap<String, String>| map.iter().map(|(k, v)| (k.clone(), v.clone())).collect::<Vec<_>>();
     let references = env_declarations(&pairs(env))?;
     let header_references = header_declarations(&pairs(headers))?;
     let described = |name: &str| {
@@ -53,7 +52,7 @@ pub fn server_declarations(
 pub fn worker_env(
     server: &str,
     declared: &[CredentialDecl],
-    env: &BTreeMap<String, String>,
+    env: &LiteMap<String, String>,
     values: Vec<(String, Secret)>,
 ) -> CredentialResult<Vec<(String, Secret)>> {
     let values = declared_values(declared, values);
@@ -71,7 +70,7 @@ pub fn worker_env(
 pub fn resolve_headers(
     server: &str,
     declared: &[CredentialDecl],
-    headers: &BTreeMap<String, String>,
+    headers: &LiteMap<String, String>,
     values: &[(String, Secret)],
 ) -> CredentialResult<Vec<(String, Secret)>> {
     let values = declared_values(declared, values.to_vec());
@@ -87,7 +86,7 @@ fn declared_values(declared: &[CredentialDecl], values: Vec<(String, Secret)>) -
 fn render_all(
     server: &str,
     declared: &[CredentialDecl],
-    templates: &BTreeMap<String, String>,
+    templates: &LiteMap<String, String>,
     values: &LiteMap<String, Secret>,
     what: &str,
 ) -> CredentialResult<Vec<(String, Secret)>> {
@@ -124,12 +123,12 @@ fn render_all(
 mod tests {
     use super::*;
 
-    fn env(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    fn env(pairs: &[(&str, &str)]) -> LiteMap<String, String> {
         pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
     }
 
-    fn none() -> BTreeMap<String, String> {
-        BTreeMap::new()
+    fn none() -> LiteMap<String, String> {
+        LiteMap::new()
     }
 
     fn values(pairs: &[(&str, &str)]) -> Vec<(String, Secret)> {

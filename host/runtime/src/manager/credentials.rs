@@ -10,7 +10,7 @@ use crate::config::{ServerConfig, TransportConfig};
 use crate::credentials::{CredentialDecl, CredentialError, Secret, resolve_headers, server_declarations, worker_env};
 use crate::manifest::BundleManifest;
 use crate::{Error, Result};
-use std::collections::BTreeMap;
+use litemap::LiteMap;
 use std::rc::Rc;
 
 /// What a server's start hands it: its environment and, for a remote server, its headers. Values are [`Secret`]s,
@@ -21,8 +21,8 @@ pub(super) struct Released {
 }
 
 /// The headers a config gives, for a remote server.
-fn headers_of(config: &ServerConfig) -> &BTreeMap<String, String> {
-    static NONE: BTreeMap<String, String> = BTreeMap::new();
+fn headers_of(config: &ServerConfig) -> &LiteMap<String, String> {
+    static NONE: LiteMap<String, String> = LiteMap::new();
     match &config.transport {
         TransportConfig::Http { headers, .. } => headers,
         _ => &NONE,
