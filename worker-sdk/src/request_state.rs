@@ -86,7 +86,8 @@ pub(crate) fn binding(method: &str, params: &Value) -> String {
     digest.update(method.as_bytes());
     digest.update([0]);
     // serde_json's maps are ordered, so equal params give equal text whatever order the client wrote them in.
-    digest.update(salient.to_string().as_bytes());
+    // (`serde_json::to_string` rather than `Display`, whose pretty form would be linked too.)
+    digest.update(serde_json::to_string(&salient).unwrap_or_default().as_bytes());
     hex(&digest.finalize())
 }
 

@@ -83,7 +83,8 @@ impl<T: Serialize + JsonSchema> IntoCallToolResult for Json<T> {
     fn into_call_tool_result(self) -> CallToolResult {
         match serde_json::to_value(&self.0) {
             Ok(value) => {
-                let text = value.to_string();
+                // `to_string` rather than `Display`, which links serde_json's pretty printer too.
+                let text = serde_json::to_string(&value).unwrap_or_default();
                 CallToolResult { structured_content: Some(value), ..CallToolResult::text(text) }
             }
             Err(err) => CallToolResult::error(format!("the tool's result could not be serialized: {err}")),
