@@ -154,7 +154,7 @@ impl PromptDef {
             if let Some(declared) = &declared {
                 values.retain(|k, _| declared.iter().any(|d| d == k));
             }
-            if let Some(missing) = required.iter().find(|r| !values.contains_key(*r)) {
+            if let Some(missing) = required.iter().find(|r| !values.contains_key(r)) {
                 let error =
                     ErrorObject::invalid_params(format!("Missing required argument `{missing}` for prompt {name}"))
                         .with_data(serde_json::json!({ "prompt": name, "argument": missing }));
