@@ -39,6 +39,7 @@ pub(crate) fn build(manifest: &Path, release: bool, out_dir: Option<PathBuf>) ->
     command::run(&mut cargo)?;
     let wasm_bindgen = tools::wasm_bindgen(&project.wasm_bindgen)?;
     let wasm_opt = if release { tools::wasm_opt()? } else { None };
+    let esbuild = if release { tools::esbuild()? } else { None };
     let out_dir = out_dir.unwrap_or_else(|| project.dir.join(DEFAULT_OUT));
     let wasm = project.wasm(if release { "release" } else { "debug" });
     bundle::assemble(&bundle::Assembly {
@@ -47,6 +48,7 @@ pub(crate) fn build(manifest: &Path, release: bool, out_dir: Option<PathBuf>) ->
         sdk_js: &project.sdk_js,
         wasm_bindgen: &wasm_bindgen,
         wasm_opt: wasm_opt.as_deref(),
+        esbuild: esbuild.as_deref(),
     })?;
     let size = std::fs::metadata(out_dir.join("server_bg.wasm")).map(|m| m.len()).unwrap_or(0);
     println!(

@@ -40,6 +40,8 @@ pub struct Assembly<'a> {
     pub wasm_bindgen: &'a Path,
     /// wasm-opt, to optimize for size (`-Os`); `None` leaves the module as wasm-bindgen wrote it.
     pub wasm_opt: Option<&'a Path>,
+    /// esbuild, to minify `bootstrap.js` (see [`minify`]); `None` leaves it as written.
+    pub esbuild: Option<&'a Path>,
 }
 
 /// The file in a bundle that records what it was assembled from, so that an unchanged bundle is not assembled again.
@@ -68,6 +70,9 @@ pub fn assemble(assembly: &Assembly<'_>) -> Result<PathBuf> {
         })?;
     }
     write_worker_entry(out_dir)?;
+    if let Some(esbuild) = assembly.esbuild {
+        minify(esbuild, &out_dir.join(BOOTSTRAP))?;
+    }
     let package = out_dir.join("package.json");
     fs::write(&package, NODE_PACKAGE_JSON).map_err(|e| format!("cannot write {}: {e}", package.display()))?;
     if let Some(wasm_opt) = assembly.wasm_opt {
@@ -119,6 +124,8 @@ fn stamp_of(assembly: &Assembly<'_>) -> Result<String> {
     fingerprint.add(crate::worker_entry::FORM.as_bytes());
     fingerprint.add(mcp_worker_protocol::worker_guard::WORKER_GUARD.as_bytes());
     fingerprint.add(assembly.wasm_opt.map(|p| p.as_os_str().as_encoded_bytes()).unwrap_or_default());
+    fingerprint.add(assembly.esbuild.map(|p| p.as_os_str().as_encoded_bytes()).unwrap_or_default());
+    fingerprint.add(MINIFY.join(" ").as_bytes());
     Ok(format!("{}\n", fingerprint.hex()))
 }
 
@@ -127,6 +134,19 @@ pub fn optimize(wasm_opt: &Path, wasm: &Path) -> Result {
     let optimized = wasm.with_extension("opt.wasm");
     command::run(Command::new(wasm_opt).arg("-Os").args(WASM_OPT_FEATURES).arg(wasm).arg("-o").arg(&optimized))?;
     fs::rename(&optimized, wasm).map_err(|e| format!("cannot replace {} with its optimized build: {e}", wasm.display()))
+}
+
+/// How [`minify`] shrinks a script: whitespace and syntax only. Names stay as written, so that stack traces,
+/// `constructor.name` and the DevTools read as in the source. The echo bundle's `bootstrap.js` went from 6.2 to 4.5
+/// KiB of gzip, the full host's glue from 19.2 to 11.1 (renaming identifiers too would save 1.1 KiB more of it).
+pub const MINIFY: [&str; 4] = ["--minify-whitespace", "--minify-syntax", "--format=esm", "--log-level=error"];
+
+/// Minifies the ES module `script` in place with esbuild (see [`MINIFY`]).
+pub fn minify(esbuild: &Path, script: &Path) -> Result {
+    let minified = script.with_extension("min.js");
+    command::run(Command::new(esbuild).arg(script).args(MINIFY).arg(format!("--outfile={}", minified.display())))?;
+    fs::rename(&minified, script)
+        .map_err(|e| format!("cannot replace {} with its minified form: {e}", script.display()))
 }
 
 /// Removes a directory and everything in it; a directory that is not there is fine.

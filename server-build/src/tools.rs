@@ -1,5 +1,5 @@
 //! The external tools a build needs, found or installed: the wasm-bindgen CLI of the exact version a crate's lock
-//! pins, and wasm-opt. What this installs goes under a cache directory of its own (`$MCP_WORKER_CACHE`, else
+//! pins, wasm-opt and esbuild. What this installs goes under a cache directory of its own (`$MCP_WORKER_CACHE`, else
 //! `$XDG_CACHE_HOME/mcp-worker`, else `~/.cache/mcp-worker`), one directory per version, so that projects pinning
 //! different versions do not fight over `~/.cargo/bin`.
 
@@ -53,30 +53,44 @@ pub fn wasm_bindgen(version: &str) -> Result<PathBuf> {
 /// wasm-opt: on `PATH`, in the cache, or installed into the cache from npm (binaryen); `None`, with a note, when
 /// there is neither wasm-opt nor npm.
 pub fn wasm_opt() -> Result<Option<PathBuf>> {
-    if let Some(path) = command::find("wasm-opt") {
+    npm_tool("wasm-opt", "binaryen", BINARYEN_VERSION, "the bundle is not optimized for size (install binaryen)")
+}
+
+/// The esbuild release installed when none is on `PATH`, to minify a bundle's `bootstrap.js`.
+pub const ESBUILD_VERSION: &str = "0.28.2";
+
+/// esbuild: on `PATH`, in the cache, or installed into the cache from npm; `None`, with a note, when there is
+/// neither esbuild nor npm.
+pub fn esbuild() -> Result<Option<PathBuf>> {
+    npm_tool("esbuild", "esbuild", ESBUILD_VERSION, "the bundle's bootstrap.js is not minified (install esbuild)")
+}
+
+/// Program `bin` of npm package `package`: on `PATH`, in the cache, or installed into the cache with npm.
+fn npm_tool(bin: &str, package: &str, version: &str, without: &str) -> Result<Option<PathBuf>> {
+    if let Some(path) = command::find(bin) {
         return Ok(Some(path));
     }
-    let root = cache_dir()?.join(format!("binaryen-{BINARYEN_VERSION}"));
-    let cached = root.join("node_modules/.bin/wasm-opt");
+    let root = cache_dir()?.join(format!("{package}-{version}"));
+    let cached = root.join("node_modules/.bin").join(bin);
     if cached.is_file() {
         return Ok(Some(cached));
     }
     if command::find("npm").is_none() {
-        println!("note: neither wasm-opt nor npm was found: the bundle is not optimized for size (install binaryen)");
+        println!("note: neither {bin} nor npm was found: {without}");
         return Ok(None);
     }
-    println!("installing: wasm-opt (npm binaryen@{BINARYEN_VERSION}) into {}", root.display());
+    println!("installing: {bin} (npm {package}@{version}) into {}", root.display());
     std::fs::create_dir_all(&root).map_err(|e| format!("cannot create {}: {e}", root.display()))?;
     command::run(
         Command::new("npm")
             .args(["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefix"])
             .arg(&root)
-            .arg(format!("binaryen@{BINARYEN_VERSION}")),
+            .arg(format!("{package}@{version}")),
     )?;
     if cached.is_file() {
         Ok(Some(cached))
     } else {
-        Err(format!("npm installed binaryen, but {} is missing", cached.display()))
+        Err(format!("npm installed {package}, but {} is missing", cached.display()))
     }
 }
 

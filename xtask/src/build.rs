@@ -153,6 +153,7 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
     }
     let sdk_js = root().join(SDK_JS);
     let wasm_opt_path = root().join("node_modules/.bin/wasm-opt");
+    let esbuild_path = root().join("node_modules/.bin/esbuild");
     for server in &servers {
         let out_dir = bundles.join(&server.dir);
         let wasm = wasm_dir.join(format!("{}.wasm", server.lib));
@@ -162,6 +163,7 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
             sdk_js: &sdk_js,
             wasm_bindgen: Path::new("wasm-bindgen"),
             wasm_opt: (profile == Profile::Release).then_some(wasm_opt_path.as_path()),
+            esbuild: (profile == Profile::Release).then_some(esbuild_path.as_path()),
         })?;
         outputs.bundles.push(out_dir);
     }
@@ -281,12 +283,14 @@ fn guard_before_init(glue: &Path) -> Result {
     fs::write(glue, text).map_err(|e| format!("cannot write {}: {e}", display(glue)))
 }
 
-/// wasm-bindgen's ES module of the host crate in `out_dir`, optimized in release, its declarations self-sufficient;
+/// wasm-bindgen's ES module of the host crate in `out_dir`, optimized and its glue minified in release, its
+/// declarations self-sufficient;
 /// left as it is when it was made from the same wasm in the same way (wasm-opt takes half a minute on it).
 fn host_package(host: &WasmCrate, wasm: &Path, out_dir: &Path, profile: Profile) -> Result {
     let mut fingerprint = Fingerprint::default();
     let bytes = fs::read(wasm).map_err(|e| format!("cannot read {}: {e}", display(wasm)))?;
     fingerprint.add(&bytes).add(profile.dir().as_bytes()).add(GLUE_EXPORTS_BEFORE_INIT.as_bytes());
+    fingerprint.add(bundle::MINIFY.join(" ").as_bytes());
     let stamp = format!("{}\n", fingerprint.hex());
     let stamp_file = out_dir.join(bundle::STAMP);
     if fs::read_to_string(&stamp_file).is_ok_and(|recorded| recorded == stamp) {
@@ -302,7 +306,12 @@ fn host_package(host: &WasmCrate, wasm: &Path, out_dir: &Path, profile: Profile)
     if profile == Profile::Release {
         bundle::optimize(&root().join("node_modules/.bin/wasm-opt"), &out_dir.join(format!("{}_bg.wasm", host.lib)))?;
     }
-    guard_before_init(&out_dir.join(format!("{}.js", host.lib)))?;
+    let glue = out_dir.join(format!("{}.js", host.lib));
+    guard_before_init(&glue)?;
+    if profile == Profile::Release {
+        // The Rust doc comments wasm-bindgen copies into the glue stay in the declarations (`.d.ts`).
+        bundle::minify(&root().join("node_modules/.bin/esbuild"), &glue)?;
+    }
     let declarations = out_dir.join(format!("{}.d.ts", host.lib));
     let text = fs::read_to_string(&declarations).map_err(|e| format!("cannot read {}: {e}", display(&declarations)))?;
     if !text.contains(DECLARATIONS_LIB) {
