@@ -461,7 +461,7 @@ async function siteFile(site, rel) {
 /** A wasm-bindgen package as served: its JS glue, its .wasm and the snippets the glue imports. */
 async function wasmPackage(site, dir) {
   const glue = await siteFile(site, `${dir}/mcp_worker_host.js`);
-  const snippets = new Set([...glue.body.toString().matchAll(/from\s+["']\.\/(snippets\/[^"']+)["']/g)].map((m) => m[1]));
+  const snippets = new Set([...glue.body.toString().matchAll(/from\s*["']\.\/(snippets\/[^"']+)["']/g)].map((m) => m[1]));
   const rest = await Promise.all([`${dir}/mcp_worker_host_bg.wasm`, ...[...snippets].map((s) => `${dir}/${s}`)].map((f) => siteFile(site, f)));
   return [glue, ...rest];
 }
