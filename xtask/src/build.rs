@@ -290,7 +290,7 @@ fn host_package(host: &WasmCrate, wasm: &Path, out_dir: &Path, profile: Profile)
     let mut fingerprint = Fingerprint::default();
     let bytes = fs::read(wasm).map_err(|e| format!("cannot read {}: {e}", display(wasm)))?;
     fingerprint.add(&bytes).add(profile.dir().as_bytes()).add(GLUE_EXPORTS_BEFORE_INIT.as_bytes());
-    fingerprint.add(bundle::MINIFY.join(" ").as_bytes());
+    fingerprint.add(bundle::MINIFY.join(" ").as_bytes()).add(b"snippets minified");
     let stamp = format!("{}\n", fingerprint.hex());
     let stamp_file = out_dir.join(bundle::STAMP);
     if fs::read_to_string(&stamp_file).is_ok_and(|recorded| recorded == stamp) {
@@ -309,8 +309,13 @@ fn host_package(host: &WasmCrate, wasm: &Path, out_dir: &Path, profile: Profile)
     let glue = out_dir.join(format!("{}.js", host.lib));
     guard_before_init(&glue)?;
     if profile == Profile::Release {
-        // The Rust doc comments wasm-bindgen copies into the glue stay in the declarations (`.d.ts`).
-        bundle::minify(&root().join("node_modules/.bin/esbuild"), &glue)?;
+        // The Rust doc comments wasm-bindgen copies into the glue stay in the declarations (`.d.ts`). The snippets
+        // (the JavaScript the crates ship beside their Rust) load with the glue.
+        let esbuild = root().join("node_modules/.bin/esbuild");
+        bundle::minify(&esbuild, &glue)?;
+        for snippet in scripts_under(&out_dir.join("snippets"))? {
+            bundle::minify(&esbuild, &snippet)?;
+        }
     }
     let declarations = out_dir.join(format!("{}.d.ts", host.lib));
     let text = fs::read_to_string(&declarations).map_err(|e| format!("cannot read {}: {e}", display(&declarations)))?;
@@ -380,6 +385,21 @@ pub(crate) fn files_in(dir: &Path) -> Result<Vec<PathBuf>> {
         }
     }
     Ok(files)
+}
+
+/// The `.js` files under `dir`, at any depth (none when `dir` is not there).
+fn scripts_under(dir: &Path) -> Result<Vec<PathBuf>> {
+    let Ok(entries) = fs::read_dir(dir) else { return Ok(Vec::new()) };
+    let mut scripts = Vec::new();
+    for entry in entries {
+        let path = entry.map_err(|e| format!("cannot list {}: {e}", display(dir)))?.path();
+        if path.is_dir() {
+            scripts.extend(scripts_under(&path)?);
+        } else if path.extension().is_some_and(|e| e == "js") {
+            scripts.push(path);
+        }
+    }
+    Ok(scripts)
 }
 
 pub(crate) use mcp_worker_build::bundle::remove_dir;
