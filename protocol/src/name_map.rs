@@ -13,6 +13,11 @@ use std::marker::PhantomData;
 #[derive(Clone, PartialEq, Eq)]
 pub struct NameMap<V>(Vec<(String, V)>);
 
+/// The most members a [`NameMap`] reads from JSON (a name given twice counts twice). Finding a name walks the list,
+/// so reading n members takes up to n²/2 comparisons: the cap keeps what a hostile peer can send to about half a
+/// million (a millisecond or two), where MCP's objects keyed by name hold a handful.
+pub const MAX_MEMBERS: usize = 1024;
+
 impl<V> NameMap<V> {
     /// An empty map.
     pub const fn new() -> Self {
@@ -137,7 +142,14 @@ impl<'de, V: Deserialize<'de>> Deserialize<'de> for NameMap<V> {
 
             fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<NameMap<V>, A::Error> {
                 let mut map = NameMap::new();
+                let mut read = 0;
                 while let Some((name, value)) = members.next_entry::<String, V>()? {
+                    read += 1;
+                    if read > MAX_MEMBERS {
+                        return Err(serde::de::Error::custom(format_args!(
+                            "an object of more than {MAX_MEMBERS} members, where at most {MAX_MEMBERS} are read"
+                        )));
+                    }
                     map.insert(name, value);
                 }
                 Ok(map)
@@ -165,6 +177,19 @@ mod tests {
         let error = serde_json::from_str::<NameMap<u32>>("[1, 2]").unwrap_err().to_string();
         assert!(error.contains("expected a JSON object"), "{error}");
         assert!(serde_json::from_str::<NameMap<u32>>(r#"{"a": "one"}"#).is_err());
+    }
+
+    #[test]
+    fn reads_at_most_max_members_and_refuses_more_with_a_clear_error() {
+        let object =
+            |n: usize| format!("{{{}}}", (0..n).map(|i| format!("\"k{i}\":{i}")).collect::<Vec<_>>().join(","));
+        let read: NameMap<usize> = serde_json::from_str(&object(MAX_MEMBERS)).unwrap();
+        assert_eq!((read.len(), read.get("k1023")), (MAX_MEMBERS, Some(&1023)));
+        let error = serde_json::from_str::<NameMap<usize>>(&object(MAX_MEMBERS + 1)).unwrap_err().to_string();
+        assert!(error.contains("more than 1024 members"), "{error}");
+        // A name repeated counts each time: repeats cannot make the reading quadratic either.
+        let repeats = format!("{{{}}}", vec![r#""k":1"#; MAX_MEMBERS + 1].join(","));
+        assert!(serde_json::from_str::<NameMap<usize>>(&repeats).is_err());
     }
 
     #[test]
