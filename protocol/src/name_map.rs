@@ -18,6 +18,9 @@ pub struct NameMap<V>(Vec<(String, V)>);
 /// million (a millisecond or two), where MCP's objects keyed by name hold a handful.
 pub const MAX_MEMBERS: usize = 1024;
 
+/// The error for more than [`MAX_MEMBERS`] (a constant: formatting the number in costs every package code).
+const TOO_MANY_MEMBERS: &str = "an object of more than 1024 members, where at most 1024 are read";
+
 impl<V> NameMap<V> {
     /// An empty map.
     pub const fn new() -> Self {
@@ -146,9 +149,7 @@ impl<'de, V: Deserialize<'de>> Deserialize<'de> for NameMap<V> {
                 while let Some((name, value)) = members.next_entry::<String, V>()? {
                     read += 1;
                     if read > MAX_MEMBERS {
-                        return Err(serde::de::Error::custom(format_args!(
-                            "an object of more than {MAX_MEMBERS} members, where at most {MAX_MEMBERS} are read"
-                        )));
+                        return Err(serde::de::Error::custom(TOO_MANY_MEMBERS));
                     }
                     map.insert(name, value);
                 }
@@ -186,7 +187,7 @@ mod tests {
         let read: NameMap<usize> = serde_json::from_str(&object(MAX_MEMBERS)).unwrap();
         assert_eq!((read.len(), read.get("k1023")), (MAX_MEMBERS, Some(&1023)));
         let error = serde_json::from_str::<NameMap<usize>>(&object(MAX_MEMBERS + 1)).unwrap_err().to_string();
-        assert!(error.contains("more than 1024 members"), "{error}");
+        assert!(error.contains(&format!("more than {MAX_MEMBERS} members")), "{error}");
         // A name repeated counts each time: repeats cannot make the reading quadratic either.
         let repeats = format!("{{{}}}", vec![r#""k":1"#; MAX_MEMBERS + 1].join(","));
         assert!(serde_json::from_str::<NameMap<usize>>(&repeats).is_err());
