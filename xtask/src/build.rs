@@ -313,7 +313,8 @@ fn host_package(host: &WasmCrate, wasm: &Path, out_dir: &Path, profile: Profile)
         // (the JavaScript the crates ship beside their Rust) load with the glue.
         let esbuild = root().join("node_modules/.bin/esbuild");
         bundle::minify(&esbuild, &glue)?;
-        for snippet in scripts_under(&out_dir.join("snippets"))? {
+        let snippets = out_dir.join("snippets");
+        for snippet in if snippets.is_dir() { files_under(&snippets, "js")? } else { Vec::new() } {
             bundle::minify(&esbuild, &snippet)?;
         }
     }
@@ -387,19 +388,19 @@ pub(crate) fn files_in(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// The `.js` files under `dir`, at any depth (none when `dir` is not there).
-fn scripts_under(dir: &Path) -> Result<Vec<PathBuf>> {
-    let Ok(entries) = fs::read_dir(dir) else { return Ok(Vec::new()) };
-    let mut scripts = Vec::new();
+/// The files under `dir` whose extension is `extension`, at any depth.
+pub(crate) fn files_under(dir: &Path, extension: &str) -> Result<Vec<PathBuf>> {
+    let entries = fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", display(dir)))?;
+    let mut files = Vec::new();
     for entry in entries {
         let path = entry.map_err(|e| format!("cannot list {}: {e}", display(dir)))?.path();
         if path.is_dir() {
-            scripts.extend(scripts_under(&path)?);
-        } else if path.extension().is_some_and(|e| e == "js") {
-            scripts.push(path);
+            files.extend(files_under(&path, extension)?);
+        } else if path.extension().is_some_and(|ext| ext == extension) {
+            files.push(path);
         }
     }
-    Ok(scripts)
+    Ok(files)
 }
 
 pub(crate) use mcp_worker_build::bundle::remove_dir;

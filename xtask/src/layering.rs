@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::{Result, display, root};
 
@@ -32,7 +32,7 @@ pub(crate) fn check() -> Result {
 }
 
 fn graph(src: &Path) -> Result<Graph> {
-    let files = rust_files(src)?;
+    let files = crate::build::files_under(src, "rs")?;
     let modules: BTreeSet<String> = files.iter().filter_map(|f| top_module(src, f)).collect();
     let lib = fs::read_to_string(src.join("lib.rs")).map_err(|e| format!("cannot read {}: {e}", display(src)))?;
     let reexports = root_reexports(&lib);
@@ -175,20 +175,6 @@ fn top_module(src: &Path, file: &Path) -> Option<String> {
     let relative = file.strip_prefix(src).ok()?;
     let first = relative.components().next()?.as_os_str().to_string_lossy().into_owned();
     Some(first.trim_end_matches(".rs").to_owned())
-}
-
-fn rust_files(dir: &Path) -> Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    let entries = fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", display(dir)))?;
-    for entry in entries {
-        let path = entry.map_err(|e| format!("cannot list {}: {e}", display(dir)))?.path();
-        if path.is_dir() {
-            files.extend(rust_files(&path)?);
-        } else if path.extension().is_some_and(|ext| ext == "rs") {
-            files.push(path);
-        }
-    }
-    Ok(files)
 }
 
 #[cfg(test)]
