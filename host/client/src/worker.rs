@@ -8,6 +8,7 @@ mod js_calls;
 mod js_listing;
 mod long_text;
 mod module_keeper;
+mod port_disposal;
 mod sender;
 
 pub use js_calls::{JsAnswer, JsCalls};
@@ -616,12 +617,18 @@ impl WorkerTransport {
         self.close_with(error);
     }
 
-    /// Fails pending requests with `error`, stops the worker and detaches every listener.
+    /// Fails pending requests with `error`, stops the worker and detaches every listener. A server closed for what
+    /// it sent (a protocol error) may have left a backlog on its port, which is closed off the page's thread.
     fn close_with(&self, error: Error) {
+        let may_have_backlog = matches!(error, Error::Protocol { .. });
         self.connection.close(error);
         self.heartbeat.borrow_mut().take();
         self.endpoint.terminate();
-        self.port.close();
+        if may_have_backlog {
+            port_disposal::close_off_thread(&self.port);
+        } else {
+            self.port.close();
+        }
         let detached = self.listeners.borrow_mut().take();
         if let Some(listeners) = detached {
             let control = self.endpoint.control_target();
