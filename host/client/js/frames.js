@@ -204,3 +204,31 @@ export function batchLength(data) {
   }
   return length;
 }
+
+// Closing the port of a server disconnected for what it sent, off the page's thread (src/worker/port_disposal.rs).
+// The disposing worker is made on first use; undefined until then, null when it cannot run.
+let disposer;
+export function closeOffThread(port) {
+  port.onmessage = null;
+  if (disposer === undefined) {
+    disposer = null;
+    try {
+      const script = "onmessage = (event) => { for (const port of event.ports) port.close(); };";
+      const url = URL.createObjectURL(new Blob([script], { type: "text/javascript" }));
+      // The URL is resolved when the worker is constructed.
+      try { disposer = new Worker(url); } finally { URL.revokeObjectURL(url); }
+      // A policy may refuse the script only once it is fetched: the ports handed over meanwhile close with the
+      // worker, the next ones on the page.
+      disposer.onerror = () => { disposer = null; };
+    } catch {
+      disposer = null;
+    }
+  }
+  if (disposer) {
+    try {
+      disposer.postMessage(null, [port]);
+      return;
+    } catch {}
+  }
+  port.close();
+}
