@@ -63,10 +63,10 @@ fn a_server_that_floods_past_the_bound_is_disconnected_after_a_last_report() {
     assert_eq!(rig.notified.borrow().len(), 500, "the burst");
     let reports = rig.reports.borrow().clone();
     assert_eq!(reports.len(), 1, "{reports:?}");
-    assert_eq!(reports[0].log_dropped, 1_001, "reported at once, before the disconnection");
+    assert_eq!(reports[0].log_dropped, 501, "reported at once, before the disconnection");
     let closed = rig.connection.closed_reason().expect("disconnected");
     assert!(matches!(closed, Error::Protocol { ref server, .. } if server == "srv"), "{closed}");
-    assert!(closed.to_string().contains("more than 1000 notifications over its limit"), "{closed}");
+    assert!(closed.to_string().contains("more than 500 notifications over its limit"), "{closed}");
     let failed = block_on(call).unwrap_err();
     assert_eq!(failed.to_string(), closed.to_string(), "the call in flight fails at once with the cause");
 }
@@ -82,9 +82,9 @@ fn large_log_messages_weigh_what_they_carry() {
         rig.connection.receive(&big);
     }
     assert_eq!(rig.notified.borrow().len(), 1, "a message of 600 KiB takes the whole bucket (500 tokens)");
-    let closed = rig.connection.closed_reason().expect("two more are over the bound's 1,000 KiB");
+    let closed = rig.connection.closed_reason().expect("one more is over the bound's 500 KiB");
     assert!(closed.to_string().contains("notifications over its limit"), "{closed}");
-    assert_eq!(rig.reports.borrow()[0].log_dropped, 2);
+    assert_eq!(rig.reports.borrow()[0].log_dropped, 1);
 }
 
 #[test]
