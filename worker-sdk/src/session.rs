@@ -49,6 +49,8 @@ pub(crate) type ServeCapability = fn(&Session, &Request, Option<&ModernMeta>) ->
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Offered {
     pub(crate) resources: Option<ServeCapability>,
+    /// Whether the server has a resource of this URI, or a template that names it (for `subscriptions/listen`).
+    pub(crate) has_resource: Option<fn(&Registry, &str) -> bool>,
     pub(crate) prompts: Option<ServeCapability>,
     pub(crate) completions: Option<ServeCapability>,
 }
@@ -57,6 +59,7 @@ impl Offered {
     /// Resources, and the completions of their templates' variables.
     pub(crate) fn offer_resources(&mut self) {
         self.resources = Some(resources::serve);
+        self.has_resource = Some(resources::has_resource);
         self.completions = Some(completion::serve);
     }
 

@@ -36,9 +36,9 @@ impl Session {
         let both =
             |offers: Option<bool>, asks: Option<bool>| (offers == Some(true) && asks == Some(true)).then_some(true);
         let resources = offered.resources.as_ref();
-        let subscribable = resources.and_then(|r| r.subscribe) == Some(true);
+        // Only a server that offers resources links the lookup of a URI among them (`Offered`).
+        let has_resource = self.offered.has_resource.filter(|_| resources.and_then(|r| r.subscribe) == Some(true));
         let registry = self.state.registry.borrow();
-        let known = |uri: &String| registry.resources.get(uri).is_some() || registry.match_template(uri).is_some();
         SubscriptionFilter {
             tools_list_changed: both(offered.tools.as_ref().and_then(|t| t.list_changed), wanted.tools_list_changed),
             prompts_list_changed: both(
@@ -48,8 +48,8 @@ impl Session {
             resources_list_changed: both(resources.and_then(|r| r.list_changed), wanted.resources_list_changed),
             resource_subscriptions: wanted
                 .resource_subscriptions
-                .filter(|_| subscribable)
-                .map(|uris| uris.into_iter().filter(known).collect::<Vec<_>>())
+                .zip(has_resource)
+                .map(|(uris, has)| uris.into_iter().filter(|uri| has(&registry, uri)).collect::<Vec<_>>())
                 .filter(|uris| !uris.is_empty()),
         }
     }

@@ -16,6 +16,11 @@ const READ_CACHE: CacheHint = CacheHint { ttl_ms: 0, cache_scope: CacheScope::Pr
 
 /// Serves the resources capability's requests ([`super::ServeCapability`]). MCP 2026-07-28 removed `subscribe` and
 /// `unsubscribe` (its clients listen with `subscriptions/listen`).
+/// Whether `registry` has a resource of `uri`, or a template that names it.
+pub(super) fn has_resource(registry: &crate::registry::Registry, uri: &str) -> bool {
+    registry.resources.get(uri).is_some() || registry.match_template(uri).is_some()
+}
+
 pub(super) fn serve(session: &Session, request: &Request, modern: Option<&ModernMeta>) -> bool {
     let id = &request.id;
     let params = request.params.as_deref();
@@ -99,11 +104,7 @@ impl Session {
     /// Subscribes to a resource the server has (or a URI one of its templates names), so that
     /// [`crate::ServerHandle::resource_updated`] reaches the client.
     pub(super) fn subscribe(&self, params: ResourceParams) -> Result<EmptyResult, ErrorObject> {
-        let known = {
-            let registry = self.state.registry.borrow();
-            registry.resources.get(&params.uri).is_some() || registry.match_template(&params.uri).is_some()
-        };
-        if !known {
+        if !has_resource(&self.state.registry.borrow(), &params.uri) {
             return Err(ErrorObject::resource_not_found(&params.uri));
         }
         let mut subscriptions = self.state.subscriptions.borrow_mut();

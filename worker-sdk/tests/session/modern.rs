@@ -176,6 +176,13 @@ fn a_server_without_resources_or_prompts_does_not_answer_their_methods_and_one_t
     }
     let mut h = Harness::new(tools_only().enable_resources());
     assert_eq!(h.request(1, "resources/templates/list", json!({}))["result"]["resourceTemplates"], json!([]));
+    // A stream asking for resource updates of a server without resources is agreed to carry none.
+    let mut h = Harness::new(tools_only()).modern();
+    let mut params = json!({"notifications": {"resourceSubscriptions": ["test://x"]}});
+    params["_meta"] = meta(json!({}));
+    let frames = h.exchange(&crate::harness::request(5, "subscriptions/listen", params));
+    assert_eq!(frames[0]["method"], "notifications/subscriptions/acknowledged", "{frames:?}");
+    assert_eq!(frames[0]["params"]["notifications"], json!({}), "{frames:?}");
 }
 
 #[test]
