@@ -14,13 +14,13 @@ use mcp_worker_protocol::{
 /// Resource reads may hold what only this user may see, and change at any time.
 const READ_CACHE: CacheHint = CacheHint { ttl_ms: 0, cache_scope: CacheScope::Private };
 
-/// Serves the resources capability's requests ([`super::ServeCapability`]). MCP 2026-07-28 removed `subscribe` and
-/// `unsubscribe` (its clients listen with `subscriptions/listen`).
 /// Whether `registry` has a resource of `uri`, or a template that names it.
 pub(super) fn has_resource(registry: &crate::registry::Registry, uri: &str) -> bool {
     registry.resources.get(uri).is_some() || registry.match_template(uri).is_some()
 }
 
+/// Serves the resources capability's requests ([`super::ServeCapability`]). MCP 2026-07-28 removed `subscribe` and
+/// `unsubscribe` (its clients listen with `subscriptions/listen`).
 pub(super) fn serve(session: &Session, request: &Request, modern: Option<&ModernMeta>) -> bool {
     let id = &request.id;
     let params = request.params.as_deref();
