@@ -601,9 +601,11 @@ impl WorkerTransport {
             }
             Beat::Wait => {}
             Beat::Unresponsive { silent_ms } => {
+                // Whole milliseconds as an integer: formatting a float to a precision links 6 KiB of wasm.
+                let silent_ms = silent_ms as u64;
                 let cause = format!(
-                    "the worker stopped answering ({silent_ms:.0} ms without a heartbeat): it was terminated, ran \
-                     out of memory, closed itself or blocked its event loop"
+                    "the worker stopped answering ({silent_ms} ms without a heartbeat): it was terminated, ran out \
+                     of memory, closed itself or blocked its event loop"
                 );
                 self.close_with(Error::WorkerCrashed { server: self.server.clone(), cause });
             }

@@ -12,7 +12,7 @@ use crate::transport::Transport;
 use futures_util::future::join_all;
 use mcp_worker_protocol::modern::{
     DiscoverResult, InputRequest, InputRequiredResult, ListenParams, MODERN_PROTOCOL_VERSION, ResultKind,
-    SubscriptionFilter, codes, envelope, is_modern, meta, methods as modern_methods, result_kind,
+    SubscriptionFilter, codes, envelope, is_modern, methods as modern_methods, result_kind,
 };
 use mcp_worker_protocol::{
     ClientCapabilities, Implementation, InitializeResult, LoggingLevel, NameMap, ServerCapabilities, methods,
@@ -297,16 +297,22 @@ async fn probe(connection: &Connection, options: &ClientOptions) -> Result<Probe
 
 /// The discovery result in the shape the rest of the client knows from `initialize`.
 fn initialize_result(connection: &Connection, raw: &RawValue, discovered: DiscoverResult) -> InitializeResult {
+    // Read from the text, not through a `Value`: a second deserializer of `Implementation` (and its icons) would
+    // weigh about 2 KiB of the package.
     #[derive(serde::Deserialize)]
     struct MetaOnly {
-        #[serde(rename = "_meta", default)]
-        meta: Option<Map<String, Value>>,
+        #[serde(rename = "_meta")]
+        meta: Option<ServerInfoOnly>,
+    }
+    #[derive(serde::Deserialize)]
+    struct ServerInfoOnly {
+        #[serde(rename = "io.modelcontextprotocol/serverInfo")] // meta::SERVER_INFO
+        server_info: Option<Implementation>,
     }
     let server_info = serde_json::from_str::<MetaOnly>(raw.get())
         .ok()
         .and_then(|m| m.meta)
-        .and_then(|m| m.get(meta::SERVER_INFO).cloned())
-        .and_then(|info| serde_json::from_value::<Implementation>(info).ok())
+        .and_then(|m| m.server_info)
         .unwrap_or_else(|| Implementation::new(connection.server(), "unknown"));
     let mut init = InitializeResult::new(MODERN_PROTOCOL_VERSION, discovered.capabilities, server_info);
     init.instructions = discovered.instructions;

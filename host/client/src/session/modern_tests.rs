@@ -121,3 +121,27 @@ fn a_client_pinned_to_the_handshake_sends_no_probe() {
     assert!(client.is_ok());
     assert_eq!(methods, ["initialize", "notifications/initialized"]);
 }
+
+#[test]
+fn a_modern_server_is_named_by_its_server_info_or_by_the_host_when_that_is_malformed() {
+    fn discovered(info: Value) -> Value {
+        json!({"result": {
+            "supportedVersions": ["2026-07-28"],
+            "capabilities": {"tools": {}},
+            "_meta": {"io.modelcontextprotocol/serverInfo": info},
+        }})
+    }
+    let named = |script: fn(&str) -> Option<Value>| {
+        let (client, _) = connect(script, Protocol::Auto);
+        let client = client.unwrap_or_else(|e| panic!("{e}"));
+        assert!(client.is_modern());
+        let info = &client.server_info().server_info;
+        (info.name.clone(), info.version.clone(), info.icons.as_ref().map_or(0, Vec::len))
+    };
+    let with_icons = |_: &str| {
+        Some(discovered(json!({"name": "srv", "version": "2.1", "icons": [{"src": "https://example.com/a.png"}]})))
+    };
+    assert_eq!(named(with_icons), ("srv".into(), "2.1".into(), 1));
+    let malformed = |_: &str| Some(discovered(json!({"name": 7})));
+    assert_eq!(named(malformed), ("scripted".into(), "unknown".into(), 0));
+}
