@@ -91,20 +91,23 @@ pub fn missing_capability(message: impl Into<String>, required: Value) -> ErrorO
 }
 
 /// The protocol fields of a request's `_meta`, in either era (a request of the handshake era has no version).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+///
+/// The capabilities, client and log level are kept as the client wrote them and read by [`RequestMeta::era`]:
+/// no value tree is built for them on every request, and each type has one deserializer (from text) in a build.
+#[derive(Debug, Clone, Default, Deserialize)]
 pub struct RequestMeta {
     /// The request's protocol version: present on every modern request, absent on the handshake's.
     #[serde(rename = "io.modelcontextprotocol/protocolVersion", default)]
     pub version: Option<Value>,
     /// What the client offers for this request.
     #[serde(rename = "io.modelcontextprotocol/clientCapabilities", default)]
-    pub capabilities: Option<Value>,
+    pub capabilities: Option<Box<RawValue>>,
     /// Who sends the request.
     #[serde(rename = "io.modelcontextprotocol/clientInfo", default)]
-    pub client_info: Option<Value>,
+    pub client_info: Option<Box<RawValue>>,
     /// The lowest log level the client wants for this request.
     #[serde(rename = "io.modelcontextprotocol/logLevel", default)]
-    pub log_level: Option<Value>,
+    pub log_level: Option<Box<RawValue>>,
     /// The request's progress token.
     #[serde(rename = "progressToken", default)]
     pub progress_token: Option<ProgressToken>,
@@ -159,7 +162,7 @@ impl RequestMeta {
             return Err(unsupported_version(&version, supported));
         }
         let capabilities = match self.capabilities {
-            Some(value @ Value::Object(_)) => serde_json::from_value(value).map_err(|e| {
+            Some(raw) if raw.get().starts_with('{') => serde_json::from_str(raw.get()).map_err(|e| {
                 ErrorObject::invalid_params(format!("_meta[\"{}\"] is not valid: {e}", meta::CLIENT_CAPABILITIES))
             })?,
             Some(_) => {
@@ -177,7 +180,7 @@ impl RequestMeta {
         };
         let log_level = match self.log_level {
             None => None,
-            Some(value) => Some(serde_json::from_value(value).map_err(|e| {
+            Some(raw) => Some(serde_json::from_str(raw.get()).map_err(|e| {
                 ErrorObject::invalid_params(format!("_meta[\"{}\"] is not a log level: {e}", meta::LOG_LEVEL))
             })?),
         };

@@ -59,7 +59,8 @@ fn result_kinds() {
 
 #[test]
 fn a_request_s_era_is_read_from_its_meta() {
-    let meta = |value: serde_json::Value| -> RequestMeta { serde_json::from_value(value).unwrap_or_default() };
+    let meta =
+        |value: serde_json::Value| -> RequestMeta { serde_json::from_str(&value.to_string()).unwrap_or_default() };
     assert_eq!(meta(json!({})).era(&all_versions()), Ok(Era::Handshake));
     assert_eq!(
         meta(json!({"io.modelcontextprotocol/protocolVersion": "2025-11-25"})).era(&all_versions()),
@@ -110,4 +111,32 @@ fn members_keep_their_order_and_a_name_given_twice_keeps_its_last_value() {
         .unwrap_or_else(|e| panic!("{e}"));
     let out = with_meta(Some(&raw), r#""z":3"#).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(out.get(), r#"{"b":3,"a":[2],"_meta":{"y":2,"z":3}}"#);
+}
+
+#[test]
+fn a_modern_request_s_capabilities_and_log_level_are_checked() {
+    let era = |text: &str| serde_json::from_str::<RequestMeta>(text).unwrap_or_default().era(&all_versions());
+    let modern = r#"{"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                     "io.modelcontextprotocol/clientCapabilities": {"roots": {"listChanged": true}},
+                     "io.modelcontextprotocol/logLevel": "warning", "progressToken": 7}"#;
+    let Ok(Era::Modern(checked)) = era(modern) else { panic!("not modern") };
+    assert_eq!(checked.capabilities.roots.and_then(|r| r.list_changed), Some(true));
+    assert_eq!(checked.log_level, Some(LoggingLevel::Warning));
+    assert_eq!(checked.progress_token, Some(ProgressToken::Number(7)));
+
+    let refused = |text: &str| era(text).err().map(|e| e.message).unwrap_or_default();
+    let not_object = refused(
+        r#"{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": []}"#,
+    );
+    assert!(not_object.contains("must be an object"), "{not_object}");
+    let invalid = refused(
+        r#"{"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"roots": {"listChanged": "yes"}}}"#,
+    );
+    assert!(invalid.contains("is not valid"), "{invalid}");
+    let level = refused(
+        r#"{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/logLevel": "loud"}"#,
+    );
+    assert!(level.contains("is not a log level"), "{level}");
 }
