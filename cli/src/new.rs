@@ -9,6 +9,7 @@ use crate::args::Parsed;
 /// The template's files, with `{name}`, `{title}` and `{sdk}` to fill in.
 const CARGO_TOML: &str = include_str!("../template/Cargo.toml.in");
 const LIB_RS: &str = include_str!("../template/lib.rs.in");
+const CARGO_CONFIG: &str = include_str!("../template/cargo-config.toml");
 const GITIGNORE: &str = "/target\n/bundle\n";
 
 pub(crate) fn run(args: &Parsed) -> Result {
@@ -43,7 +44,12 @@ fn render(name: &str, sdk: &str) -> Vec<(&'static str, String)> {
         .collect::<Vec<_>>()
         .join(" ");
     let fill = |text: &str| text.replace("{name}", name).replace("{title}", &title).replace("{sdk}", sdk);
-    vec![("Cargo.toml", fill(CARGO_TOML)), ("src/lib.rs", fill(LIB_RS)), (".gitignore", GITIGNORE.to_owned())]
+    vec![
+        ("Cargo.toml", fill(CARGO_TOML)),
+        ("src/lib.rs", fill(LIB_RS)),
+        (".gitignore", GITIGNORE.to_owned()),
+        (".cargo/config.toml", CARGO_CONFIG.to_owned()),
+    ]
 }
 
 /// A crate name cargo accepts, which is also a server name a host accepts.
@@ -85,6 +91,9 @@ mod tests {
         assert!(cargo.contains("name = \"weather-tools\""), "{cargo}");
         assert!(cargo.contains("mcp-worker-sdk = { path = \"/sdk\" }"), "{cargo}");
         assert!(cargo.contains("mcp-worker-sdk = { path = \"/sdk\", features = [\"testing\"] }"), "{cargo}");
+        assert!(cargo.contains("opt-level = \"z\""), "{cargo}");
+        let config = files.iter().find(|(path, _)| *path == ".cargo/config.toml").map(|(_, text)| text);
+        assert!(config.is_some_and(|c| c.contains(r#"'sha2_backend_soft="compact"'"#)), "{config:?}");
         let lib = &files[1].1;
         assert!(lib.contains("Server::new(\"weather-tools\"") && lib.contains(".title(\"Weather Tools\")"), "{lib}");
         for (path, text) in files {
