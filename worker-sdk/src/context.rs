@@ -235,7 +235,7 @@ impl Ctx {
             .map(serde_json::to_value)
             .transpose()
             .map_err(|e| Error::InvalidResponse { method: method.to_owned(), reason: format!("params: {e}") })?;
-        if let Asked::Answered(answer) = rounds.ask(key, method, params) {
+        if let Asked::Answered(answer) = rounds.ask(crate::clock::now_ms(), key, method, params) {
             match serde_json::from_value(answer) {
                 Ok(result) => return Ok(result),
                 Err(e) => rounds.invalid_answer(method, &e.to_string()),

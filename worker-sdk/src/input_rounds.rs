@@ -31,19 +31,36 @@ pub(crate) enum Interrupt {
 }
 
 /// One run of a modern request that may need input: the answers known, the questions asked.
+///
+/// The request's `requestState` and `inputResponses` are read when its handler first asks something, not before: a
+/// server whose handlers never ask (no [`crate::Ctx`] question in its code) then links neither the reading nor the
+/// sealing of states (HMAC-SHA-256, about 5 KiB of its wasm), and a handler that asks nothing has nothing to read
+/// them for. A handler asks its questions before it does anything it would not want done twice, so a state refused
+/// at the first question stops it as early as one refused before it ran.
 pub(crate) struct Rounds {
-    /// The request's method and params (their text), which each sealed `requestState` is bound to.
+    /// The request's method and params (their text): each sealed `requestState` is bound to them, and the params
+    /// carry the state and answers of earlier rounds.
     method: String,
     params: String,
     /// Their binding, computed when a state is opened or sealed: most runs need neither.
     binding: OnceCell<String>,
     capabilities: ClientCapabilities,
-    answers: Answers,
+    /// The server's key, which opens and seals states.
+    state_key: Option<Rc<StateKey>>,
+    /// The answers carried by the request (its `requestState` opened, with its `inputResponses`), read at the first
+    /// question.
+    answers: OnceCell<Result<Answers, ErrorObject>>,
+    /// How to seal the answers into the next round's `requestState`: set by the first question, so that only a
+    /// server that asks links it.
+    sealer: Cell<Option<Sealer>>,
     asked: Cell<usize>,
     questions: RefCell<NameMap<InputRequest>>,
     interrupt: RefCell<Option<Interrupt>>,
     waker: RefCell<Option<Waker>>,
 }
+
+/// Seals a run's answers under the server's key at a time (ms), as a `requestState`.
+type Sealer = fn(&Rounds, &StateKey, u64) -> String;
 
 /// What a question gets.
 pub(crate) enum Asked {
@@ -54,15 +71,32 @@ pub(crate) enum Asked {
 }
 
 impl Rounds {
-    /// Starts a run of the request `method` with `params`: opens its `requestState` (refused when altered, of
-    /// another request, or expired) and takes its `inputResponses`.
+    /// Starts a run of the request `method` with `params`. Its `requestState` and `inputResponses` are read at its
+    /// first question ([`Rounds::ask`]).
     pub(crate) fn start(
-        key: Option<&StateKey>,
+        state_key: Option<Rc<StateKey>>,
         method: &str,
         params: Option<&RawValue>,
         capabilities: ClientCapabilities,
-        now_ms: u64,
-    ) -> Result<Self, ErrorObject> {
+    ) -> Self {
+        Self {
+            state_key,
+            method: method.to_owned(),
+            params: params.map_or("", RawValue::get).to_owned(),
+            binding: OnceCell::new(),
+            capabilities,
+            answers: OnceCell::new(),
+            sealer: Cell::new(None),
+            asked: Cell::new(0),
+            questions: RefCell::new(NameMap::new()),
+            interrupt: RefCell::new(None),
+            waker: RefCell::new(None),
+        }
+    }
+
+    /// The answers the request carries: its `requestState` opened (refused when altered, of another request, or
+    /// expired at `now_ms`) and its `inputResponses`.
+    fn carried_answers(&self, now_ms: u64) -> Result<Answers, ErrorObject> {
         /// The members a run reads; the rest of the params are the handler's.
         #[derive(Deserialize, Default)]
         #[serde(rename_all = "camelCase")]
@@ -72,20 +106,20 @@ impl Rounds {
             #[serde(default)]
             input_responses: Value,
         }
-        let params = params.map_or("", RawValue::get);
+        let params = self.params.as_str();
         let carried: Carried = match params.starts_with('{') {
             true => {
                 serde_json::from_str(params).map_err(|e| ErrorObject::invalid_params(format!("invalid params: {e}")))?
             }
             false => Carried::default(),
         };
-        let binding = OnceCell::new();
         let mut answers = match &carried.request_state {
             Value::Null => Answers::new(),
             Value::String(state) => {
+                let key = self.state_key.as_deref();
                 let key =
                     key.ok_or_else(|| ErrorObject::invalid_params("requestState was not issued by this server"))?;
-                let bound = binding.get_or_init(|| bind(method, params));
+                let bound = self.binding.get_or_init(|| bind(&self.method, params));
                 request_state::open(key, bound, now_ms, state)
                     .map_err(|e| ErrorObject::invalid_params(e.to_string()))?
             }
@@ -96,22 +130,20 @@ impl Rounds {
             Value::Object(responses) => answers.extend(responses),
             _ => return Err(ErrorObject::invalid_params("inputResponses must be an object")),
         }
-        Ok(Self {
-            method: method.to_owned(),
-            params: params.to_owned(),
-            binding,
-            capabilities,
-            answers,
-            asked: Cell::new(0),
-            questions: RefCell::new(NameMap::new()),
-            interrupt: RefCell::new(None),
-            waker: RefCell::new(None),
-        })
+        Ok(answers)
     }
 
     /// Asks the client `method` with `params`, under `key` (or the next `<kind>-<n>` of this run): its answer when it
     /// has one, otherwise the question is recorded and the run interrupted.
-    pub(crate) fn ask(&self, key: Option<&str>, method: &str, params: Option<Value>) -> Asked {
+    ///
+    /// The first question reads the answers the request carries (its state checked at `now_ms`): a state refused,
+    /// or answers not of the right shape, fail the run (-32602).
+    pub(crate) fn ask(&self, now_ms: u64, key: Option<&str>, method: &str, params: Option<Value>) -> Asked {
+        let answers = match self.answers.get_or_init(|| self.carried_answers(now_ms)) {
+            Ok(answers) => answers,
+            Err(error) => return self.stop(Interrupt::Failed(error.clone())),
+        };
+        self.sealer.set(Some(seal_answers));
         let (kind, required) = match method {
             methods::ELICITATION_CREATE => ("elicitation", self.declares_form_elicitation()),
             methods::SAMPLING_CREATE_MESSAGE => ("sampling", self.capabilities.sampling.is_some()),
@@ -138,7 +170,7 @@ impl Rounds {
             },
             str::to_owned,
         );
-        if let Some(answer) = self.answers.get(&key) {
+        if let Some(answer) = answers.get(&key) {
             return Asked::Answered(answer.clone());
         }
         self.questions.borrow_mut().insert(key, InputRequest { method: method.to_owned(), params });
@@ -178,17 +210,21 @@ impl Rounds {
     /// The `input_required` result of an interrupted run: its questions, and every answer so far sealed in
     /// `requestState` (sealed even when there are none yet, so that each round's state is fresh and bound to the
     /// request).
-    pub(crate) fn input_required(
-        &self,
-        key: Option<&StateKey>,
-        now_ms: u64,
-    ) -> Result<InputRequiredResult, ErrorObject> {
+    pub(crate) fn input_required(&self, now_ms: u64) -> Result<InputRequiredResult, ErrorObject> {
         let questions = std::mem::take(&mut *self.questions.borrow_mut());
+        let key = self.state_key.as_deref();
         let key = key.ok_or_else(|| ErrorObject::internal_error("the server has no key to seal requestState"))?;
-        let binding = self.binding.get_or_init(|| bind(&self.method, &self.params));
-        let request_state = Some(request_state::seal(key, binding, now_ms, &self.answers));
-        Ok(InputRequiredResult { input_requests: Some(questions), request_state })
+        let seal = self.sealer.get().ok_or_else(|| ErrorObject::internal_error("input required, yet nothing asked"))?;
+        Ok(InputRequiredResult { input_requests: Some(questions), request_state: Some(seal(self, key, now_ms)) })
     }
+}
+
+/// The [`Sealer`] of every run: its answers so far, bound to its request.
+fn seal_answers(rounds: &Rounds, key: &StateKey, now_ms: u64) -> String {
+    let binding = rounds.binding.get_or_init(|| bind(&rounds.method, &rounds.params));
+    let no_answers = Answers::new();
+    let answers = rounds.answers.get().and_then(|a| a.as_ref().ok()).unwrap_or(&no_answers);
+    request_state::seal(key, binding, now_ms, answers)
 }
 
 /// The binding of a request whose params are `params` (JSON text, or empty for none).

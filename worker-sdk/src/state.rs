@@ -42,7 +42,7 @@ pub(crate) struct State {
     /// The open `subscriptions/listen` streams.
     pub(crate) listeners: RefCell<Vec<Listener>>,
     /// Seals the `requestState` of multi round-trip requests (`None` without randomness: then none is sealed).
-    pub(crate) state_key: Option<StateKey>,
+    pub(crate) state_key: Option<Rc<StateKey>>,
     /// The last answer to a `tools/list` for the first page (see `session::tools`).
     pub(crate) first_tools_page: RefCell<Option<ToolsPage>>,
 }
@@ -64,7 +64,7 @@ impl State {
             peer: Rc::new(peer),
             subscriptions: RefCell::new(Vec::new()),
             listeners: RefCell::new(Vec::new()),
-            state_key: StateKey::random(),
+            state_key: StateKey::random().map(Rc::new),
             first_tools_page: RefCell::new(None),
         }
     }

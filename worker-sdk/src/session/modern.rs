@@ -89,12 +89,8 @@ impl Session {
         start: impl FnOnce(Modern) -> Result<Work<R>, ErrorObject>,
     ) {
         let id = &request.id;
-        let key = self.state.state_key.as_ref();
-        let params = request.params.as_deref();
-        let rounds = match Rounds::start(key, &request.method, params, meta.capabilities.clone(), now_ms()) {
-            Ok(rounds) => Rc::new(rounds),
-            Err(error) => return self.answer::<()>(id, Err(error), None),
-        };
+        let key = self.state.state_key.clone();
+        let rounds = Rc::new(Rounds::start(key, &request.method, request.params.as_deref(), meta.capabilities.clone()));
         let modern = Modern {
             capabilities: meta.capabilities.clone(),
             log_level: meta.log_level,
@@ -110,7 +106,7 @@ impl Session {
             match select(work, rounds.interrupted()).await {
                 Either::Left((outcome, _)) => complete(&state, outcome, cache),
                 Either::Right((Interrupt::InputRequired, _)) => {
-                    let result = rounds.input_required(state.state_key.as_ref(), now_ms())?;
+                    let result = rounds.input_required(now_ms())?;
                     input_required_result(&result, &state.config.info).map_err(unserializable)
                 }
                 Either::Right((Interrupt::Failed(error), _)) => Err(error),

@@ -320,6 +320,17 @@ fn an_altered_state_or_an_answer_of_the_wrong_shape_is_an_error() {
 }
 
 #[test]
+fn a_tool_that_asks_nothing_reads_no_state() {
+    // The state and answers a request carries are read at its handler's first question: a handler that asks
+    // nothing has no use for them, whatever they hold.
+    let mut h = harness();
+    let params = json!({"name": "hello", "requestState": "not-a-state", "inputResponses": {"x": 1}});
+    let answer = modern(&mut h, 1, "tools/call", params, all_capabilities());
+    assert_eq!(text(&answer), "hello", "{answer}");
+    assert_eq!(answer["result"]["resultType"], "complete", "{answer}");
+}
+
+#[test]
 fn a_question_the_client_cannot_answer_fails_the_request_with_32021() {
     let mut h = harness();
     let answer = modern(&mut h, 1, "tools/call", json!({"name": "needs_sampling"}), json!({"elicitation": {}}));
