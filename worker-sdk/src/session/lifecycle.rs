@@ -2,7 +2,21 @@
 
 use super::Session;
 use mcp_worker_protocol::jsonrpc::EmptyResult;
-use mcp_worker_protocol::{InitializeParams, InitializeResult, SetLevelParams, version};
+use mcp_worker_protocol::{ClientCapabilities, InitializeResult, SetLevelParams, version};
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+
+/// `initialize` params as a server reads them ([`mcp_worker_protocol::InitializeParams`] without reading the
+/// client's name, icons and links, which no handler sees: their reading would weigh 2 KiB of every server's wasm).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct InitializeParams {
+    protocol_version: String,
+    capabilities: ClientCapabilities,
+    /// Required, as the protocol says; what it holds is the client's business.
+    #[allow(dead_code)]
+    client_info: IgnoredAny,
+}
 
 impl Session {
     pub(super) fn initialize(&self, params: InitializeParams) -> InitializeResult {

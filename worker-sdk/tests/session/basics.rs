@@ -60,6 +60,19 @@ fn initialize_negotiates_the_version_and_describes_the_server() {
 }
 
 #[test]
+fn initialize_needs_client_info_but_not_the_shape_of_it() {
+    let mut h = Harness::new(echo_server());
+    let r = h.one(
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}"#,
+    );
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert!(r["error"]["message"].as_str().is_some_and(|m| m.contains("clientInfo")), "{r}");
+    // What the client says of itself no handler reads: a client with an unusual name is served.
+    let r = h.one(r#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":7,"icons":"none"}}}"#);
+    assert_eq!(r["result"]["protocolVersion"], "2025-11-25", "{r}");
+}
+
+#[test]
 fn initialize_without_params_is_invalid_params() {
     let mut h = Harness::new(echo_server());
     let r = h.one(r#"{"jsonrpc":"2.0","id":1,"method":"initialize"}"#);
