@@ -6,6 +6,8 @@
 //! - `dev`: builds the bundle, serves it in the console, and rebuilds it when its sources change.
 //! - `inspect <bundle>`: a bundle's manifest and tools, read by running it under Node.
 
+#![allow(clippy::disallowed_methods, reason = "a native command line: what it reads is not shipped to a browser")]
+
 mod args;
 mod build;
 mod dev;

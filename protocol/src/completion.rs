@@ -131,7 +131,7 @@ mod tests {
 
     #[test]
     fn references_are_tagged_by_type() {
-        let params: CompleteParams = serde_json::from_value(json!({
+        let params: CompleteParams = crate::json::from_value(json!({
             "ref": {"type": "ref/resource", "uri": "test://template/{id}/data"},
             "argument": {"name": "id", "value": "1"},
             "context": {"arguments": {"other": "x"}}
@@ -140,7 +140,7 @@ mod tests {
         assert_eq!(params.reference, CompletionReference::Resource { uri: "test://template/{id}/data".into() });
         let prompt = CompletionReference::Prompt { name: "p".into(), title: None };
         assert_eq!(serde_json::to_value(&prompt).unwrap(), json!({"type": "ref/prompt", "name": "p"}));
-        assert!(serde_json::from_value::<CompletionReference>(json!({"type": "ref/other", "name": "p"})).is_err());
+        assert!(crate::json::from_value::<CompletionReference>(json!({"type": "ref/other", "name": "p"})).is_err());
     }
 
     #[test]

@@ -276,11 +276,11 @@ impl<'de> Deserialize<'de> for ContentBlock {
             return Ok(Self::Other(value));
         }
         let parsed = match kind.as_deref() {
-            Some("text") => serde_json::from_value(value).map(Self::Text),
-            Some("image") => serde_json::from_value(value).map(Self::Image),
-            Some("audio") => serde_json::from_value(value).map(Self::Audio),
-            Some("resource_link") => serde_json::from_value(value).map(Self::ResourceLink),
-            _ => serde_json::from_value(value).map(Self::Resource),
+            Some("text") => crate::json::from_value(value).map(Self::Text),
+            Some("image") => crate::json::from_value(value).map(Self::Image),
+            Some("audio") => crate::json::from_value(value).map(Self::Audio),
+            Some("resource_link") => crate::json::from_value(value).map(Self::ResourceLink),
+            _ => crate::json::from_value(value).map(Self::Resource),
         };
         parsed.map_err(|e| de::Error::custom(format!("{} content block: {e}", kind.unwrap_or_default())))
     }
@@ -301,7 +301,7 @@ mod tests {
             {"type":"resource","resource":{"uri":"test://t","text":"t"}},
             {"type":"resource","resource":{"uri":"test://b","blob":"AAAA","mimeType":"application/octet-stream"}},
         ]);
-        let parsed: Vec<ContentBlock> = serde_json::from_value(blocks.clone()).unwrap();
+        let parsed: Vec<ContentBlock> = crate::json::from_value(blocks.clone()).unwrap();
         assert!(matches!(parsed[0], ContentBlock::Text(_)));
         assert!(matches!(parsed[1], ContentBlock::Image(_)));
         assert!(matches!(parsed[2], ContentBlock::Audio(_)));
@@ -314,14 +314,14 @@ mod tests {
     #[test]
     fn an_unknown_kind_is_kept_as_it_came() {
         let block = json!({"type":"hologram","frames":3});
-        let parsed: ContentBlock = serde_json::from_value(block.clone()).unwrap();
+        let parsed: ContentBlock = crate::json::from_value(block.clone()).unwrap();
         assert_eq!(parsed, ContentBlock::Other(block.clone()));
         assert_eq!(serde_json::to_value(&parsed).unwrap(), block);
     }
 
     #[test]
     fn a_known_kind_with_missing_fields_is_an_error() {
-        let err = serde_json::from_value::<ContentBlock>(json!({"type":"image","data":"x"})).unwrap_err();
+        let err = crate::json::from_value::<ContentBlock>(json!({"type":"image","data":"x"})).unwrap_err();
         assert!(err.to_string().contains("mimeType"), "{err}");
     }
 }

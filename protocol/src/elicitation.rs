@@ -71,11 +71,11 @@ mod tests {
     #[test]
     fn results_read_every_action() {
         let accept: ElicitResult =
-            serde_json::from_value(json!({"action":"accept","content":{"username":"ada"}})).unwrap();
+            crate::json::from_value(json!({"action":"accept","content":{"username":"ada"}})).unwrap();
         assert_eq!(accept.action, ElicitAction::Accept);
         assert_eq!(accept.content.unwrap()["username"], "ada");
-        let decline: ElicitResult = serde_json::from_value(json!({"action":"decline"})).unwrap();
+        let decline: ElicitResult = crate::json::from_value(json!({"action":"decline"})).unwrap();
         assert_eq!((decline.action, decline.content), (ElicitAction::Decline, None));
-        assert!(serde_json::from_value::<ElicitResult>(json!({"action":"maybe"})).is_err());
+        assert!(crate::json::from_value::<ElicitResult>(json!({"action":"maybe"})).is_err());
     }
 }

@@ -212,7 +212,7 @@ impl Message {
     fn classify(text: &str) -> Result<Classified<'_>, IncomingError> {
         // Serde reads a struct from an array too; a frame must be an object, so anything else goes to `unreadable`.
         let envelope: Envelope<'_> = match text.trim_start().starts_with('{') {
-            true => match serde_json::from_str(text) {
+            true => match crate::json::from_str(text) {
                 Ok(e) => e,
                 Err(err) => return Err(unreadable(text, &err.to_string())),
             },
@@ -229,7 +229,7 @@ impl Message {
         };
         let id = match &envelope.id {
             None => None,
-            Some(raw) => match serde_json::from_str::<RequestId>(raw.get()) {
+            Some(raw) => match crate::json::from_str::<RequestId>(raw.get()) {
                 Ok(id) => Some(Ok(id)),
                 Err(_) => Some(Err(raw.get().to_owned())),
             },
@@ -247,7 +247,7 @@ impl Message {
         }
 
         if let Some(method) = envelope.method {
-            let Ok(method) = serde_json::from_str::<String>(method.get()) else {
+            let Ok(method) = crate::json::from_str::<String>(method.get()) else {
                 return Err(fail(readable_id, "method must be a string".into()));
             };
             if envelope.result.is_some() || envelope.error.is_some() {
@@ -269,7 +269,7 @@ impl Message {
         match (envelope.result, envelope.error, id) {
             (Some(result), None, Some(Ok(id))) => Ok(Classified::Result(id, result)),
             (None, Some(error), id) => {
-                let error = serde_json::from_str::<ErrorObject>(error.get())
+                let error = crate::json::from_str::<ErrorObject>(error.get())
                     .map_err(|e| fail(readable_id.clone(), format!("malformed error object: {e}")))?;
                 Ok(Classified::Owned(match id {
                     Some(Ok(id)) => Self::Response(Response { id, outcome: Err(error) }),
@@ -290,11 +290,11 @@ impl Message {
 fn unreadable(text: &str, err: &str) -> IncomingError {
     // Valid JSON that is not an object (an array is a batch, which MCP removed) is an invalid request;
     // text that is not JSON at all is a parse error.
-    if serde_json::from_str::<de::IgnoredAny>(text).is_ok() {
+    if crate::json::from_str::<de::IgnoredAny>(text).is_ok() {
         // An object serde could not read as an envelope has a duplicated member. It is still invalid; it is answered
         // (to its id, the last one as `JSON.parse` reads it) by the same rule as every frame: unless it is clearly
         // a response or a notification.
-        if let Ok(frame) = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text) {
+        if let Ok(frame) = crate::json::from_str::<serde_json::Map<String, serde_json::Value>>(text) {
             let id = frame.get("id").and_then(|id| RequestId::deserialize(id).ok());
             let is_response = frame.contains_key("result") || frame.contains_key("error");
             let is_notification = frame.contains_key("method") && !frame.contains_key("id");

@@ -1,5 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
+// Tests read JSON with serde_json itself, to compare with it.
+#![cfg_attr(test, allow(clippy::disallowed_methods))]
 
 pub mod completion;
 pub mod content;
@@ -8,6 +10,7 @@ pub mod elicitation;
 pub mod error;
 pub mod id_map;
 pub mod invalid_arguments;
+pub mod json;
 pub mod jsonrpc;
 pub mod lifecycle;
 pub mod logging;

@@ -85,6 +85,6 @@ mod tests {
         assert!(LoggingLevel::Debug < LoggingLevel::Info && LoggingLevel::Alert < LoggingLevel::Emergency);
         assert_eq!(serde_json::to_string(&LoggingLevel::Warning).unwrap(), r#""warning""#);
         assert_eq!(LoggingLevel::Critical.to_string(), "critical");
-        assert!(serde_json::from_str::<LoggingLevel>(r#""verbose""#).is_err());
+        assert!(crate::json::from_str::<LoggingLevel>(r#""verbose""#).is_err());
     }
 }

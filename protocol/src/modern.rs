@@ -121,7 +121,7 @@ pub fn request_meta(params: Option<&serde_json::value::RawValue>) -> RequestMeta
         #[serde(rename = "_meta", default)]
         meta: Option<RequestMeta>,
     }
-    params.and_then(|p| serde_json::from_str::<MetaOnly>(p.get()).ok()).and_then(|m| m.meta).unwrap_or_default()
+    params.and_then(|p| crate::json::from_str::<MetaOnly>(p.get()).ok()).and_then(|m| m.meta).unwrap_or_default()
 }
 
 /// A modern request's metadata, checked: the version is one this side speaks and the capabilities are there.
@@ -162,7 +162,7 @@ impl RequestMeta {
             return Err(unsupported_version(&version, supported));
         }
         let capabilities = match self.capabilities {
-            Some(raw) if raw.get().starts_with('{') => serde_json::from_str(raw.get()).map_err(|e| {
+            Some(raw) if raw.get().starts_with('{') => crate::json::from_str(raw.get()).map_err(|e| {
                 ErrorObject::invalid_params(format!("_meta[\"{}\"] is not valid: {e}", meta::CLIENT_CAPABILITIES))
             })?,
             Some(_) => {
@@ -180,7 +180,7 @@ impl RequestMeta {
         };
         let log_level = match self.log_level {
             None => None,
-            Some(raw) => Some(serde_json::from_str(raw.get()).map_err(|e| {
+            Some(raw) => Some(crate::json::from_str(raw.get()).map_err(|e| {
                 ErrorObject::invalid_params(format!("_meta[\"{}\"] is not a log level: {e}", meta::LOG_LEVEL))
             })?),
         };
@@ -326,7 +326,7 @@ fn typed(
     if body.contains("\"_meta\"") {
         // Perhaps a `_meta` of its own (or the text "_meta" in a value): merged for certain through a value.
         let info = serde_json::to_value(server_info)?;
-        let mut value: Value = serde_json::from_str(&body)?;
+        let mut value: Value = crate::json::from_str(&body)?;
         if let Value::Object(object) = &mut value {
             match object.get_mut("_meta") {
                 Some(Value::Object(existing)) => {
@@ -397,7 +397,7 @@ pub fn with_meta(
     let mut fields: NameMap<Box<RawValue>> = match params {
         None => NameMap::new(),
         Some(raw) if raw.get().trim() == "null" => NameMap::new(),
-        Some(raw) => serde_json::from_str(raw.get())?,
+        Some(raw) => crate::json::from_str(raw.get())?,
     };
     let meta = match fields.remove("_meta") {
         None => format!("{{{members}}}"),
@@ -442,7 +442,7 @@ pub fn result_kind(result: &str) -> Result<ResultKind, String> {
     if !result.trim_start().starts_with('{') {
         return Err("the result is not an object".into());
     }
-    let read: TypeOnly<'_> = serde_json::from_str(result).map_err(|e| format!("unreadable result: {e}"))?;
+    let read: TypeOnly<'_> = crate::json::from_str(result).map_err(|e| format!("unreadable result: {e}"))?;
     match read.result_type.as_deref() {
         None | Some(result_type::COMPLETE) => Ok(ResultKind::Complete),
         Some(result_type::INPUT_REQUIRED) => Ok(ResultKind::InputRequired),

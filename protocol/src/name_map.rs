@@ -167,7 +167,7 @@ mod tests {
 
     #[test]
     fn members_keep_the_order_they_came_in_and_a_repeated_name_keeps_its_last_value_in_its_first_place() {
-        let map: NameMap<u32> = serde_json::from_str(r#"{"b": 1, "a": 2, "b": 3}"#).unwrap();
+        let map: NameMap<u32> = crate::json::from_str(r#"{"b": 1, "a": 2, "b": 3}"#).unwrap();
         assert_eq!(map.iter().collect::<Vec<_>>(), [("b", &3), ("a", &2)]);
         assert_eq!(serde_json::to_value(&map).unwrap(), json!({ "b": 3, "a": 2 }));
         assert_eq!(serde_json::to_string(&map).unwrap(), r#"{"b":3,"a":2}"#);
@@ -175,22 +175,22 @@ mod tests {
 
     #[test]
     fn reads_only_an_object() {
-        let error = serde_json::from_str::<NameMap<u32>>("[1, 2]").unwrap_err().to_string();
+        let error = crate::json::from_str::<NameMap<u32>>("[1, 2]").unwrap_err().to_string();
         assert!(error.contains("expected a JSON object"), "{error}");
-        assert!(serde_json::from_str::<NameMap<u32>>(r#"{"a": "one"}"#).is_err());
+        assert!(crate::json::from_str::<NameMap<u32>>(r#"{"a": "one"}"#).is_err());
     }
 
     #[test]
     fn reads_at_most_max_members_and_refuses_more_with_a_clear_error() {
         let object =
             |n: usize| format!("{{{}}}", (0..n).map(|i| format!("\"k{i}\":{i}")).collect::<Vec<_>>().join(","));
-        let read: NameMap<usize> = serde_json::from_str(&object(MAX_MEMBERS)).unwrap();
+        let read: NameMap<usize> = crate::json::from_str(&object(MAX_MEMBERS)).unwrap();
         assert_eq!((read.len(), read.get("k1023")), (MAX_MEMBERS, Some(&1023)));
-        let error = serde_json::from_str::<NameMap<usize>>(&object(MAX_MEMBERS + 1)).unwrap_err().to_string();
+        let error = crate::json::from_str::<NameMap<usize>>(&object(MAX_MEMBERS + 1)).unwrap_err().to_string();
         assert!(error.contains(&format!("more than {MAX_MEMBERS} members")), "{error}");
         // A name repeated counts each time: repeats cannot make the reading quadratic either.
         let repeats = format!("{{{}}}", vec![r#""k":1"#; MAX_MEMBERS + 1].join(","));
-        assert!(serde_json::from_str::<NameMap<usize>>(&repeats).is_err());
+        assert!(crate::json::from_str::<NameMap<usize>>(&repeats).is_err());
     }
 
     #[test]

@@ -20,7 +20,7 @@ impl ObjectText {
     /// The object, parsed.
     pub fn to_object(&self) -> JsonObject {
         // The text was read as an object when this was made, so it parses as one.
-        serde_json::from_str(self.0.get()).unwrap_or_default()
+        crate::json::from_str(self.0.get()).unwrap_or_default()
     }
 
     /// The object as a [`serde_json::Value`].
@@ -30,7 +30,7 @@ impl ObjectText {
 
     /// Text that must hold one JSON object (whitespace around it is dropped).
     pub fn from_text(text: &str) -> Result<Self, serde_json::Error> {
-        serde_json::from_str(text)
+        crate::json::from_str(text)
     }
 }
 
@@ -92,22 +92,22 @@ mod tests {
     #[test]
     fn an_object_round_trips_as_its_text_and_compares_by_value() {
         let text: ObjectText =
-            serde_json::from_str(r#" { "b" : 1, "a": {"x": [true]} } "#).unwrap_or_else(|e| panic!("{e}"));
+            crate::json::from_str(r#" { "b" : 1, "a": {"x": [true]} } "#).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(text.get(), r#"{ "b" : 1, "a": {"x": [true]} }"#);
         assert_eq!(text.to_value(), json!({"a": {"x": [true]}, "b": 1}));
         let made = ObjectText::from(json!({"a": {"x": [true]}, "b": 1}).as_object().cloned().unwrap_or_default());
         assert_eq!(text, made);
         assert_eq!(serde_json::to_string(&made).unwrap_or_default(), r#"{"a":{"x":[true]},"b":1}"#);
         let from_value: ObjectText =
-            serde_json::from_value(json!({"type": "object"})).unwrap_or_else(|e| panic!("{e}"));
+            crate::json::from_value(json!({"type": "object"})).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(from_value.to_value(), json!({"type": "object"}));
     }
 
     #[test]
     fn anything_but_an_object_is_refused() {
         for text in ["[]", "\"x\"", "1", "null", "{", "{} {}"] {
-            assert!(serde_json::from_str::<ObjectText>(text).is_err(), "{text}");
+            assert!(crate::json::from_str::<ObjectText>(text).is_err(), "{text}");
         }
-        assert!(serde_json::from_value::<ObjectText>(json!([1])).is_err());
+        assert!(crate::json::from_value::<ObjectText>(json!([1])).is_err());
     }
 }

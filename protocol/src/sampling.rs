@@ -187,12 +187,12 @@ mod tests {
 
     #[test]
     fn content_is_one_block_or_many() {
-        let one: CreateMessageResult = serde_json::from_value(
+        let one: CreateMessageResult = crate::json::from_value(
             json!({"role":"assistant","content":{"type":"text","text":"hi"},"model":"m","stopReason":"endTurn"}),
         )
         .unwrap();
         assert_eq!(one.content.text(), Some("hi"));
-        let many: SamplingMessage = serde_json::from_value(
+        let many: SamplingMessage = crate::json::from_value(
             json!({"role":"user","content":[{"type":"image","data":"AA==","mimeType":"image/png"},{"type":"text","text":"t"}]}),
         )
         .unwrap();

@@ -214,7 +214,7 @@ mod tests {
 
     #[test]
     fn an_absent_is_error_means_success() {
-        let r: CallToolResult = serde_json::from_str(r#"{"content":[]}"#).unwrap();
+        let r: CallToolResult = crate::json::from_str(r#"{"content":[]}"#).unwrap();
         assert!(!r.is_error());
         assert!(CallToolResult::error("x").is_error());
     }

@@ -1,6 +1,8 @@
 //! Types read through one flat struct rather than serde's untagged or internally tagged reading: each reads every
 //! variant, and says what is wrong with an object that is none of them.
 
+#![allow(clippy::disallowed_methods, reason = "tests read JSON with serde_json itself")]
+
 use mcp_worker_protocol::completion::CompletionReference;
 use mcp_worker_protocol::content::ResourceContents;
 use serde_json::json;

@@ -4,6 +4,8 @@
 //! The inputs are generated deterministically from a few valid frames: every truncation, every member replaced by a
 //! value of each JSON type or removed, duplicated members, deep nesting, very long strings, broken `\u` escapes.
 
+#![allow(clippy::disallowed_methods, reason = "tests read JSON with serde_json itself")]
+
 use mcp_worker_protocol::{IncomingError, Message, RequestId};
 use serde_json::{Value, json};
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -8,6 +8,8 @@
 //! `ClientCapabilities/extensions-ui-mime-types.json` and `ServerCapabilities/extensions-tasks.json` (`extensions`
 //! is new in 2026-07-28). Each test still checks first that every example is valid against 2025-11-25.
 
+#![allow(clippy::disallowed_methods, reason = "tests read JSON with serde_json itself")]
+
 #[path = "support/schema.rs"]
 mod schema;
 

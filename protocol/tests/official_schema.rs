@@ -1,6 +1,8 @@
 //! What we put on the wire is valid against the official MCP 2025-11-25 JSON Schema: every frame as the generic
 //! JSON-RPC message type and as the specific MCP message type, every result as its MCP result type.
 
+#![allow(clippy::disallowed_methods, reason = "tests read JSON with serde_json itself")]
+
 #[path = "support/frames.rs"]
 mod frames;
 #[path = "support/schema.rs"]

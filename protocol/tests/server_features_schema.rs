@@ -2,6 +2,8 @@
 //! official MCP 2025-11-25 JSON Schema: every frame as the generic JSON-RPC type and as its specific MCP type, every
 //! result as its MCP result type. Both directions are checked, since the host will send what the SDK receives.
 
+#![allow(clippy::disallowed_methods, reason = "tests read JSON with serde_json itself")]
+
 #[path = "support/frames.rs"]
 mod frames;
 #[path = "support/schema.rs"]

@@ -236,7 +236,7 @@ impl Ctx {
             .transpose()
             .map_err(|e| Error::InvalidResponse { method: method.to_owned(), reason: format!("params: {e}") })?;
         if let Asked::Answered(answer) = rounds.ask(crate::clock::now_ms(), key, method, params) {
-            match serde_json::from_value(answer) {
+            match mcp_worker_protocol::json::from_value(answer) {
                 Ok(result) => return Ok(result),
                 Err(e) => rounds.invalid_answer(method, &e.to_string()),
             }
@@ -273,9 +273,11 @@ impl Ctx {
         match result.action {
             ElicitAction::Accept => {
                 let content = serde_json::Value::Object(result.content.unwrap_or_default());
-                serde_json::from_value(content).map(Elicitation::Accepted).map_err(|e| Error::InvalidResponse {
-                    method: methods::ELICITATION_CREATE.into(),
-                    reason: format!("the form's values do not fit {}: {e}", T::schema_name()),
+                mcp_worker_protocol::json::from_value(content).map(Elicitation::Accepted).map_err(|e| {
+                    Error::InvalidResponse {
+                        method: methods::ELICITATION_CREATE.into(),
+                        reason: format!("the form's values do not fit {}: {e}", T::schema_name()),
+                    }
                 })
             }
             ElicitAction::Decline => Ok(Elicitation::Declined),

@@ -99,7 +99,7 @@ mod tests {
             credentials: vec![Credential::required("API_KEY", "The weather service key")],
             tools: Vec::new(),
         };
-        let value: serde_json::Value = serde_json::from_str(&manifest.to_json()).unwrap();
+        let value: serde_json::Value = mcp_worker_protocol::json::from_str(&manifest.to_json()).unwrap();
         assert_eq!(
             value,
             serde_json::json!({

@@ -108,9 +108,8 @@ impl Rounds {
         }
         let params = self.params.as_str();
         let carried: Carried = match params.starts_with('{') {
-            true => {
-                serde_json::from_str(params).map_err(|e| ErrorObject::invalid_params(format!("invalid params: {e}")))?
-            }
+            true => mcp_worker_protocol::json::from_str(params)
+                .map_err(|e| ErrorObject::invalid_params(format!("invalid params: {e}")))?,
             false => Carried::default(),
         };
         let mut answers = match &carried.request_state {
@@ -229,7 +228,7 @@ fn seal_answers(rounds: &Rounds, key: &StateKey, now_ms: u64) -> String {
 
 /// The binding of a request whose params are `params` (JSON text, or empty for none).
 fn bind(method: &str, params: &str) -> String {
-    request_state::binding(method, &serde_json::from_str(params).unwrap_or(Value::Null))
+    request_state::binding(method, &mcp_worker_protocol::json::from_str(params).unwrap_or(Value::Null))
 }
 
 /// The future of [`Rounds::interrupted`].

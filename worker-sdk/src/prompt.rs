@@ -162,7 +162,9 @@ impl PromptDef {
             }
             let object: serde_json::Map<String, Value> =
                 values.into_iter().map(|(k, v)| (k, Value::String(v))).collect();
-            match serde_path_to_error::deserialize::<_, H::Args>(Value::Object(object)) {
+            match serde_path_to_error::deserialize::<_, H::Args>(mcp_worker_protocol::json::Objects::new(
+                Value::Object(object),
+            )) {
                 Ok(args) => handler.call(ctx, args).map(IntoPromptResult::into_prompt_result).boxed_local(),
                 Err(err) => {
                     let error =

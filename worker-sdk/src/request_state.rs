@@ -104,7 +104,7 @@ pub(crate) fn open(key: &StateKey, binding: &str, now_ms: u64, state: &str) -> R
     let (tag, json) = state.split_once('.').ok_or(StateError::Tampered)?;
     let tag = unhex(tag).ok_or(StateError::Tampered)?;
     key.mac(json.as_bytes()).verify_slice(&tag).map_err(|_| StateError::Tampered)?;
-    let payload: Payload = serde_json::from_str(json).map_err(|_| StateError::Tampered)?;
+    let payload: Payload = mcp_worker_protocol::json::from_str(json).map_err(|_| StateError::Tampered)?;
     if payload.r != binding {
         return Err(StateError::OtherRequest);
     }

@@ -103,7 +103,7 @@ struct RequestMeta {
 /// The progress token of a request, if its params carry one.
 fn progress_token(params: Option<&RawValue>) -> Option<ProgressToken> {
     let params = params?;
-    serde_json::from_str::<MetaOnly>(params.get()).ok()?.meta?.progress_token
+    mcp_worker_protocol::json::from_str::<MetaOnly>(params.get()).ok()?.meta?.progress_token
 }
 
 impl Session {
@@ -267,7 +267,7 @@ impl Session {
 
 pub(crate) fn parse_params<T: DeserializeOwned>(params: Option<&RawValue>) -> Result<T, ErrorObject> {
     let text = params.map_or("null", RawValue::get);
-    serde_json::from_str(text).map_err(|e| ErrorObject::invalid_params(format!("invalid params: {e}")))
+    mcp_worker_protocol::json::from_str(text).map_err(|e| ErrorObject::invalid_params(format!("invalid params: {e}")))
 }
 
 fn parse_optional_params<T: DeserializeOwned + Default>(params: Option<&RawValue>) -> Result<T, ErrorObject> {

@@ -44,7 +44,7 @@ impl TestClient {
     pub fn send(&mut self, frame: &str) -> Vec<Value> {
         self.session.handle(frame);
         self.pool.run_until_stalled();
-        self.sent.borrow_mut().drain(..).map(|text| serde_json::from_str(&text).expect("JSON")).collect()
+        self.sent.borrow_mut().drain(..).map(|text| mcp_worker_protocol::json::from_str(&text).expect("JSON")).collect()
     }
 
     /// Sends a request and returns its answer, which must be the only frame written.

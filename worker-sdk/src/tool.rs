@@ -208,7 +208,7 @@ fn parse_arguments<A: DeserializeOwned>(raw: Option<&RawValue>) -> Result<A, (St
     let text = raw.map_or("{}", RawValue::get);
     let text = if text == "null" { "{}" } else { text };
     let mut de = serde_json::Deserializer::from_str(text);
-    serde_path_to_error::deserialize::<_, A>(&mut de).map_err(|err| {
+    serde_path_to_error::deserialize::<_, A>(mcp_worker_protocol::json::Objects::new(&mut de)).map_err(|err| {
         let segments: Vec<String> = err
             .path()
             .iter()

@@ -3,6 +3,7 @@
 //! (tests/support/harness.rs checks each one).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+#![allow(clippy::disallowed_methods, reason = "tests read JSON with serde_json itself")]
 
 #[path = "support/harness.rs"]
 mod harness;

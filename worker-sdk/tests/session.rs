@@ -3,6 +3,7 @@
 //! official MCP 2025-11-25 schema (tests/support/harness.rs).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+#![allow(clippy::disallowed_methods, reason = "tests read JSON with serde_json itself")]
 
 #[path = "support/harness.rs"]
 mod harness;

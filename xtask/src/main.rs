@@ -4,6 +4,8 @@
 //! `bench [-- args for run.mjs]`, `book`, `package`, `sizes`. Every subcommand but `sizes` runs `setup` first, which installs only what
 //! is missing.
 
+#![allow(clippy::disallowed_methods, reason = "a native build and test tool: nothing it reads ships to a browser")]
+
 mod bench;
 mod book;
 mod browser_tests;

@@ -5,6 +5,8 @@
 //! every notification is delivered (the cost of one within the rate); without, the default rate drops all but the
 //! first 500 (the cost of one over the rate; the bound that disconnects a flooding server is off here).
 
+#![allow(clippy::disallowed_methods, reason = "a native measurement, not shipped")]
+
 use mcp_worker_client::Connection;
 use mcp_worker_client::limits::NotificationLimits;
 use mcp_worker_protocol::LoggingMessageParams;

@@ -497,7 +497,7 @@ impl Connection {
 
     fn on_progress(&self, notification: &Notification, weight: f64) {
         let Some(params) = notification.params.as_deref() else { return };
-        let Ok(progress) = serde_json::from_str::<ProgressParams>(params.get()) else { return };
+        let Ok(progress) = mcp_worker_protocol::json::from_str::<ProgressParams>(params.get()) else { return };
         let RequestId::Number(id) = progress.progress_token else { return };
         let now = (self.inner.clock)();
         let waiting = self.inner.pending.borrow_mut().progressed(id, now).map(|w| w.on_progress.clone());

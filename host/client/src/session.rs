@@ -236,9 +236,12 @@ impl McpClient {
         self.each_page(methods::TOOLS_LIST, |page| {
             // One pass over the page: the tools within the bound decoded, the rest skipped, the cursor read.
             let mut reader = serde_json::Deserializer::from_str(page.get());
-            serde::de::DeserializeSeed::deserialize(listing::PageUpto { listed: &mut listed, max }, &mut reader)
-                .and_then(|next| reader.end().map(|()| next))
-                .map_err(|e| format!("unreadable {} result: {e}", methods::TOOLS_LIST))
+            serde::de::DeserializeSeed::deserialize(
+                listing::PageUpto { listed: &mut listed, max },
+                mcp_worker_protocol::json::Objects::new(&mut reader),
+            )
+            .and_then(|next| reader.end().map(|()| next))
+            .map_err(|e| format!("unreadable {} result: {e}", methods::TOOLS_LIST))
         })
         .await?;
         Ok(listed)
@@ -378,8 +381,8 @@ pub(crate) fn read_tools_page(page: &RawValue) -> std::result::Result<(Box<RawVa
         tools: Box<RawValue>,
         next_cursor: Option<String>,
     }
-    let page: Page =
-        serde_json::from_str(page.get()).map_err(|e| format!("unreadable {} result: {e}", methods::TOOLS_LIST))?;
+    let page: Page = mcp_worker_protocol::json::from_str(page.get())
+        .map_err(|e| format!("unreadable {} result: {e}", methods::TOOLS_LIST))?;
     if !page.tools.get().starts_with('[') {
         return Err(format!("{} result tools is not an array", methods::TOOLS_LIST));
     }
@@ -387,7 +390,7 @@ pub(crate) fn read_tools_page(page: &RawValue) -> std::result::Result<(Box<RawVa
 }
 
 fn decode<R: DeserializeOwned>(connection: &Connection, method: &str, raw: &RawValue) -> Result<R> {
-    serde_json::from_str(raw.get()).map_err(|e| Error::Protocol {
+    mcp_worker_protocol::json::from_str(raw.get()).map_err(|e| Error::Protocol {
         server: connection.server().to_owned(),
         message: format!("unreadable {method} result: {e}"),
     })

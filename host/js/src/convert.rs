@@ -109,7 +109,7 @@ pub(crate) fn to_json_text(value: &JsValue, what: &str) -> Result<String, JsFail
 /// A JavaScript value read as a Rust value (through JSON text); `what` names it in the error.
 pub(crate) fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<T, JsFailure> {
     let text = to_json_text(value, what)?;
-    serde_json::from_str(&text).map_err(|e| JsFailure::invalid(format!("invalid {what}: {e}")))
+    mcp_worker_protocol::json::from_str(&text).map_err(|e| JsFailure::invalid(format!("invalid {what}: {e}")))
 }
 
 /// An optional object argument: `undefined`/`null` read as `T::default()`.

@@ -1,5 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
+// Tests read JSON with serde_json itself, to compare with it.
+#![cfg_attr(test, allow(clippy::disallowed_methods))]
 
 mod builder;
 pub mod config;

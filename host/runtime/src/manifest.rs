@@ -46,7 +46,7 @@ impl BundleManifest {
                         does not have with its index.html)"
                 .into());
         }
-        let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        let value: Value = mcp_worker_protocol::json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
         let Value::Object(object) = value else { return Err("not a JSON object".into()) };
         let name = non_empty(&object, "name")?;
         let version = non_empty(&object, "version")?;
@@ -77,8 +77,9 @@ impl BundleManifest {
             None => Vec::new(),
             // Read again from the text, tool by tool, as tools/list results are: one way of reading a tool.
             Some(Value::Array(_)) => {
-                let listed = serde_json::from_str::<Tools<'_>>(text).map_err(|e| format!("`tools`: {e}"))?.tools;
-                listed.iter().filter_map(|tool| serde_json::from_str(tool.get()).ok()).collect()
+                let listed =
+                    mcp_worker_protocol::json::from_str::<Tools<'_>>(text).map_err(|e| format!("`tools`: {e}"))?.tools;
+                listed.iter().filter_map(|tool| mcp_worker_protocol::json::from_str(tool.get()).ok()).collect()
             }
             Some(_) => return Err("`tools` is not an array".into()),
         };

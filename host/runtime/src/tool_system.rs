@@ -304,7 +304,7 @@ impl ToolSystem {
                 match self.mcp.call_tool(server, entry.original_name(), raw, call_options).await {
                     Ok(raw) => {
                         // The result is decoded once, here, and its shape checked on the decoded value.
-                        let decoded = serde_json::from_str::<Value>(raw.get())
+                        let decoded = mcp_worker_protocol::json::from_str::<Value>(raw.get())
                             .map_err(|e| mcp_worker_client::Error::Protocol {
                                 server: server.clone(),
                                 message: format!("unreadable tools/call result: {e}"),
@@ -381,7 +381,7 @@ fn normalize_arguments(arguments: &Value) -> std::result::Result<Value, String> 
         Value::Null => Ok(Value::Object(Map::new())),
         Value::Object(_) => Ok(arguments.clone()),
         Value::String(text) if text.trim().is_empty() => Ok(Value::Object(Map::new())),
-        Value::String(text) => match serde_json::from_str::<Value>(text) {
+        Value::String(text) => match mcp_worker_protocol::json::from_str::<Value>(text) {
             Ok(Value::Object(object)) => Ok(Value::Object(object)),
             Ok(_) => Err("the arguments must be a JSON object".into()),
             Err(e) => Err(format!("the arguments are not valid JSON ({e})")),

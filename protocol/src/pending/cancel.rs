@@ -27,7 +27,7 @@ mod tests {
             r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"timed out after 5 ms"}}"#
         );
         let Ok(Message::Notification(notification)) = Message::parse(&frame) else { panic!("not a notification") };
-        let params: CancelledParams = serde_json::from_str(notification.params.unwrap().get()).unwrap();
+        let params: CancelledParams = crate::json::from_str(notification.params.unwrap().get()).unwrap();
         assert_eq!(params, CancelledParams::new(RequestId::Number(7), "timed out after 5 ms"));
     }
 

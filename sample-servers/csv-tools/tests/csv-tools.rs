@@ -2,6 +2,7 @@
 //! hand on a small inventory.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+#![allow(clippy::disallowed_methods, reason = "tests read JSON with serde_json itself")]
 
 use mcp_worker_sdk::Env;
 use mcp_worker_sdk::testing::{TestClient, text};

@@ -43,7 +43,7 @@ pub(crate) fn check_size(field: &str, text: &str) -> Result<(), String> {
 
 /// Parses exactly one JSON value.
 pub(crate) fn parse(text: &str) -> Result<Val, JsonError> {
-    serde_json::from_str::<Val>(text).map_err(|e| locate(text, &e))
+    mcp_worker_sdk::protocol::json::from_str::<Val>(text).map_err(|e| locate(text, &e))
 }
 
 /// Parses a sequence of JSON values, one after another (whitespace or newlines between them, as in NDJSON).

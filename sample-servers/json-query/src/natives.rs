@@ -17,9 +17,8 @@ pub(crate) const REPLACED_NATIVES: &[&str] = &["fromjson"];
 
 fn parse_json(value: &Val) -> ValR<Val> {
     match value {
-        Val::TStr(text) => {
-            serde_json::from_slice::<Val>(text).map_err(|e| Error::str(format!("cannot parse {value} as JSON: {e}")))
-        }
+        Val::TStr(text) => mcp_worker_sdk::protocol::json::from_slice::<Val>(text)
+            .map_err(|e| Error::str(format!("cannot parse {value} as JSON: {e}"))),
         other => Err(Error::str(format!("cannot parse {other} as JSON: it is not a string"))),
     }
 }

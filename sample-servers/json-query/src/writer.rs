@@ -159,7 +159,7 @@ fn to_json_at(value: &Val, depth: usize) -> Result<Value, TooDeep> {
         Val::Num(Num::Float(f)) => float_json(*f),
         Val::Num(Num::Int(i)) => Value::from(*i as i64),
         // Big integers and decimal literals: the nearest double, as a JSON reader would take them.
-        Val::Num(other) => serde_json::from_str(&other.to_string()).unwrap_or(Value::Null),
+        Val::Num(other) => mcp_worker_sdk::protocol::json::from_str(&other.to_string()).unwrap_or(Value::Null),
         Val::TStr(bytes) | Val::BStr(bytes) => Value::String(String::from_utf8_lossy(bytes).into_owned()),
         Val::Arr(items) => {
             Value::Array(items.iter().map(|item| to_json_at(item, depth + 1)).collect::<Result<_, _>>()?)

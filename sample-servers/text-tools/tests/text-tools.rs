@@ -1,6 +1,7 @@
 //! The text-tools server through a real SDK session: what a user of each tool gets back.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+#![allow(clippy::disallowed_methods, reason = "tests read JSON with serde_json itself")]
 
 use mcp_worker_sdk::testing::TestClient;
 use serde_json::{Value, json};

@@ -115,6 +115,6 @@ pub(crate) async fn request<P: Serialize, R: DeserializeOwned>(
             return Err(Error::Timeout { method: method.to_owned(), ms: timeout_ms });
         }
     };
-    serde_json::from_str(raw.get())
+    mcp_worker_protocol::json::from_str(raw.get())
         .map_err(|e| Error::InvalidResponse { method: method.to_owned(), reason: e.to_string() })
 }

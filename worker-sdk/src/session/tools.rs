@@ -57,8 +57,8 @@ impl Session {
         modern: Option<Modern>,
     ) -> Result<Work<CallToolResult>, ErrorObject> {
         let text = request.params.as_deref().map_or("null", RawValue::get);
-        let params: CallParams<'_> =
-            serde_json::from_str(text).map_err(|e| ErrorObject::invalid_params(format!("invalid params: {e}")))?;
+        let params: CallParams<'_> = mcp_worker_protocol::json::from_str(text)
+            .map_err(|e| ErrorObject::invalid_params(format!("invalid params: {e}")))?;
         // The handler is cloned out so that the registry is free while it runs (it may add or remove tools).
         let handler = self.state.registry.borrow().tools.get(&params.name).map(|t| t.handler.clone());
         let Some(handler) = handler else {

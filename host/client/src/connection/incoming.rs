@@ -73,7 +73,8 @@ impl Connection {
             self.send_quietly(encode_error(Some(&request.id), &ErrorObject::method_not_found(&request.method)));
             return;
         };
-        let params = match request.params.as_deref().map(|raw| serde_json::from_str::<Value>(raw.get())) {
+        let params = match request.params.as_deref().map(|raw| mcp_worker_protocol::json::from_str::<Value>(raw.get()))
+        {
             None => Value::Null,
             Some(Ok(params)) => params,
             Some(Err(e)) => {
@@ -181,7 +182,7 @@ impl Connection {
     /// The server cancels one of its own requests to the host.
     pub(super) fn on_server_cancelled(&self, notification: &Notification) {
         let Some(params) = notification.params.as_deref() else { return };
-        let Ok(cancelled) = serde_json::from_str::<CancelledParams>(params.get()) else { return };
+        let Ok(cancelled) = mcp_worker_protocol::json::from_str::<CancelledParams>(params.get()) else { return };
         let request = self.inner.incoming.borrow_mut().remove(&cancelled.request_id);
         if let Some(request) = request {
             request.abort.abort();

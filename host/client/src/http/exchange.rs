@@ -94,7 +94,7 @@ impl HttpSession {
                 #[serde(default)]
                 arguments: serde_json::Value,
             }
-            if let Ok(call) = serde_json::from_str::<Call>(frame) {
+            if let Ok(call) = mcp_worker_protocol::json::from_str::<Call>(frame) {
                 headers.extend(param_headers(params, &call.params.arguments));
             }
         }
@@ -118,7 +118,7 @@ impl HttpSession {
 
     /// Reads the tools of a `tools/list` answer; returns the frame without the invalid ones, if there were any.
     fn tools_listed(&mut self, frame: &str) -> Option<String> {
-        let mut answer: serde_json::Value = serde_json::from_str(frame).ok()?;
+        let mut answer: serde_json::Value = mcp_worker_protocol::json::from_str(frame).ok()?;
         let tools = answer.get_mut("result")?.get_mut("tools")?.as_array_mut()?;
         let before = tools.len();
         tools.retain(|tool| {
@@ -149,7 +149,7 @@ impl HttpSession {
             #[serde(rename = "protocolVersion")]
             protocol_version: Option<String>,
         }
-        let Ok(answer) = serde_json::from_str::<Answer>(frame) else { return };
+        let Ok(answer) = mcp_worker_protocol::json::from_str::<Answer>(frame) else { return };
         if answer.id != Some(expected) {
             return;
         }
@@ -187,7 +187,7 @@ pub struct FramePeek {
 impl FramePeek {
     /// Reads `frame`'s method and id; an unreadable frame is neither.
     pub fn of(frame: &str) -> Self {
-        serde_json::from_str(frame).unwrap_or_default()
+        mcp_worker_protocol::json::from_str(frame).unwrap_or_default()
     }
 
     /// Whether the frame is a request (it has a method and an id): one the server must answer.
@@ -305,8 +305,8 @@ fn media_type(content_type: Option<&str>) -> String {
 pub fn json_body_frames(body: &str) -> Result<Vec<String>, String> {
     let trimmed = body.trim_start();
     if trimmed.starts_with('[') {
-        let batch: Vec<&RawValue> =
-            serde_json::from_str(body).map_err(|e| format!("the server's JSON answer is unreadable: {e}"))?;
+        let batch: Vec<&RawValue> = mcp_worker_protocol::json::from_str(body)
+            .map_err(|e| format!("the server's JSON answer is unreadable: {e}"))?;
         return Ok(batch.into_iter().map(|m| m.get().to_owned()).collect());
     }
     if trimmed.is_empty() {

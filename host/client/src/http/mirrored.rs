@@ -56,8 +56,8 @@ impl ModernPeek {
             #[serde(rename = "io.modelcontextprotocol/protocolVersion", default)]
             version: Option<String>,
         }
-        let Ok(frame) = serde_json::from_str::<Frame<'_>>(frame) else { return Self::default() };
-        let params = frame.params.and_then(|p| serde_json::from_str::<Params>(p.get()).ok());
+        let Ok(frame) = mcp_worker_protocol::json::from_str::<Frame<'_>>(frame) else { return Self::default() };
+        let params = frame.params.and_then(|p| mcp_worker_protocol::json::from_str::<Params>(p.get()).ok());
         let named = match frame.method.as_deref() {
             Some("tools/call" | "prompts/get") => params.as_ref().and_then(|p| p.name.clone()),
             Some("resources/read") => params.as_ref().and_then(|p| p.uri.clone()),

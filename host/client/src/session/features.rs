@@ -190,7 +190,8 @@ impl McpClient {
     ) -> Result<Vec<T>> {
         let mut all = Vec::new();
         self.each_page(method, |raw| {
-            let page = serde_json::from_str(raw.get()).map_err(|e| format!("unreadable {method} result: {e}"))?;
+            let page = mcp_worker_protocol::json::from_str(raw.get())
+                .map_err(|e| format!("unreadable {method} result: {e}"))?;
             let (entries, next) = split(page);
             all.extend(entries);
             if all.len() > MAX_LISTED {

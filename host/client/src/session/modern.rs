@@ -265,7 +265,9 @@ async fn probe(connection: &Connection, options: &ClientOptions) -> Result<Probe
     match answer {
         Ok(raw) => {
             // Some servers of the handshake era answer any method they do not know with an empty result.
-            let Ok(discovered) = serde_json::from_str::<DiscoverResult>(raw.get()) else { return Ok(Probe::Handshake) };
+            let Ok(discovered) = mcp_worker_protocol::json::from_str::<DiscoverResult>(raw.get()) else {
+                return Ok(Probe::Handshake);
+            };
             if !discovered.supported_versions.iter().any(|v| v == MODERN_PROTOCOL_VERSION) {
                 return Ok(Probe::Handshake);
             }
@@ -309,7 +311,7 @@ fn initialize_result(connection: &Connection, raw: &RawValue, discovered: Discov
         #[serde(rename = "io.modelcontextprotocol/serverInfo")] // meta::SERVER_INFO
         server_info: Option<Implementation>,
     }
-    let server_info = serde_json::from_str::<MetaOnly>(raw.get())
+    let server_info = mcp_worker_protocol::json::from_str::<MetaOnly>(raw.get())
         .ok()
         .and_then(|m| m.meta)
         .and_then(|m| m.server_info)

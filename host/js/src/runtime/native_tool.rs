@@ -56,5 +56,5 @@ fn output_json(value: &JsValue) -> Result<Value, String> {
         .ok()
         .and_then(|s| s.as_string())
         .ok_or_else(|| "JSON.stringify refused it".to_owned())?;
-    serde_json::from_str(&text).map_err(|e| e.to_string())
+    mcp_worker_protocol::json::from_str(&text).map_err(|e| e.to_string())
 }

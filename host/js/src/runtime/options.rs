@@ -140,7 +140,7 @@ pub(crate) fn read(options: &JsValue) -> Result<RuntimeOptions, JsFailure> {
     let json: OptionsJson = if given {
         from_js(options, "runtime options")?
     } else {
-        serde_json::from_str("{}").map_err(|e| JsFailure::invalid(e.to_string()))?
+        mcp_worker_protocol::json::from_str("{}").map_err(|e| JsFailure::invalid(e.to_string()))?
     };
     let mut manager = ManagerOptions::default();
     manager.report_progress = true;

@@ -44,8 +44,8 @@ pub struct McpServersImport {
 /// Reads an `mcpServers` document (or a bare map of servers). Fails as a whole only when the text is not a JSON
 /// object, or its `mcpServers` is not an object; otherwise each entry is accepted or rejected on its own.
 pub fn import_mcp_servers(text: &str) -> Result<McpServersImport, ConfigError> {
-    let mut document: Value =
-        serde_json::from_str(text).map_err(|e| ConfigError::new("", "", format!("not valid JSON: {e}")))?;
+    let mut document: Value = mcp_worker_protocol::json::from_str(text)
+        .map_err(|e| ConfigError::new("", "", format!("not valid JSON: {e}")))?;
     let import = read_document(&document);
     // The document may hold secrets in the clear (an API key in an `env`): its copy is wiped, leaving the
     // configs' (which `McpServersImport::take_literals` can move into a vault).

@@ -61,7 +61,7 @@ impl ServerIdentity {
 
     /// The identity a stored text names, or `None` for a text that [`Self::canonical`] never writes.
     pub fn from_canonical(text: &str) -> Option<Self> {
-        let identity: Self = serde_json::from_str(text).ok()?;
+        let identity: Self = mcp_worker_protocol::json::from_str(text).ok()?;
         (identity.canonical() == text).then_some(identity)
     }
 }

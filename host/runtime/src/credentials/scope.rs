@@ -140,7 +140,7 @@ mod tests {
 
     #[test]
     fn manifest_declarations_parse_with_required_by_default() {
-        let decls: Vec<CredentialDecl> = serde_json::from_value(json!([
+        let decls: Vec<CredentialDecl> = mcp_worker_protocol::json::from_value(json!([
             {"name": "API_KEY", "description": "Your key", "required": true},
             {"name": "REGION", "required": false, "helpUrl": "https://example.invalid"},
             {"name": "TOKEN"}
@@ -162,7 +162,8 @@ mod tests {
                 "required": false
             }]
         });
-        let decls: Vec<CredentialDecl> = serde_json::from_value(manifest["credentials"].clone()).unwrap();
+        let decls: Vec<CredentialDecl> =
+            mcp_worker_protocol::json::from_value(manifest["credentials"].clone()).unwrap();
         assert_eq!(decls.len(), 1);
         assert_eq!(decls[0].name, "EVERYTHING_API_KEY");
         assert!(!decls[0].required);

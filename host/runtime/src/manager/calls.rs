@@ -100,7 +100,7 @@ impl Inner {
 
     pub(super) fn notified(self: &Rc<Self>, name: &str, generation: u64, notification: &Notification) {
         if notification.method == methods::LOG_MESSAGE {
-            let params = notification.params.as_deref().map(|raw| serde_json::from_str(raw.get()));
+            let params = notification.params.as_deref().map(|raw| mcp_worker_protocol::json::from_str(raw.get()));
             // A malformed log message is the server's problem; nothing to report.
             if let Some(Ok(message)) = params {
                 self.events.emit(&ManagerEvent::Log { server: name.to_owned(), message });

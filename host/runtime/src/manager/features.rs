@@ -171,7 +171,10 @@ impl Inner {
 
     /// `notifications/resources/updated` from a server of this generation.
     pub(super) fn resource_updated(&self, name: &str, generation: u64, notification: &Notification) {
-        let params = notification.params.as_deref().map(|raw| serde_json::from_str::<ResourceUpdatedParams>(raw.get()));
+        let params = notification
+            .params
+            .as_deref()
+            .map(|raw| mcp_worker_protocol::json::from_str::<ResourceUpdatedParams>(raw.get()));
         // A malformed notification is the server's problem; nothing to report.
         let Some(Ok(params)) = params else { return };
         if self.current(name, generation, |_| ()).is_some() {

@@ -49,7 +49,7 @@ pub(super) fn uri_argument(arguments: Option<&serde_json::value::RawValue>) -> R
         uri: String,
     }
     let text = arguments.map_or("{}", |raw| raw.get());
-    serde_json::from_str::<Arguments>(text)
+    mcp_worker_protocol::json::from_str::<Arguments>(text)
         .map(|arguments| arguments.uri)
         .map_err(|e| format!("{RESOURCE_TOOL} takes {{\"uri\": \"…\"}}: {e}"))
 }

@@ -114,7 +114,7 @@ mod tests {
 
     #[test]
     fn filters_read_from_the_javascript_shape() {
-        let filter: EventFilter = serde_json::from_str(
+        let filter: EventFilter = mcp_worker_protocol::json::from_str(
             r#"{"kinds":["serverStatus","toolExecutionFinished"],"servers":["echo"],"threadId":"t"}"#,
         )
         .unwrap();
@@ -125,6 +125,9 @@ mod tests {
                 .servers(["echo"])
                 .thread("t")
         );
-        assert!(serde_json::from_str::<EventFilter>(r#"{"kinds":["nope"]}"#).is_err(), "an unknown kind is an error");
+        assert!(
+            mcp_worker_protocol::json::from_str::<EventFilter>(r#"{"kinds":["nope"]}"#).is_err(),
+            "an unknown kind is an error"
+        );
     }
 }

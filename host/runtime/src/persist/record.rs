@@ -74,7 +74,7 @@ pub fn decode<T: DeserializeOwned>(stored: Value) -> Result<T, String> {
         None => return Err("no format version".into()),
     }
     let value = envelope.remove("value").ok_or("no value")?;
-    serde_json::from_value(value).map_err(|e| e.to_string())
+    mcp_worker_protocol::json::from_value(value).map_err(|e| e.to_string())
 }
 
 /// Sorts decoded records into items and problems.

@@ -70,13 +70,13 @@ mod tests {
             "enabledTools": ["calculator"],
             "historyLimit": 20
         });
-        let mut config: ThreadConfig = serde_json::from_value(art).unwrap();
+        let mut config: ThreadConfig = mcp_worker_protocol::json::from_value(art).unwrap();
         config.enable(&["mcp__echo__echo"]);
         let back = serde_json::to_value(&config).unwrap();
         assert_eq!(back["enabledTools"], json!(["calculator", "mcp__echo__echo"]));
         assert_eq!(back["historyLimit"], json!(20));
         assert_eq!(back["providerConfig"]["modelId"], json!("gpt"));
-        let empty: ThreadConfig = serde_json::from_value(json!({})).unwrap();
+        let empty: ThreadConfig = mcp_worker_protocol::json::from_value(json!({})).unwrap();
         assert!(empty.enabled_tools.is_empty());
     }
 }

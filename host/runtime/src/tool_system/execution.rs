@@ -136,7 +136,8 @@ mod tests {
 
     fn result(output: Value) -> ToolResult {
         let mut result: ToolResult =
-            serde_json::from_value(json!({"callId": "c", "toolName": "t", "status": "success"})).unwrap();
+            mcp_worker_protocol::json::from_value(json!({"callId": "c", "toolName": "t", "status": "success"}))
+                .unwrap();
         result.output = Some(output);
         result
     }

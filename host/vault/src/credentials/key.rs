@@ -138,8 +138,8 @@ pub(crate) struct KeyRecord {
 impl KeyRecord {
     /// Reads a stored key record, refusing formats this version does not know.
     pub(crate) fn from_json(value: serde_json::Value) -> CredentialResult<Self> {
-        let record: Self =
-            serde_json::from_value(value).map_err(|e| CredentialError::corrupt("key record", e.to_string()))?;
+        let record: Self = mcp_worker_protocol::json::from_value(value)
+            .map_err(|e| CredentialError::corrupt("key record", e.to_string()))?;
         if !(1..=KEY_FORMAT_VERSION).contains(&record.v) {
             return Err(CredentialError::corrupt("key record", format!("format version {}", record.v)));
         }

@@ -66,8 +66,8 @@ impl CredentialRecord {
     /// Reads a stored record (as JSON), refusing shapes and versions this version does not write.
     pub(crate) fn from_json(server: &str, name: &str, value: serde_json::Value) -> CredentialResult<Self> {
         let what = || format!("credential {name:?} of server {server:?}");
-        let record: Self =
-            serde_json::from_value(value).map_err(|e| CredentialError::corrupt(what(), e.to_string()))?;
+        let record: Self = mcp_worker_protocol::json::from_value(value)
+            .map_err(|e| CredentialError::corrupt(what(), e.to_string()))?;
         if !(1..=RECORD_FORMAT_VERSION).contains(&record.v) {
             return Err(CredentialError::corrupt(what(), format!("format version {}", record.v)));
         }

@@ -116,7 +116,7 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, String>
 pub(crate) fn from_js(value: JsValue) -> Result<serde_json::Value, String> {
     let text = js_sys::JSON::stringify(&value).map_err(|_| "not JSON-like: cannot be written as JSON".to_owned())?;
     let text = text.as_string().ok_or_else(|| format!("not JSON-like: {}", describe(&value)))?;
-    serde_json::from_str(&text).map_err(|e| format!("not JSON-like: {e}"))
+    mcp_worker_protocol::json::from_str(&text).map_err(|e| format!("not JSON-like: {e}"))
 }
 
 /// A record's key as text, or a description of it when it is not a string.

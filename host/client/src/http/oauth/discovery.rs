@@ -88,7 +88,7 @@ impl ProtectedResourceMetadata {
     /// default port written or not. A document for another resource "MUST NOT be used".
     pub fn parse(body: &str, mcp_url: &str) -> Result<Self, OAuthError> {
         let server = parse_url("MCP server", mcp_url)?;
-        let document: Self = serde_json::from_str(body).map_err(|e| unreadable(PRM, &e))?;
+        let document: Self = mcp_worker_protocol::json::from_str(body).map_err(|e| unreadable(PRM, &e))?;
         let covers = HttpUrl::parse(&document.resource).is_ok_and(|resource| resource.covers(&server));
         if !covers {
             return Err(OAuthError::ResourceMismatch { resource: document.resource, server: mcp_url.to_owned() });
@@ -146,7 +146,7 @@ impl AuthorizationServerMetadata {
     /// The issuer is compared as a URL: scheme and host case, a default port and a terminating `/` aside, it must
     /// be the same (a different host or path is refused).
     pub fn parse(body: &str, issuer: &str) -> Result<Self, OAuthError> {
-        let document: Self = serde_json::from_str(body).map_err(|e| unreadable(AS_METADATA, &e))?;
+        let document: Self = mcp_worker_protocol::json::from_str(body).map_err(|e| unreadable(AS_METADATA, &e))?;
         let expected = parse_url("authorization server", issuer)?;
         if !HttpUrl::parse(&document.issuer).is_ok_and(|found| found.same_as(&expected)) {
             return Err(OAuthError::IssuerMismatch { expected: issuer.to_owned(), found: document.issuer });

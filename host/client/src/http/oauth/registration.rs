@@ -170,7 +170,7 @@ pub fn parse_registration_response(status: u16, body: &str) -> Result<ClientRegi
         error: Option<String>,
         error_description: Option<String>,
     }
-    let answer = serde_json::from_str::<Answer>(body);
+    let answer = mcp_worker_protocol::json::from_str::<Answer>(body);
     if let Ok(Answer { error: Some(error), error_description, .. }) = &answer {
         let description = error_description.as_deref().map(tidy);
         return Err(OAuthError::Refused { endpoint: "registration endpoint", error: tidy(error), description });

@@ -89,7 +89,8 @@ impl SavedAuthorization {
     /// Reads a stored record for the server at `server_url`. A record made for another URL is refused (the tokens
     /// were issued to another server, or its config changed), as is one of another layout or that does not parse.
     pub fn from_json(text: &str, server_url: &str) -> Result<Self, OAuthError> {
-        let record: RecordIn = serde_json::from_str(text).map_err(|e| bad(format!("it does not parse ({e})")))?;
+        let record: RecordIn =
+            mcp_worker_protocol::json::from_str(text).map_err(|e| bad(format!("it does not parse ({e})")))?;
         let RecordIn {
             version,
             server_url: saved_for,

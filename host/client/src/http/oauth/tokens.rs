@@ -39,7 +39,7 @@ impl Tokens {
             error: Option<String>,
             error_description: Option<String>,
         }
-        let answer = serde_json::from_str::<Answer>(body);
+        let answer = mcp_worker_protocol::json::from_str::<Answer>(body);
         if let Ok(Answer { error: Some(error), error_description, .. }) = &answer {
             let description = error_description.as_deref().map(tidy);
             return Err(OAuthError::Refused { endpoint: "token endpoint", error: tidy(error), description });

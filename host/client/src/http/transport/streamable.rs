@@ -300,5 +300,5 @@ fn cancelled_request(frame: &str) -> Option<i64> {
         #[serde(rename = "requestId")]
         request_id: i64,
     }
-    serde_json::from_str::<Cancelled>(frame).ok().map(|c| c.params.request_id)
+    mcp_worker_protocol::json::from_str::<Cancelled>(frame).ok().map(|c| c.params.request_id)
 }

@@ -1,0 +1,88 @@
+use super::*;
+use crate::{NameMap, Tool};
+use serde_json::value::RawValue;
+use serde_json::{Value, json};
+
+#[derive(Debug, PartialEq, Deserialize)]
+struct Inner {
+    name: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct Outer {
+    inner: Inner,
+    list: Vec<Inner>,
+    maybe: Option<Inner>,
+    named: NameMap<Inner>,
+    raw: Box<RawValue>,
+    any: Value,
+    #[serde(default)]
+    absent: Option<u64>,
+}
+
+const OUTER: &str = r#"{"inner":{"name":"a"},"list":[{"name":"b"}],"maybe":{"name":"c"},
+    "named":{"d":{"name":"e"}},"raw":[1, {"x":2}],"any":{"y":[3]}}"#;
+
+#[test]
+fn structs_read_from_objects_at_any_depth() {
+    let outer: Outer = from_str(OUTER).unwrap();
+    assert_eq!(outer.inner, Inner { name: "a".into() });
+    assert_eq!(outer.list, [Inner { name: "b".into() }]);
+    assert_eq!(outer.maybe, Some(Inner { name: "c".into() }));
+    assert_eq!(outer.named.get("d"), Some(&Inner { name: "e".into() }));
+    assert_eq!(outer.raw.get(), r#"[1, {"x":2}]"#);
+    assert_eq!(outer.any, json!({"y": [3]}));
+    assert_eq!(outer.absent, None);
+}
+
+#[test]
+fn the_same_from_a_value() {
+    let outer: Outer = from_value(serde_json::from_str(OUTER).unwrap()).unwrap();
+    assert_eq!(outer.list, [Inner { name: "b".into() }]);
+    assert_eq!(outer.raw.get(), r#"[1,{"x":2}]"#);
+}
+
+#[test]
+fn a_struct_written_as_an_array_is_refused_where_serde_json_takes_it() {
+    assert_eq!(serde_json::from_str::<Inner>(r#"["a"]"#).unwrap(), Inner { name: "a".into() });
+    let error = from_str::<Inner>(r#"["a"]"#).unwrap_err().to_string();
+    assert!(error.contains("invalid type: sequence, expected struct Inner"), "{error}");
+    assert!(from_value::<Inner>(json!(["a"])).is_err());
+}
+
+#[test]
+fn a_nested_struct_written_as_an_array_is_refused_wherever_it_sits() {
+    let cases = [
+        r#"{"inner":["a"],"list":[],"maybe":null,"named":{},"raw":1,"any":1}"#,
+        r#"{"inner":{"name":"a"},"list":[["b"]],"maybe":null,"named":{},"raw":1,"any":1}"#,
+        r#"{"inner":{"name":"a"},"list":[],"maybe":["c"],"named":{},"raw":1,"any":1}"#,
+        r#"{"inner":{"name":"a"},"list":[],"maybe":null,"named":{"d":["e"]},"raw":1,"any":1}"#,
+    ];
+    for case in cases {
+        let error = from_str::<Outer>(case).unwrap_err().to_string();
+        assert!(error.contains("expected struct Inner"), "{case}: {error}");
+        let error = from_value::<Outer>(serde_json::from_str(case).unwrap()).unwrap_err().to_string();
+        assert!(error.contains("expected struct Inner"), "{case}: {error}");
+    }
+}
+
+#[test]
+fn errors_and_their_positions_are_serde_jsons() {
+    let text = r#"{"name": 5}"#;
+    assert_eq!(
+        from_str::<Inner>(text).unwrap_err().to_string(),
+        serde_json::from_str::<Inner>(text).unwrap_err().to_string()
+    );
+    let error = from_str::<Inner>(r#"{"name":"a"} x"#).unwrap_err();
+    assert_eq!(error.to_string(), "trailing characters at line 1 column 14");
+    assert!(from_str::<Inner>(r#"{"name":"a"}  "#).is_ok());
+}
+
+#[test]
+fn a_wire_type_reads_as_before() {
+    let text = r#"{"name":"echo","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true},
+        "icons":[{"src":"https://example.com/i.png"}],"_meta":{"k":1}}"#;
+    let ours: Tool = from_str(text).unwrap();
+    let theirs: Tool = serde_json::from_str(text).unwrap();
+    assert_eq!(serde_json::to_value(&ours).unwrap(), serde_json::to_value(&theirs).unwrap());
+}
