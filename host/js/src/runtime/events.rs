@@ -18,11 +18,12 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
+// The filter's members (`kinds`, `servers`, `threadId`) sit beside these in the same options object, and are read
+// from it as an `EventFilter` on their own: serde's `flatten` would read through its buffered, type-erased reader,
+// about 8 KiB of the host's gzip for these two structs.
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct SubscribeJson {
-    #[serde(flatten)]
-    filter: EventFilter,
     #[serde(default)]
     replay: Value,
     #[serde(default)]
@@ -32,8 +33,6 @@ struct SubscribeJson {
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct HistoryJson {
-    #[serde(flatten)]
-    filter: EventFilter,
     limit: Option<usize>,
 }
 
@@ -61,6 +60,7 @@ impl JsRuntime {
         let callback: Function =
             callback.dyn_into().map_err(|_| JsFailure::invalid("subscribe needs a callback function"))?;
         let json: SubscribeJson = options_from_js(&options, "subscribe options")?;
+        let filter: EventFilter = options_from_js(&options, "subscribe options")?;
         let observations = match json.format.as_deref() {
             None | Some("event") => false,
             Some("observation") => true,
@@ -74,9 +74,9 @@ impl JsRuntime {
         });
         let hub = &self.inner.runtime.observations();
         let id = match json.replay {
-            Value::Bool(true) => hub.subscribe_with_history(json.filter, 0, deliver),
-            Value::Number(seq) => hub.subscribe_with_history(json.filter, seq.as_u64().unwrap_or(0), deliver),
-            Value::Null | Value::Bool(false) => hub.subscribe(json.filter, deliver),
+            Value::Bool(true) => hub.subscribe_with_history(filter, 0, deliver),
+            Value::Number(seq) => hub.subscribe_with_history(filter, seq.as_u64().unwrap_or(0), deliver),
+            Value::Null | Value::Bool(false) => hub.subscribe(filter, deliver),
             _ => return Err(JsFailure::invalid("replay must be a boolean or a seq number").into()),
         };
         let weak = Rc::downgrade(&self.inner);
@@ -94,8 +94,10 @@ impl JsRuntime {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "HistoryOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        let json: HistoryJson = options_from_js(&options.unwrap_or(JsValue::UNDEFINED), "history options")?;
-        Ok(to_js(&self.inner.runtime.observations().history(&json.filter, json.limit))?)
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        let json: HistoryJson = options_from_js(&options, "history options")?;
+        let filter: EventFilter = options_from_js(&options, "history options")?;
+        Ok(to_js(&self.inner.runtime.observations().history(&filter, json.limit))?)
     }
 
     /// The kept events as ART `Observation`s: those of a thread (and of no thread), of some types.

@@ -2,11 +2,11 @@
 //! fields ART stores (`providerConfig`, `historyLimit`, `systemPrompt`, …) are kept as they are, untouched. This is
 //! the stored list; matching a tool against it (entries such as `mcp__github__*`) is the registry's job.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
 /// A thread's configuration.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ThreadConfig {
@@ -16,6 +16,21 @@ pub struct ThreadConfig {
     /// Every other field, kept for whoever wrote it.
     #[serde(flatten)]
     pub other: Map<String, Value>,
+}
+
+/// Read as an object whose `enabledTools` is taken out, rather than through serde's `flatten`, whose buffered,
+/// type-erased reader would be linked for this one type.
+impl<'de> Deserialize<'de> for ThreadConfig {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let mut other = Map::deserialize(deserializer)?;
+        let enabled_tools = match other.remove("enabledTools") {
+            None => Vec::new(),
+            Some(tools) => {
+                Vec::deserialize(tools).map_err(|e| serde::de::Error::custom(format_args!("enabledTools: {e}")))?
+            }
+        };
+        Ok(Self { enabled_tools, other })
+    }
 }
 
 impl ThreadConfig {
@@ -78,5 +93,25 @@ mod tests {
         assert_eq!(back["providerConfig"]["modelId"], json!("gpt"));
         let empty: ThreadConfig = mcp_worker_protocol::json::from_value(json!({})).unwrap();
         assert!(empty.enabled_tools.is_empty());
+        let from_text: ThreadConfig = mcp_worker_protocol::json::from_str(r#"{"enabledTools":["a"],"x":1}"#).unwrap();
+        assert_eq!(
+            (from_text.enabled_tools, from_text.other),
+            (vec!["a".to_owned()], json!({"x": 1}).as_object().cloned().unwrap())
+        );
+    }
+
+    #[test]
+    fn a_config_that_is_not_an_object_or_lists_tools_oddly_is_refused() {
+        for bad in [
+            json!([]),
+            json!("x"),
+            json!({"enabledTools": "a"}),
+            json!({"enabledTools": [1]}),
+            json!({"enabledTools": null}),
+        ] {
+            assert!(mcp_worker_protocol::json::from_value::<ThreadConfig>(bad.clone()).is_err(), "{bad}");
+        }
+        let err = mcp_worker_protocol::json::from_value::<ThreadConfig>(json!({"enabledTools": [1]})).unwrap_err();
+        assert!(err.to_string().starts_with("enabledTools: invalid type: integer `1`"), "{err}");
     }
 }

@@ -80,8 +80,9 @@ impl Sealed {
     }
 }
 
-/// How the key-encryption key is obtained, as stored in the key record.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// How the key-encryption key is obtained, as stored in the key record (written tagged and flattened into it; read
+/// through [`KeyRecordIn`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "mode", rename_all = "snake_case")]
 pub(crate) enum Unwrapping {
     /// PBKDF2-SHA-256 of the passphrase with this salt and iteration count.
@@ -127,12 +128,45 @@ impl Unwrapping {
 
 /// The key record: which data key is current (`key_id`), how to unwrap it, and the wrapped key itself.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "KeyRecordIn")]
 pub(crate) struct KeyRecord {
     pub(crate) v: u32,
     pub(crate) key_id: String,
     #[serde(flatten)]
     pub(crate) unwrapping: Unwrapping,
     pub(crate) wrapped_key: Sealed,
+}
+
+/// A key record as it is read: the members of its [`Unwrapping`] beside the others, as it is written. Reading the
+/// tagged and flattened enum itself goes through serde's buffered, type-erased reader, which costs the host package
+/// several KiB of gzip.
+#[derive(Deserialize)]
+struct KeyRecordIn {
+    v: u32,
+    key_id: String,
+    mode: KeyMode,
+    #[serde(default)]
+    iterations: Option<u32>,
+    #[serde(default)]
+    salt: Option<String>,
+    wrapped_key: Sealed,
+}
+
+impl TryFrom<KeyRecordIn> for KeyRecord {
+    type Error = &'static str;
+
+    fn try_from(record: KeyRecordIn) -> Result<Self, Self::Error> {
+        let KeyRecordIn { v, key_id, mode, iterations, salt, wrapped_key } = record;
+        let unwrapping = match mode {
+            KeyMode::Passphrase => Unwrapping::Passphrase {
+                iterations: iterations.ok_or("missing field `iterations`")?,
+                salt: salt.ok_or("missing field `salt`")?,
+            },
+            KeyMode::AppKey => Unwrapping::AppKey,
+            KeyMode::Device => Unwrapping::Device,
+        };
+        Ok(Self { v, key_id, unwrapping, wrapped_key })
+    }
 }
 
 impl KeyRecord {

@@ -45,6 +45,28 @@ fn key_records_round_trip_through_json_and_unknown_versions_are_refused() {
 }
 
 #[test]
+fn every_mode_reads_back_as_written_and_a_passphrase_record_needs_its_kdf_parameters() {
+    let data_key = DataKey::generate().unwrap();
+    for unwrapping in [passphrase_unwrapping(), Unwrapping::AppKey, Unwrapping::Device] {
+        let record = KeyRecord::wrap(unwrapping, &data_key, &[1; 32]).unwrap();
+        let value = serde_json::to_value(&record).unwrap();
+        assert_eq!(KeyRecord::from_json(value).unwrap(), record);
+    }
+    let record = KeyRecord::wrap(passphrase_unwrapping(), &data_key, &[1; 32]).unwrap();
+    let value = serde_json::to_value(&record).unwrap();
+    for member in ["salt", "iterations", "mode", "wrapped_key"] {
+        let mut without = value.clone();
+        without.as_object_mut().unwrap().remove(member);
+        let err = KeyRecord::from_json(without).unwrap_err();
+        assert!(err.to_string().contains(&format!("missing field `{member}`")), "{member}: {err}");
+    }
+    let mut unknown = value;
+    unknown["mode"] = json!("hardware");
+    let err = KeyRecord::from_json(unknown).unwrap_err();
+    assert!(err.to_string().contains("unknown variant `hardware`"), "{err}");
+}
+
+#[test]
 fn weak_or_malformed_kdf_parameters_are_refused() {
     let weak = Unwrapping::Passphrase { iterations: 1_000, salt: to_hex(&[3; 16]) };
     assert!(matches!(weak.pbkdf2(MAX_PBKDF2_ITERATIONS), Err(CredentialError::Corrupt { .. })));

@@ -19,6 +19,7 @@ pub(crate) const RECORD_FORMAT_VERSION: u32 = 2;
 
 /// A stored credential.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "CredentialRecordIn")]
 pub(crate) struct CredentialRecord {
     pub(crate) v: u32,
     /// The id of the data key that sealed it (also in the associated data, so it cannot be changed unnoticed).
@@ -29,6 +30,26 @@ pub(crate) struct CredentialRecord {
     pub(crate) bound_to: Option<String>,
     #[serde(flatten)]
     pub(crate) sealed: Sealed,
+}
+
+/// A stored credential as it is read: its [`Sealed`] members beside the others, as it is written flattened. Reading
+/// through `flatten` goes through serde's buffered, type-erased reader, which costs the host package several KiB of
+/// gzip.
+#[derive(Deserialize)]
+struct CredentialRecordIn {
+    v: u32,
+    key_id: String,
+    #[serde(default)]
+    bound_to: Option<String>,
+    nonce: String,
+    ct: String,
+}
+
+impl From<CredentialRecordIn> for CredentialRecord {
+    fn from(record: CredentialRecordIn) -> Self {
+        let CredentialRecordIn { v, key_id, bound_to, nonce, ct } = record;
+        Self { v, key_id, bound_to, sealed: Sealed { nonce, ct } }
+    }
 }
 
 /// What a credential's ciphertext is bound to.

@@ -87,6 +87,22 @@ fn stored_records_are_read_strictly() {
 }
 
 #[test]
+fn a_record_read_back_has_its_ciphertext_members_beside_the_others() {
+    let key = key();
+    let record = seal(&key, "s", "n", &Secret::new("value")).unwrap();
+    let value = serde_json::to_value(&record).unwrap();
+    assert!(value["nonce"].is_string() && value["ct"].is_string(), "{value}");
+    let read = CredentialRecord::from_json("s", "n", value.clone()).unwrap();
+    assert_eq!(read.open(&key, "s", "n").unwrap().expose(), "value");
+    for member in ["nonce", "ct", "key_id", "v"] {
+        let mut without = value.clone();
+        without.as_object_mut().unwrap().remove(member);
+        let err = CredentialRecord::from_json("s", "n", without).unwrap_err();
+        assert!(err.to_string().contains(&format!("missing field `{member}`")), "{member}: {err}");
+    }
+}
+
+#[test]
 fn rotation_reseals_every_record_under_the_new_key() {
     let old = key();
     let new = key();
