@@ -6,6 +6,7 @@
 mod call;
 
 use crate::convert::{JsFailure, from_js, to_js};
+use crate::promise::promise;
 use js_sys::{Promise, Reflect, WebAssembly};
 use mcp_worker_client::Error as ClientError;
 use mcp_worker_client::Protocol;
@@ -18,7 +19,6 @@ use serde::Deserialize;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -175,7 +175,7 @@ impl JsMcpClient {
     /// Starts a server in a new module worker and initializes it.
     #[wasm_bindgen(unchecked_return_type = "Promise<McpClient>")]
     pub fn spawn(#[wasm_bindgen(unchecked_param_type = "SpawnOptions")] options: JsValue) -> Promise {
-        future_to_promise(async move {
+        promise(async move {
             let parsed: SpawnOptions = from_js(&options, "spawn options")?;
             let isolation = parsed.isolation()?;
             let limits = parsed.limits();
@@ -209,7 +209,7 @@ impl JsMcpClient {
     #[wasm_bindgen(js_name = listTools, unchecked_return_type = "Promise<Tool[]>")]
     pub fn list_tools(&self) -> Promise {
         let (client, calls) = (self.inner.clone(), self.calls.clone());
-        future_to_promise(async move {
+        promise(async move {
             // Each page is parsed once, by the browser, as it arrives: no copy of it in wasm.
             Ok(calls.list_tools(&client).await.map_err(JsFailure::from)?.into())
         })
@@ -231,7 +231,7 @@ impl JsMcpClient {
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn ping(&self) -> Promise {
         let client = self.inner.clone();
-        future_to_promise(async move {
+        promise(async move {
             client.ping().await.map_err(JsFailure::from)?;
             Ok(JsValue::UNDEFINED)
         })
@@ -246,7 +246,7 @@ impl JsMcpClient {
 /// Compiles a server's wasm once; pass the module to `McpClient.spawn` for each worker of that bundle.
 #[wasm_bindgen(js_name = compileModule, unchecked_return_type = "Promise<WebAssembly.Module>")]
 pub fn compile_module_js(url: String) -> Promise {
-    future_to_promise(async move {
+    promise(async move {
         let module = compile_module(&url).await.map_err(JsFailure::from)?;
         Ok(module.into())
     })

@@ -5,6 +5,8 @@
 mod client;
 #[cfg(target_arch = "wasm32")]
 mod convert;
+#[cfg(target_arch = "wasm32")]
+mod promise;
 #[cfg(all(target_arch = "wasm32", feature = "runtime"))]
 mod redaction;
 #[cfg(all(target_arch = "wasm32", feature = "runtime"))]

@@ -30,6 +30,7 @@ mod types;
 #[cfg(feature = "vault")]
 pub(crate) use credentials::JsCredentials;
 
+use crate::promise::promise;
 use convert::JsFailure;
 use js_sys::Promise;
 use mcp_worker_protocol::methods;
@@ -42,7 +43,6 @@ use options::{Answering, RuntimeOptions};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 /// What every part of the JavaScript runtime shares.
 pub(crate) struct Inner {
@@ -96,7 +96,7 @@ impl JsRuntime {
         #[wasm_bindgen(unchecked_optional_param_type = "RuntimeOptions")] options: Option<JsValue>,
     ) -> Promise {
         let options = options::read(&options.unwrap_or(JsValue::UNDEFINED));
-        future_to_promise(async move { Ok(JsRuntime { inner: open(options?).await? }.into()) })
+        promise(async move { Ok(JsRuntime { inner: open(options?).await? }.into()) })
     }
 
     /// The encrypted credentials: set up, unlock, lock, store and delete values, list names.

@@ -166,6 +166,14 @@ fn arguments_that_do_not_fit_are_an_error_result_naming_the_field() {
 }
 
 #[test]
+fn arguments_given_as_an_array_of_values_are_refused_not_read_in_field_order() {
+    let mut h = Harness::new(echo_server());
+    let r = h.one(&call(1, "add", json!([2, 3])));
+    assert!(r["result"]["structuredContent"].is_null(), "the array was read as {{a, b}}: {r}");
+    assert!(r["result"]["isError"] == true || r["error"]["code"] == -32602, "{r}");
+}
+
+#[test]
 fn a_handler_error_is_an_error_result() {
     let mut h = Harness::new(echo_server());
     let r = h.one(&call(1, "fail", json!({})));

@@ -4,12 +4,12 @@
 
 use super::convert::{JsFailure, property, to_js};
 use super::{Inner, JsRuntime};
+use crate::promise::promise;
 use js_sys::{Promise, Uint8Array};
 use mcp_worker_vault::credentials::{AppKey, CredentialError, KeySource, Secret};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 /// The runtime's encrypted credentials.
 #[wasm_bindgen(js_name = Credentials)]
@@ -30,7 +30,7 @@ fn vault_promise<T: 'static>(
     done: impl FnOnce(&Rc<Inner>, T) -> Result<JsValue, JsFailure> + 'static,
 ) -> Promise {
     let inner = inner.clone();
-    future_to_promise(async move {
+    promise(async move {
         inner.open()?;
         let value = operation(&inner).await.map_err(JsFailure::from)?;
         Ok(done(&inner, value)?)
@@ -221,7 +221,7 @@ impl JsRuntime {
     #[wasm_bindgen(js_name = confirmCredentialIdentity, unchecked_return_type = "Promise<void>")]
     pub fn confirm_credential_identity(&self, server: String) -> Promise {
         let inner = self.inner.clone();
-        future_to_promise(async move {
+        promise(async move {
             inner.open()?;
             inner.runtime.confirm_credential_identity(&server).await.map_err(JsFailure::from)?;
             Ok(JsValue::UNDEFINED)

@@ -4,6 +4,7 @@
 
 use super::JsRuntime;
 use super::convert::{JsFailure, from_js, options_from_js, to_js};
+use crate::promise::promise;
 use js_sys::Promise;
 use mcp_worker_protocol::LoggingLevel;
 use mcp_worker_protocol::NameMap;
@@ -11,7 +12,6 @@ use mcp_worker_protocol::completion::{CompletionArgument, CompletionContext, Com
 use serde::Deserialize;
 use serde_json::{Value, json};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 /// `{ cursor? }`: the page after the one whose `nextCursor` this is.
 #[derive(Deserialize, Default)]
@@ -201,7 +201,7 @@ impl JsRuntime {
         Fut: std::future::Future<Output = Result<JsValue, JsFailure>> + 'static,
     {
         let inner = self.inner.clone();
-        future_to_promise(async move {
+        promise(async move {
             inner.open()?;
             Ok(f(inner.runtime.manager().clone()).await?)
         })

@@ -2,11 +2,11 @@
 
 use super::JsRuntime;
 use super::convert::to_js;
+use crate::promise::promise;
 use js_sys::Promise;
 use mcp_worker_vault::state::Persistence;
 use serde_json::json;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 #[wasm_bindgen(js_class = McpRuntime)]
 impl JsRuntime {
@@ -32,7 +32,7 @@ impl JsRuntime {
     #[wasm_bindgen(js_name = flushState, unchecked_return_type = "Promise<void>")]
     pub fn flush_state(&self) -> Promise {
         let inner = self.inner.clone();
-        future_to_promise(async move {
+        promise(async move {
             let flushing = {
                 let persistence = inner.persistence.borrow();
                 persistence.as_ref().map(Persistence::flush)

@@ -3,12 +3,12 @@
 
 use super::convert::{JsFailure, config_errors_json, from_js, options_from_js, to_js, to_json_text};
 use super::{Inner, JsRuntime};
+use crate::promise::promise;
 use js_sys::Promise;
 use mcp_worker_runtime::config::{ServerConfig, import_mcp_servers};
 use serde_json::{Value, json};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 use zeroize::Zeroizing;
 
 #[wasm_bindgen(js_class = McpRuntime)]
@@ -69,7 +69,7 @@ impl JsRuntime {
         };
         let options: Result<ImportOptions, JsFailure> = options_from_js(&options, "import options");
         let inner = self.inner.clone();
-        future_to_promise(async move {
+        promise(async move {
             inner.open()?;
             let options = options?;
             #[cfg_attr(not(feature = "vault"), expect(unused_mut, reason = "only the vault takes literals out"))]
@@ -124,7 +124,7 @@ impl JsRuntime {
     #[wasm_bindgen(js_name = connectServer, unchecked_return_type = "Promise<void>")]
     pub fn connect_server(&self, name: String) -> Promise {
         let inner = self.inner.clone();
-        future_to_promise(async move {
+        promise(async move {
             inner.open()?;
             inner.runtime.manager().connect(&name).await.map_err(JsFailure::from)?;
             Ok(JsValue::UNDEFINED)
@@ -142,7 +142,7 @@ impl JsRuntime {
     #[wasm_bindgen(js_name = restartServer, unchecked_return_type = "Promise<void>")]
     pub fn restart_server(&self, name: String) -> Promise {
         let inner = self.inner.clone();
-        future_to_promise(async move {
+        promise(async move {
             inner.open()?;
             inner.runtime.manager().restart(&name).await.map_err(JsFailure::from)?;
             Ok(JsValue::UNDEFINED)
@@ -162,7 +162,7 @@ impl JsRuntime {
     #[wasm_bindgen(js_name = startAll, unchecked_return_type = "Promise<StartOutcome[]>")]
     pub fn start_all(&self) -> Promise {
         let inner = self.inner.clone();
-        future_to_promise(async move {
+        promise(async move {
             inner.open()?;
             let outcomes = inner.runtime.manager().start_all().await;
             let array = js_sys::Array::new();

@@ -5,6 +5,7 @@ use super::JsRuntime;
 use super::abort::{abortable, signal_of};
 use super::convert::{JsFailure, call_options, call_result, from_js, options_from_js, strings, to_js, tool_arguments};
 use super::native_tool::JsTool;
+use crate::promise::promise;
 use js_sys::{Function, Promise};
 use mcp_worker_protocol::Tool;
 use mcp_worker_runtime::registry::{ExportFormat, ExportOptions, ToolFilter};
@@ -15,7 +16,6 @@ use serde_json::{Value, json};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 /// What `listTools` returns: each exported tool's text spliced in as it is.
 #[derive(serde::Serialize)]
@@ -235,7 +235,7 @@ impl JsRuntime {
             let json: ExecuteJson = options_from_js(&options, "execute options")?;
             Ok((calls, json, signal_of(&options)?))
         })();
-        future_to_promise(async move {
+        promise(async move {
             let (calls, json, signal) = prepared?;
             let mut execute = ExecuteOptions::default();
             execute.trace_id = json.trace_id;
@@ -270,7 +270,7 @@ impl JsRuntime {
             let call = call_options(&options)?;
             Ok((arguments, call, signal_of(&options)?))
         })();
-        future_to_promise(async move {
+        promise(async move {
             let (arguments, call, signal) = prepared?;
             let run = async {
                 inner
