@@ -86,3 +86,15 @@ fn a_wire_type_reads_as_before() {
     let theirs: Tool = serde_json::from_str(text).unwrap();
     assert_eq!(serde_json::to_value(&ours).unwrap(), serde_json::to_value(&theirs).unwrap());
 }
+
+#[test]
+fn member_names_read_as_serde_json_reads_them_escaped_or_not() {
+    let inner: Inner = from_str(r#"{"na\u006de":"a","other":1}"#).unwrap();
+    assert_eq!(inner, Inner { name: "a".into() });
+    let named: NameMap<u8> = from_str(r#"{"plain":1,"esc\"aped":2}"#).unwrap();
+    assert_eq!((named.get("plain"), named.get("esc\"aped")), (Some(&1), Some(&2)));
+    let error = from_str::<Inner>(r#"{"name":"a","name":"b"}"#).unwrap_err().to_string();
+    assert_eq!(error, serde_json::from_str::<Inner>(r#"{"name":"a","name":"b"}"#).unwrap_err().to_string());
+    let from_value: Inner = super::from_value(json!({"name": "v"})).unwrap();
+    assert_eq!(from_value, Inner { name: "v".into() });
+}

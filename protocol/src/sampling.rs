@@ -3,10 +3,12 @@
 use crate::JsonObject;
 use crate::content::{ContentBlock, Role};
 use crate::tools::Tool;
+use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// The content of a sampling message: one block, or several (the spec allows both).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 #[non_exhaustive]
 pub enum SamplingContent {
@@ -14,6 +16,20 @@ pub enum SamplingContent {
     One(Box<ContentBlock>),
     /// Several blocks.
     Many(Vec<ContentBlock>),
+}
+
+/// An array is several blocks, anything else one. Read by hand rather than as serde's untagged enum, which buffers
+/// the content and tries each variant in turn through a reader linked for that alone.
+impl<'de> Deserialize<'de> for SamplingContent {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let blocks = match Value::deserialize(deserializer)? {
+            Value::Array(blocks) => {
+                blocks.into_iter().map(ContentBlock::deserialize).collect::<Result<_, _>>().map(Self::Many)
+            }
+            block => ContentBlock::deserialize(block).map(|block| Self::One(Box::new(block))),
+        };
+        blocks.map_err(de::Error::custom)
+    }
 }
 
 impl SamplingContent {
@@ -198,6 +214,28 @@ mod tests {
         .unwrap();
         assert_eq!(many.content.blocks().len(), 2);
         assert_eq!(many.content.text(), Some("t"));
+        let from_text: SamplingMessage =
+            crate::json::from_str(r#"{"role":"user","content":[{"type":"text","text":"a"}]}"#).unwrap();
+        assert_eq!(from_text.content.text(), Some("a"));
+    }
+
+    #[test]
+    fn content_that_is_no_block_says_which_block_is_wrong() {
+        let cases = [
+            (json!({"role":"user","content":"hello"}), "a content block must be an object"),
+            (
+                json!({"role":"user","content":[{"type":"text","text":"a"},{"type":"image","data":"x"}]}),
+                "image content block: missing field `mimeType`",
+            ),
+            (json!({"role":"user","content":{"type":"text"}}), "text content block: missing field `text`"),
+        ];
+        for (message, expected) in cases {
+            let error = crate::json::from_value::<SamplingMessage>(message).unwrap_err().to_string();
+            assert!(error.contains(expected), "{error}");
+        }
+        let other: SamplingMessage =
+            crate::json::from_value(json!({"role":"assistant","content":{"type":"tool_use","id":"1"}})).unwrap();
+        assert!(matches!(other.content.blocks(), [ContentBlock::Other(_)]));
     }
 
     #[test]
