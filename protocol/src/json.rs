@@ -2,10 +2,10 @@
 //!
 //! serde's derived `Deserialize` for a struct reads two forms: a JSON object, and a JSON array of the struct's
 //! fields in order. MCP never writes a struct as an array, yet serde_json compiles the array reader for every struct
-//! it reads, beside the object reader. [`from_str`], [`from_slice`], [`from_value`] and [`Objects`] read through a deserializer that
-//! asks for every struct as a map, so that no array reader is ever reached and the linker drops them all: about 19
-//! KiB of gzip of the full host package and 3-7 KiB of each server bundle. A struct given as an array is refused like
-//! any other wrong type: `invalid type: sequence, expected struct Tool`.
+//! it reads, beside the object reader. [`from_str`], [`from_slice`], [`from_value`] and [`Objects`] read through a
+//! deserializer that asks for every struct as a map, so that no array reader is ever reached and the linker drops
+//! them all: about 19 KiB of gzip of the full host package and 3-7 KiB of each server bundle. A struct given as an
+//! array is refused like any other wrong type: `invalid type: sequence, expected struct Tool`.
 //!
 //! Everything else reads as serde_json reads it: scalars, strings, `Value`, `RawValue` and enums go to serde_json
 //! unchanged; only what may hold a struct (a struct's fields, an array's elements, a map's values, an option's
