@@ -220,8 +220,8 @@ async fn a_flood_in_batches_is_disconnected_before_it_stalls_the_page() {
 
 /// 100,000 log notifications from the hostile server in `mode` (one per message, or in batches).
 ///
-/// The page reads about 1,100 frames of the flood before it hands the port off to be closed, in the dev build of the
-/// tests 28-98 ms here one per message and 7-26 ms in batches, and a busy machine can double that: as for the huge
+/// The page reads about 1,100 frames of the flood before it hands the port off to be closed, in the tests' build
+/// 28-98 ms here one per message and 7-26 ms in batches, and a busy machine can double that: as for the huge
 /// reply, the flood comes twice, and a page that stalls each time fails.
 async fn a_flood_is_disconnected_before_it_stalls_the_page(mode: &str) {
     use mcp_worker_runtime::manager::ManagerEvent;

@@ -29,6 +29,9 @@ const START_WITHIN: Duration = Duration::from_secs(90);
 /// How many times a binary whose page never started its tests is run in all.
 const ATTEMPTS: u32 = 2;
 
+/// The cargo profile the browser tests build in (the workspace's `Cargo.toml` says why it has one of its own).
+pub(crate) const PROFILE: &str = "browser-test";
+
 /// Builds the package's browser test binaries, then runs each.
 pub(crate) fn run(package: &str) -> Result {
     let binaries = build(package)?;
@@ -55,6 +58,8 @@ fn build(package: &str) -> Result<Vec<PathBuf>> {
         package,
         "--target",
         "wasm32-unknown-unknown",
+        "--profile",
+        PROFILE,
         "--no-run",
         "--message-format=json-render-diagnostics",
     ]);
