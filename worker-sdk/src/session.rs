@@ -28,7 +28,6 @@ use mcp_worker_protocol::jsonrpc::{EmptyResult, encode_error};
 use mcp_worker_protocol::modern::{Era, ModernMeta, all_versions, request_meta};
 use mcp_worker_protocol::notifications::{CancelledParams, ProgressToken};
 use mcp_worker_protocol::{ErrorObject, Message, Notification, Request, methods};
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use std::rc::Rc;
@@ -87,23 +86,10 @@ impl std::fmt::Debug for Session {
     }
 }
 
-/// The `_meta` of request params, for the progress token.
-#[derive(Deserialize)]
-struct MetaOnly {
-    #[serde(rename = "_meta", default)]
-    meta: Option<RequestMeta>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct RequestMeta {
-    progress_token: Option<ProgressToken>,
-}
-
-/// The progress token of a request, if its params carry one.
+/// The progress token of a request, if its params carry one: read by the reader that finds a request's era, so that
+/// a build holds one reader of `_meta`.
 fn progress_token(params: Option<&RawValue>) -> Option<ProgressToken> {
-    let params = params?;
-    mcp_worker_protocol::json::from_str::<MetaOnly>(params.get()).ok()?.meta?.progress_token
+    request_meta(params).progress_token
 }
 
 impl Session {
