@@ -4,6 +4,7 @@
 //! and the server's `manifest.json` (see `manifest`).
 
 pub(crate) mod budgets;
+mod parallel;
 
 use std::fmt;
 use std::fs;
@@ -126,8 +127,9 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
         return Ok(Outputs::default());
     }
 
-    // The servers and the host in two builds: a build unifies its packages' features, and a feature the host's
-    // runtime needs (serde_json's float_roundtrip, about 12 KiB of gzip) must not reach every server's bundle.
+    // First the wasm. The servers and the host in two builds: a build unifies its packages' features, and a feature
+    // the host's runtime needs (serde_json's float_roundtrip, about 12 KiB of gzip) must not reach every server's
+    // bundle. The `McpClient`-only host in a third.
     let server_crates: Vec<&WasmCrate> = servers.iter().collect();
     let host_crates: Vec<&WasmCrate> = host.iter().collect();
     for crates in [server_crates, host_crates] {
@@ -145,8 +147,13 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
         cmd::run(&mut cargo)?;
     }
 
+    let host_client_wasm = match &host {
+        Some(host) => Some(build_host_client_wasm(host, profile)?),
+        None => None,
+    };
+
+    // Then each package from its wasm, all at once: wasm-opt takes most of a release build's time, on one thread.
     let wasm_dir = target_dir().join(WASM_TARGET).join(profile.dir());
-    let mut outputs = Outputs::default();
     let bundles = target_dir().join("bundles");
     if args.only.is_empty() {
         remove_stale_bundles(&bundles, &servers)?;
@@ -154,34 +161,55 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
     let sdk_js = root().join(SDK_JS);
     let wasm_opt_path = root().join("node_modules/.bin/wasm-opt");
     let esbuild_path = root().join("node_modules/.bin/esbuild");
+    let (sdk_js, wasm_opt_path, esbuild_path) = (&sdk_js, &wasm_opt_path, &esbuild_path);
+    let mut outputs = Outputs::default();
+    let mut jobs: Vec<(u64, parallel::Job<'_>)> = Vec::new();
     for server in &servers {
         let out_dir = bundles.join(&server.dir);
         let wasm = wasm_dir.join(format!("{}.wasm", server.lib));
-        bundle::assemble(&bundle::Assembly {
-            wasm: &wasm,
-            out_dir: &out_dir,
-            sdk_js: &sdk_js,
-            wasm_bindgen: Path::new("wasm-bindgen"),
-            wasm_opt: (profile == Profile::Release).then_some(wasm_opt_path.as_path()),
-            esbuild: (profile == Profile::Release).then_some(esbuild_path.as_path()),
-        })?;
-        outputs.bundles.push(out_dir);
+        outputs.bundles.push(out_dir.clone());
+        jobs.push((
+            file_len(&wasm),
+            Box::new(move || {
+                bundle::assemble(&bundle::Assembly {
+                    wasm: &wasm,
+                    out_dir: &out_dir,
+                    sdk_js,
+                    wasm_bindgen: Path::new("wasm-bindgen"),
+                    wasm_opt: (profile == Profile::Release).then_some(wasm_opt_path.as_path()),
+                    esbuild: (profile == Profile::Release).then_some(esbuild_path.as_path()),
+                })
+                .map(drop)
+            }),
+        ));
     }
-    if let Some(host) = &host {
+    if let (Some(host), Some(client_wasm)) = (&host, host_client_wasm) {
         let out_dir = target_dir().join("pkg").join(HOST_DIR);
-        host_package(host, &wasm_dir.join(format!("{}.wasm", host.lib)), &out_dir, profile)?;
-        // The host's JavaScript companions (the ART adapter, the OAuth popup and its redirect page, their types) ship
-        // beside the package they import.
-        for companion in files_in(&root().join(HOST_CRATE))? {
-            let name = companion.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            let redirect_page = name.starts_with("oauth-callback.");
-            if name.ends_with(".mjs") || name.ends_with(".d.mts") || redirect_page {
-                copy_file(&companion, &out_dir.join(&name))?;
-            }
-        }
-        outputs.host = Some(out_dir);
-        outputs.host_client = Some(build_host_client(host, profile)?);
+        let wasm = wasm_dir.join(format!("{}.wasm", host.lib));
+        outputs.host = Some(out_dir.clone());
+        jobs.push((
+            file_len(&wasm),
+            Box::new(move || {
+                host_package(host, &wasm, &out_dir, profile)?;
+                // The host's JavaScript companions (the ART adapter, the OAuth popup and its redirect page, their
+                // types) ship beside the package they import.
+                for companion in files_in(&root().join(HOST_CRATE))? {
+                    let name = companion.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                    let redirect_page = name.starts_with("oauth-callback.");
+                    if name.ends_with(".mjs") || name.ends_with(".d.mts") || redirect_page {
+                        copy_file(&companion, &out_dir.join(&name))?;
+                    }
+                }
+                Ok(())
+            }),
+        ));
+        let out_dir = target_dir().join("pkg").join(format!("{HOST_DIR}-client"));
+        outputs.host_client = Some(out_dir.clone());
+        jobs.push((file_len(&client_wasm), Box::new(move || host_package(host, &client_wasm, &out_dir, profile))));
     }
+    // The largest modules first: wasm-opt's time grows with the module.
+    jobs.sort_by_key(|(len, _)| std::cmp::Reverse(*len));
+    parallel::run_all(jobs.into_iter().map(|(_, job)| job).collect())?;
 
     println!("outputs:");
     for dir in outputs.bundles.iter().chain(&outputs.host).chain(&outputs.host_client) {
@@ -200,10 +228,10 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
     Ok(outputs)
 }
 
-/// The light host package: the same crate without its `runtime` feature, for pages that only need `McpClient`.
+/// The light host package's wasm: the same crate without its `runtime` feature, for pages that only need `McpClient`.
 /// Built in a target directory of its own: both builds link to the same file name, and in one directory each would
 /// make cargo build the other again.
-fn build_host_client(host: &WasmCrate, profile: Profile) -> Result<PathBuf> {
+fn build_host_client_wasm(host: &WasmCrate, profile: Profile) -> Result<PathBuf> {
     let client_target = target_dir().join("host-client");
     let mut cargo = cmd::cargo();
     cargo.args(["build", "--target", WASM_TARGET, "-p", &host.package, "--no-default-features", "--target-dir"]);
@@ -212,10 +240,12 @@ fn build_host_client(host: &WasmCrate, profile: Profile) -> Result<PathBuf> {
         cargo.arg("--release");
     }
     cmd::run(&mut cargo)?;
-    let wasm = client_target.join(WASM_TARGET).join(profile.dir()).join(format!("{}.wasm", host.lib));
-    let out_dir = target_dir().join("pkg").join(format!("{HOST_DIR}-client"));
-    host_package(host, &wasm, &out_dir, profile)?;
-    Ok(out_dir)
+    Ok(client_target.join(WASM_TARGET).join(profile.dir()).join(format!("{}.wasm", host.lib)))
+}
+
+/// The size of a file, 0 if it cannot be read (its job then says why).
+fn file_len(path: &Path) -> u64 {
+    fs::metadata(path).map_or(0, |m| m.len())
 }
 
 /// Removes the bundles of servers that are no longer in the workspace.
