@@ -29,16 +29,13 @@ const START_WITHIN: Duration = Duration::from_secs(90);
 /// How many times a binary whose page never started its tests is run in all.
 const ATTEMPTS: u32 = 2;
 
-/// The cargo profile the browser tests build in (the workspace's `Cargo.toml` says why it has one of its own).
-pub(crate) const PROFILE: &str = "browser-test";
-
 /// Builds the package's browser test binaries, then runs each.
 pub(crate) fn run(package: &str) -> Result {
-    let binaries = build(package)?;
+    let package_dir = root().join("tests");
+    let binaries = build(package, &package_dir)?;
     if binaries.is_empty() {
         return Err(format!("`cargo test -p {package}` built no test binary for wasm32"));
     }
-    let package_dir = root().join("tests");
     let mut failed = Vec::new();
     for binary in &binaries {
         if let Err(error) = run_binary(binary, &package_dir) {
@@ -50,7 +47,7 @@ pub(crate) fn run(package: &str) -> Result {
 }
 
 /// `cargo test --no-run` for wasm32, returning the test binaries it built.
-fn build(package: &str) -> Result<Vec<PathBuf>> {
+fn build(package: &str, package_dir: &Path) -> Result<Vec<PathBuf>> {
     let mut command = cmd::cargo();
     command.args([
         "test",
@@ -58,11 +55,11 @@ fn build(package: &str) -> Result<Vec<PathBuf>> {
         package,
         "--target",
         "wasm32-unknown-unknown",
-        "--profile",
-        PROFILE,
         "--no-run",
         "--message-format=json-render-diagnostics",
     ]);
+    // In the package's directory, so that cargo reads its `.cargo/config.toml` (what it builds optimized).
+    command.current_dir(package_dir);
     let line = cmd::command_line(&command);
     println!("$ {line}");
     let output = command.stderr(Stdio::inherit()).output().map_err(|e| format!("`{line}` could not start: {e}"))?;
