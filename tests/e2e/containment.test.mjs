@@ -136,10 +136,10 @@ describe("containment", () => {
       }
       return null;
     };
-    // What the keeper asks the network for, as the driver sees it (the requests of the workers a frame starts
-    // included), and as the frame's own Resource Timing lists it. The driver misses some: the frame runs in a process
-    // of its own, and on a loaded machine its fetch can come before the driver has attached to that process (seen in
-    // 3 runs of 6 with both cores busy). Its Resource Timing lists every fetch of the frame's document.
+    // What the keeper asks the network for, as the driver's request events show it, and as the frame's own
+    // Resource Timing lists it. The driver misses some: the frame runs in a process of its own, and on a loaded
+    // machine its fetch can come before the driver has attached to that process (seen in 3 runs of 6 with both cores
+    // busy). Its Resource Timing lists every fetch of the frame's document.
     const requests = [];
     const onRequest = (request) => requests.push({ url: request.url(), frame: request.frame() });
     const keeperRequests = async () => {
@@ -152,32 +152,33 @@ describe("containment", () => {
       return [...new Set([...timed, ...seen])];
     };
     page.on("request", onRequest);
-    const runs = await page.evaluate(
-      async ({ KEEPER }) => {
-        const frames = () => [...document.querySelectorAll("iframe")];
-        const rt = await host.McpRuntime.create({ databaseName: unique("keeper") });
-        rt.addServer({ name: "echo", workerUrl: "/bundles/echo/bootstrap.js" });
-        const runs = [];
-        for (let run = 0; run < 3; run++) {
-          if (run === 0) await rt.connectServer("echo");
-          else await rt.restartServer("echo");
-          const result = await rt.callTool("echo", "echo", { text: `run ${run}` });
-          await waitFor("the keeper frame", () => frames().some((f) => f.title === KEEPER));
-          runs.push({
-            text: result.content[0].text,
-            keepers: frames().filter((f) => f.title === KEEPER).length,
-            serverFrames: frames().filter((f) => f.title === "MCP server echo").length,
-          });
-        }
-        rt.close();
-        return runs;
-      },
-      { KEEPER },
-    );
-    // The keeper is told of a start's wasm a while after it (once the server has settled and the page is idle),
-    // and an earlier test's start may have made the keeper already: wait for its fetch rather than for the frame.
+    let runs;
     let fetched = [];
     try {
+      runs = await page.evaluate(
+        async ({ KEEPER }) => {
+          const frames = () => [...document.querySelectorAll("iframe")];
+          const rt = await host.McpRuntime.create({ databaseName: unique("keeper") });
+          rt.addServer({ name: "echo", workerUrl: "/bundles/echo/bootstrap.js" });
+          const runs = [];
+          for (let run = 0; run < 3; run++) {
+            if (run === 0) await rt.connectServer("echo");
+            else await rt.restartServer("echo");
+            const result = await rt.callTool("echo", "echo", { text: `run ${run}` });
+            await waitFor("the keeper frame", () => frames().some((f) => f.title === KEEPER));
+            runs.push({
+              text: result.content[0].text,
+              keepers: frames().filter((f) => f.title === KEEPER).length,
+              serverFrames: frames().filter((f) => f.title === "MCP server echo").length,
+            });
+          }
+          rt.close();
+          return runs;
+        },
+        { KEEPER },
+      );
+      // The keeper is told of a start's wasm a while after it (once the server has settled and the page is idle),
+      // and an earlier test's start may have made the keeper already: wait for its fetch rather than for the frame.
       for (const deadline = Date.now() + 5_000; fetched.length === 0 && Date.now() < deadline; ) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         fetched = await keeperRequests();
