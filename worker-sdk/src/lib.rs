@@ -1,6 +1,8 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+#[cfg(all(feature = "talc", target_arch = "wasm32", not(target_feature = "atomics")))]
+mod allocator;
 mod args;
 mod argument_problem;
 mod base64;

@@ -228,13 +228,15 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
     Ok(outputs)
 }
 
-/// The light host package's wasm: the same crate without its `runtime` feature, for pages that only need `McpClient`.
+/// The light host package's wasm: the same crate without its `runtime` feature (its allocator, `talc`, kept), for
+/// pages that only need `McpClient`.
 /// Built in a target directory of its own: both builds link to the same file name, and in one directory each would
 /// make cargo build the other again.
 fn build_host_client_wasm(host: &WasmCrate, profile: Profile) -> Result<PathBuf> {
     let client_target = target_dir().join("host-client");
     let mut cargo = cmd::cargo();
-    cargo.args(["build", "--target", WASM_TARGET, "-p", &host.package, "--no-default-features", "--target-dir"]);
+    cargo.args(["build", "--target", WASM_TARGET, "-p", &host.package, "--no-default-features", "--features"]);
+    cargo.args(["talc", "--target-dir"]);
     cargo.arg(&client_target);
     if profile == Profile::Release {
         cargo.arg("--release");
