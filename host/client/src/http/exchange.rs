@@ -2,7 +2,8 @@
 //! and what the session keeps (its id and the negotiated protocol version). The browser glue,
 //! `transport` (on wasm32 only), does what these functions decide.
 
-use super::mirrored::{HeaderParam, ModernPeek, header_params, param_headers};
+use super::mirrored::{ModernPeek, header_params, param_headers};
+use super::tool_headers::{Listed, ToolHeaders};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -29,7 +30,7 @@ pub struct HttpSession {
     /// MCP 2026-07-28: the `tools/list` requests in flight, whose answers say which arguments go in headers.
     tools_lists: Vec<i64>,
     /// MCP 2026-07-28: the arguments each tool mirrors in headers (`x-mcp-header`).
-    header_params: std::collections::HashMap<String, Vec<HeaderParam>>,
+    header_params: ToolHeaders,
 }
 
 /// The kind of a request, which decides its headers.
@@ -84,7 +85,7 @@ impl HttpSession {
         let modern = ModernPeek::of(frame);
         let mut headers = modern.headers(peek.is_request());
         let params = modern.name.as_ref().filter(|_| modern.method.as_deref() == Some("tools/call"));
-        if let Some(params) = params.and_then(|tool| self.header_params.get(tool)).filter(|p| !p.is_empty()) {
+        if let Some(params) = params.map(|tool| self.header_params.get(tool)).filter(|p| !p.is_empty()) {
             #[derive(Deserialize)]
             struct Call {
                 params: Arguments,
@@ -121,19 +122,15 @@ impl HttpSession {
         let mut answer: serde_json::Value = mcp_worker_protocol::json::from_str(frame).ok()?;
         let tools = answer.get_mut("result")?.get_mut("tools")?.as_array_mut()?;
         let before = tools.len();
+        let mut page: Vec<Listed> = Vec::with_capacity(before);
         tools.retain(|tool| {
             let Some(name) = tool.get("name").and_then(serde_json::Value::as_str) else { return true };
-            match header_params(tool.get("inputSchema").unwrap_or(&serde_json::Value::Null)) {
-                Ok(params) => {
-                    self.header_params.insert(name.to_owned(), params);
-                    true
-                }
-                Err(_) => {
-                    self.header_params.remove(name);
-                    false
-                }
-            }
+            let params = header_params(tool.get("inputSchema").unwrap_or(&serde_json::Value::Null)).ok();
+            let valid = params.is_some();
+            page.push((name.to_owned(), params));
+            valid
         });
+        self.header_params.update(page);
         (tools.len() != before).then(|| answer.to_string())
     }
 
