@@ -140,8 +140,12 @@ pub struct ModernMeta {
 /// What a request's `_meta` says about its era.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Era {
-    /// No protocol version in `_meta` (or one of the handshake era): served by the session's `initialize`.
-    Handshake,
+    /// No protocol version in `_meta` (or one of the handshake era): served by the session's `initialize`. The
+    /// request's progress token, read with the rest of `_meta`, so that nothing reads it a second time.
+    Handshake {
+        /// The request's progress token.
+        progress_token: Option<ProgressToken>,
+    },
     /// A modern request, checked.
     Modern(ModernMeta),
 }
@@ -151,13 +155,13 @@ impl RequestMeta {
     /// `supported`) and its client capabilities (-32602 otherwise). A version of the handshake era means the
     /// request belongs to the handshake.
     pub fn era(self, supported: &[&str]) -> Result<Era, ErrorObject> {
-        let Some(version) = self.version else { return Ok(Era::Handshake) };
+        let Some(version) = self.version else { return Ok(Era::Handshake { progress_token: self.progress_token }) };
         let Value::String(version) = version else {
             return Err(ErrorObject::invalid_params(format!("_meta[\"{}\"] must be a string", meta::PROTOCOL_VERSION)));
         };
         if !is_modern(&version) {
             if crate::version::SUPPORTED_PROTOCOL_VERSIONS.contains(&version.as_str()) {
-                return Ok(Era::Handshake);
+                return Ok(Era::Handshake { progress_token: self.progress_token });
             }
             return Err(unsupported_version(&version, supported));
         }

@@ -61,10 +61,12 @@ fn result_kinds() {
 fn a_request_s_era_is_read_from_its_meta() {
     let meta =
         |value: serde_json::Value| -> RequestMeta { serde_json::from_str(&value.to_string()).unwrap_or_default() };
-    assert_eq!(meta(json!({})).era(&all_versions()), Ok(Era::Handshake));
+    assert_eq!(meta(json!({})).era(&all_versions()), Ok(Era::Handshake { progress_token: None }));
     assert_eq!(
-        meta(json!({"io.modelcontextprotocol/protocolVersion": "2025-11-25"})).era(&all_versions()),
-        Ok(Era::Handshake)
+        meta(json!({"io.modelcontextprotocol/protocolVersion": "2025-11-25", "progressToken": "p-1"}))
+            .era(&all_versions()),
+        Ok(Era::Handshake { progress_token: Some(ProgressToken::String("p-1".into())) }),
+        "a handshake-era request keeps its progress token"
     );
     let modern = meta(json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
                             "io.modelcontextprotocol/clientCapabilities": {"sampling": {}}}));

@@ -39,6 +39,13 @@ struct CtxInner {
     modern: Option<Modern>,
 }
 
+/// What a handler's request carried for it, read once, when the request's era was found: in the handshake era its
+/// progress token, in the modern era (MCP 2026-07-28) all of [`Modern`].
+pub(crate) enum Carried {
+    Handshake(Option<ProgressToken>),
+    Modern(Modern),
+}
+
 /// What a request of the modern era (MCP 2026-07-28) carries for its handler: the client's capabilities and log
 /// level for this request alone, and the rounds of its questions to the client.
 pub(crate) struct Modern {

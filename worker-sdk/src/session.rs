@@ -16,7 +16,7 @@ mod resources;
 mod tools;
 
 use crate::cancel::CancelSignal;
-use crate::context::{Ctx, Modern};
+use crate::context::{Carried, Ctx};
 use crate::env::Env;
 use crate::handle::ServerHandle;
 use crate::peer::{Outbound, Peer, Sleeper};
@@ -38,11 +38,29 @@ pub type Spawner = Rc<dyn Fn(LocalBoxFuture<'static, ()>)>;
 /// A handler at work on a request: its cancellation signal and its future.
 type Work<R> = (CancelSignal, LocalBoxFuture<'static, Result<R, ErrorObject>>);
 
-/// Serves the requests of one capability (resources, prompts, completions), of either era (`modern`: the request's
-/// own `_meta`, for MCP 2026-07-28); false when `request` is not one of its methods. The builder installs one only
-/// for a server that offers the capability ([`Offered`]), so a server without resources or prompts links none of
-/// their code: the echo server is 13 KiB of gzip lighter for it.
-pub(crate) type ServeCapability = fn(&Session, &Request, Option<&ModernMeta>) -> bool;
+/// Serves the requests of one capability (resources, prompts, completions), of either era; false when `request` is
+/// not one of its methods. The builder installs one only for a server that offers the capability ([`Offered`]), so
+/// a server without resources or prompts links none of their code: the echo server is 13 KiB of gzip lighter for it.
+pub(crate) type ServeCapability = fn(&Session, &Request, RequestEra<'_>) -> bool;
+
+/// The era of a request being served, with what its `_meta` said, read once when the era was found.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum RequestEra<'a> {
+    /// The handshake era (MCP 2025-11-25 and before): the request's progress token.
+    Handshake(Option<&'a ProgressToken>),
+    /// MCP 2026-07-28: the request's own `_meta`, checked.
+    Modern(&'a ModernMeta),
+}
+
+impl<'a> RequestEra<'a> {
+    /// The request's `_meta`, if it is of the modern era.
+    pub(crate) fn modern(self) -> Option<&'a ModernMeta> {
+        match self {
+            Self::Handshake(_) => None,
+            Self::Modern(meta) => Some(meta),
+        }
+    }
+}
 
 /// The capabilities beyond tools that a server offers, each as the function that serves its requests.
 #[derive(Clone, Copy, Debug, Default)]
@@ -84,12 +102,6 @@ impl std::fmt::Debug for Session {
             .field("in_flight", &self.in_flight.len())
             .finish_non_exhaustive()
     }
-}
-
-/// The progress token of a request, if its params carry one: read by the reader that finds a request's era, so that
-/// a build holds one reader of `_meta`.
-fn progress_token(params: Option<&RawValue>) -> Option<ProgressToken> {
-    request_meta(params).progress_token
 }
 
 impl Session {
@@ -174,14 +186,14 @@ impl Session {
         }
         // The era is the request's own (MCP 2026-07-28 carries it in `_meta`): one session may serve both.
         match request_meta(request.params.as_deref()).era(&all_versions()) {
-            Ok(Era::Handshake) => self.on_handshake_request(request),
+            Ok(Era::Handshake { progress_token }) => self.on_handshake_request(request, progress_token),
             Ok(Era::Modern(meta)) => self.on_modern_request(request, meta),
             Err(error) => peer.reply::<()>(&request.id, Err(error)),
         }
     }
 
-    /// A request of the handshake era (MCP 2025-11-25 and before).
-    fn on_handshake_request(&self, request: Request) {
+    /// A request of the handshake era (MCP 2025-11-25 and before), and its progress token.
+    fn on_handshake_request(&self, request: Request, progress_token: Option<ProgressToken>) {
         let peer = &self.state.peer;
         let id = &request.id;
         let params = request.params.as_deref();
@@ -198,19 +210,19 @@ impl Session {
                     })
                 }),
             ),
-            methods::TOOLS_CALL => self.serve(id, self.call_tool(&request, None)),
-            _ if self.serve_offered(&request, None) => {}
+            methods::TOOLS_CALL => self.serve(id, self.call_tool(&request, Carried::Handshake(progress_token))),
+            _ if self.serve_offered(&request, RequestEra::Handshake(progress_token.as_ref())) => {}
             other => peer.reply::<()>(id, Err(ErrorObject::method_not_found(other))),
         }
     }
 
     /// Serves `request` by the capability it belongs to, if the server offers it; false otherwise.
-    fn serve_offered(&self, request: &Request, modern: Option<&ModernMeta>) -> bool {
+    fn serve_offered(&self, request: &Request, era: RequestEra<'_>) -> bool {
         let offered = self.offered;
         [offered.resources, offered.prompts, offered.completions]
             .into_iter()
             .flatten()
-            .any(|serve| serve(self, request, modern))
+            .any(|serve| serve(self, request, era))
     }
 
     fn on_notification(&self, notification: Notification) {
@@ -237,14 +249,12 @@ impl Session {
         }
     }
 
-    /// A context for a handler serving `request` (of the modern era when `modern` is given), and its cancellation
-    /// signal.
-    fn context(&self, request: &Request, modern: Option<Modern>) -> (Ctx, CancelSignal) {
+    /// A context for a handler serving `request`, with what the request carried for it, and its cancellation signal.
+    fn context(&self, request: &Request, carried: Carried) -> (Ctx, CancelSignal) {
         let cancel = CancelSignal::default();
-        // A modern request's `_meta` was read already, for its era.
-        let token = match &modern {
-            Some(modern) => modern.progress_token.clone(),
-            None => progress_token(request.params.as_deref()),
+        let (token, modern) = match carried {
+            Carried::Handshake(token) => (token, None),
+            Carried::Modern(modern) => (modern.progress_token.clone(), Some(modern)),
         };
         let ctx = Ctx::new(self.state.clone(), request.id.clone(), token, cancel.clone(), modern);
         (ctx, cancel)

@@ -1,19 +1,18 @@
 //! `completion/complete`: suggestions for a prompt argument or a resource-template variable.
 
-use super::{Session, Work, parse_params};
+use super::{RequestEra, Session, Work, parse_params};
 use crate::completion::CompletionRequest;
-use mcp_worker_protocol::modern::ModernMeta;
 use mcp_worker_protocol::{
     CompleteParams, CompleteResult, Completion, CompletionReference, ErrorObject, Request, methods,
 };
 
 /// Serves `completion/complete` ([`super::ServeCapability`]), for a server with resources or prompts.
-pub(super) fn serve(session: &Session, request: &Request, modern: Option<&ModernMeta>) -> bool {
+pub(super) fn serve(session: &Session, request: &Request, era: RequestEra<'_>) -> bool {
     if request.method != methods::COMPLETION_COMPLETE {
         return false;
     }
     let id = &request.id;
-    match (session.complete(request), modern) {
+    match (session.complete(request), era.modern()) {
         (work, None) => session.serve(id, work),
         (Ok((cancel, work)), Some(_)) => {
             let state = session.state.clone();

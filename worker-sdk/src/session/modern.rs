@@ -5,9 +5,9 @@
 //! revision removed (`initialize`, `ping`, `logging/setLevel`, `resources/subscribe` and `unsubscribe`) is an
 //! unknown method here.
 
-use super::{Session, Work, parse_optional_params};
+use super::{RequestEra, Session, Work, parse_optional_params};
 use crate::clock::now_ms;
-use crate::context::Modern;
+use crate::context::{Carried, Modern};
 use crate::input_rounds::{Interrupt, Rounds};
 use crate::state::State;
 use futures_util::future::{Either, select};
@@ -34,9 +34,11 @@ impl Session {
                     .and_then(|p| self.tools_list_result(p, true, |page| complete(state, Ok(page), lists)));
                 state.peer.reply_kept(id, outcome);
             }
-            methods::TOOLS_CALL => self.serve_rounds(&request, &meta, None, |m| self.call_tool(&request, Some(m))),
+            methods::TOOLS_CALL => {
+                self.serve_rounds(&request, &meta, None, |m| self.call_tool(&request, Carried::Modern(m)));
+            }
             modern_methods::SUBSCRIPTIONS_LISTEN => self.listen(&request),
-            _ if self.serve_offered(&request, Some(&meta)) => {}
+            _ if self.serve_offered(&request, RequestEra::Modern(&meta)) => {}
             other => self.answer::<()>(id, Err(ErrorObject::method_not_found(other)), None),
         }
     }

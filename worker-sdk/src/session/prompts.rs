@@ -1,24 +1,26 @@
 //! `prompts/list` and `prompts/get`.
 
-use super::{Session, Work, parse_optional_params, parse_params};
-use crate::context::Modern;
+use super::{RequestEra, Session, Work, parse_optional_params, parse_params};
+use crate::context::Carried;
 use crate::pagination;
-use mcp_worker_protocol::modern::ModernMeta;
 use mcp_worker_protocol::{
     ErrorObject, GetPromptParams, GetPromptResult, ListPromptsResult, PaginatedParams, Request, methods,
 };
 
 /// Serves the prompts capability's requests ([`super::ServeCapability`]).
-pub(super) fn serve(session: &Session, request: &Request, modern: Option<&ModernMeta>) -> bool {
+pub(super) fn serve(session: &Session, request: &Request, era: RequestEra<'_>) -> bool {
     let id = &request.id;
     let params = request.params.as_deref();
-    match (request.method.as_str(), modern) {
+    match (request.method.as_str(), era) {
         (methods::PROMPTS_LIST, _) => {
-            session.reply_list(id, modern, parse_optional_params(params).and_then(|p| session.list_prompts(p)));
+            let listed = parse_optional_params(params).and_then(|p| session.list_prompts(p));
+            session.reply_list(id, era.modern(), listed);
         }
-        (methods::PROMPTS_GET, None) => session.serve(id, session.get_prompt(request, None)),
-        (methods::PROMPTS_GET, Some(meta)) => {
-            session.serve_rounds(request, meta, None, |m| session.get_prompt(request, Some(m)));
+        (methods::PROMPTS_GET, RequestEra::Handshake(token)) => {
+            session.serve(id, session.get_prompt(request, Carried::Handshake(token.cloned())));
+        }
+        (methods::PROMPTS_GET, RequestEra::Modern(meta)) => {
+            session.serve_rounds(request, meta, None, |m| session.get_prompt(request, Carried::Modern(m)));
         }
         _ => return false,
     }
@@ -33,18 +35,14 @@ impl Session {
         Ok(ListPromptsResult { prompts: all[range].iter().map(|p| p.definition.clone()).collect(), next_cursor: next })
     }
 
-    pub(super) fn get_prompt(
-        &self,
-        request: &Request,
-        modern: Option<Modern>,
-    ) -> Result<Work<GetPromptResult>, ErrorObject> {
+    pub(super) fn get_prompt(&self, request: &Request, carried: Carried) -> Result<Work<GetPromptResult>, ErrorObject> {
         let params: GetPromptParams = parse_params(request.params.as_deref())?;
         let get = self.state.registry.borrow().prompts.get(&params.name).map(|p| p.get.clone());
         let Some(get) = get else {
             return Err(ErrorObject::invalid_params(format!("Unknown prompt: {}", params.name))
                 .with_data(serde_json::json!({ "prompt": params.name })));
         };
-        let (ctx, cancel) = self.context(request, modern);
+        let (ctx, cancel) = self.context(request, carried);
         Ok((cancel, get(ctx, params.arguments.unwrap_or_default())))
     }
 }

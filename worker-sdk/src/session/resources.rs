@@ -1,11 +1,11 @@
 //! `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `unsubscribe`.
 
-use super::{Session, Work, parse_optional_params, parse_params};
-use crate::context::Modern;
+use super::{RequestEra, Session, Work, parse_optional_params, parse_params};
+use crate::context::Carried;
 use crate::pagination;
 use crate::resource::ResourceRequest;
 use mcp_worker_protocol::jsonrpc::EmptyResult;
-use mcp_worker_protocol::modern::{CacheHint, CacheScope, ModernMeta};
+use mcp_worker_protocol::modern::{CacheHint, CacheScope};
 use mcp_worker_protocol::{
     ErrorObject, ListResourceTemplatesResult, ListResourcesResult, PaginatedParams, ReadResourceResult, Request,
     ResourceParams, methods,
@@ -21,25 +21,29 @@ pub(super) fn has_resource(registry: &crate::registry::Registry, uri: &str) -> b
 
 /// Serves the resources capability's requests ([`super::ServeCapability`]). MCP 2026-07-28 removed `subscribe` and
 /// `unsubscribe` (its clients listen with `subscriptions/listen`).
-pub(super) fn serve(session: &Session, request: &Request, modern: Option<&ModernMeta>) -> bool {
+pub(super) fn serve(session: &Session, request: &Request, era: RequestEra<'_>) -> bool {
     let id = &request.id;
     let params = request.params.as_deref();
-    match (request.method.as_str(), modern) {
+    match (request.method.as_str(), era) {
         (methods::RESOURCES_LIST, _) => {
-            session.reply_list(id, modern, parse_optional_params(params).and_then(|p| session.list_resources(p)));
+            let listed = parse_optional_params(params).and_then(|p| session.list_resources(p));
+            session.reply_list(id, era.modern(), listed);
         }
         (methods::RESOURCES_TEMPLATES_LIST, _) => {
             let listed = parse_optional_params(params).and_then(|p| session.list_resource_templates(p));
-            session.reply_list(id, modern, listed);
+            session.reply_list(id, era.modern(), listed);
         }
-        (methods::RESOURCES_READ, None) => session.serve(id, session.read_resource(request, None)),
-        (methods::RESOURCES_READ, Some(meta)) => {
-            session.serve_rounds(request, meta, Some(READ_CACHE), |m| session.read_resource(request, Some(m)));
+        (methods::RESOURCES_READ, RequestEra::Handshake(token)) => {
+            session.serve(id, session.read_resource(request, Carried::Handshake(token.cloned())));
         }
-        (methods::RESOURCES_SUBSCRIBE, None) => {
+        (methods::RESOURCES_READ, RequestEra::Modern(meta)) => {
+            let read = |m| session.read_resource(request, Carried::Modern(m));
+            session.serve_rounds(request, meta, Some(READ_CACHE), read);
+        }
+        (methods::RESOURCES_SUBSCRIBE, RequestEra::Handshake(_)) => {
             session.state.peer.reply(id, parse_params(params).and_then(|p| session.subscribe(p)));
         }
-        (methods::RESOURCES_UNSUBSCRIBE, None) => {
+        (methods::RESOURCES_UNSUBSCRIBE, RequestEra::Handshake(_)) => {
             session.state.peer.reply(id, parse_params(params).map(|p| session.unsubscribe(p)));
         }
         _ => return false,
@@ -70,7 +74,7 @@ impl Session {
     pub(super) fn read_resource(
         &self,
         request: &Request,
-        modern: Option<Modern>,
+        carried: Carried,
     ) -> Result<Work<ReadResourceResult>, ErrorObject> {
         let params: ResourceParams = parse_params(request.params.as_deref())?;
         // A static resource first, then the first template that matches; cloned out so the registry is free.
@@ -86,7 +90,7 @@ impl Session {
         let Some((read, mime_type, variables)) = found else {
             return Err(ErrorObject::resource_not_found(&params.uri));
         };
-        let (ctx, cancel) = self.context(request, modern);
+        let (ctx, cancel) = self.context(request, carried);
         let work = read(ResourceRequest::new(params.uri, variables, ctx), mime_type);
         let (state, id) = (self.state.clone(), request.id.clone());
         Ok((

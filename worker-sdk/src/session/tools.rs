@@ -1,7 +1,7 @@
 //! `tools/list` and `tools/call`.
 
 use super::{Session, Work};
-use crate::context::Modern;
+use crate::context::Carried;
 use crate::pagination;
 use crate::state::ToolsPage;
 use mcp_worker_protocol::{CallToolResult, ErrorObject, ListToolsResult, PaginatedParams, Request};
@@ -51,11 +51,7 @@ impl Session {
         Ok(ListToolsResult::new(all[range].iter().map(|t| t.definition.clone()).collect(), next))
     }
 
-    pub(super) fn call_tool(
-        &self,
-        request: &Request,
-        modern: Option<Modern>,
-    ) -> Result<Work<CallToolResult>, ErrorObject> {
+    pub(super) fn call_tool(&self, request: &Request, carried: Carried) -> Result<Work<CallToolResult>, ErrorObject> {
         let text = request.params.as_deref().map_or("null", RawValue::get);
         let params: CallParams<'_> = mcp_worker_protocol::json::from_str(text)
             .map_err(|e| ErrorObject::invalid_params(format!("invalid params: {e}")))?;
@@ -65,7 +61,7 @@ impl Session {
             return Err(ErrorObject::invalid_params(format!("Unknown tool: {}", params.name))
                 .with_data(serde_json::json!({ "tool": params.name })));
         };
-        let (ctx, cancel) = self.context(request, modern);
+        let (ctx, cancel) = self.context(request, carried);
         let work = handler(ctx, params.arguments);
         let (state, id) = (self.state.clone(), request.id.clone());
         Ok((

@@ -181,3 +181,39 @@ fn long_completions_are_cut_to_a_hundred() {
         (json!(250), json!(true))
     );
 }
+
+#[test]
+fn prompt_and_resource_handlers_report_progress_against_the_callers_token() {
+    use mcp_worker_sdk::ResourceDef;
+    let server = Server::new("progress", "1")
+        .prompt(PromptDef::new("slow", |ctx: Ctx, _: NoArgs| async move {
+            ctx.progress(1.0, Some(1.0), Some("drafted"));
+            "done"
+        }))
+        .resource(ResourceDef::new("test://slow", "slow", |request| async move {
+            request.ctx().progress(1.0, None, None);
+            "read"
+        }));
+    let mut h = Harness::new(server);
+    let frames = h.exchange(&crate::harness::request(
+        1,
+        "prompts/get",
+        json!({"name": "slow", "_meta": {"progressToken": "prompt-1"}}),
+    ));
+    assert_eq!(frames.len(), 2, "{frames:?}");
+    assert_eq!(
+        frames[0]["params"],
+        json!({"progressToken": "prompt-1", "progress": 1.0, "total": 1.0, "message": "drafted"})
+    );
+    assert_eq!(frames[1]["id"], 1);
+    let frames = h.exchange(&crate::harness::request(
+        2,
+        "resources/read",
+        json!({"uri": "test://slow", "_meta": {"progressToken": 9}}),
+    ));
+    assert_eq!(frames.len(), 2, "{frames:?}");
+    assert_eq!(frames[0]["params"], json!({"progressToken": 9, "progress": 1.0}));
+    assert_eq!(frames[1]["id"], 2);
+    // Without a token, neither reports.
+    assert_eq!(h.exchange(&crate::harness::request(3, "prompts/get", json!({"name": "slow"}))).len(), 1);
+}
