@@ -10,6 +10,7 @@ pub mod elicitation;
 pub mod error;
 pub mod id_map;
 pub mod invalid_arguments;
+pub mod js_text;
 pub mod json;
 pub mod jsonrpc;
 pub mod lifecycle;

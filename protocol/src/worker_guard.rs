@@ -6,8 +6,9 @@
 //! worker and leaves `self[Symbol.for("mcpWorker.guard")] === true`, which the bootstrap's `boot` reports as
 //! `guard: true`.
 
-/// The guard's JavaScript: a block statement, valid in a classic script and in a module.
-pub const WORKER_GUARD: &str = include_str!("../js/worker-guard.js");
+/// The guard's JavaScript: a block statement, valid in a classic script and in a module (`js/worker-guard.js`
+/// without its comment lines).
+pub const WORKER_GUARD: &str = crate::js_without_comment_lines!(include_str!("../js/worker-guard.js"));
 
 #[cfg(test)]
 mod tests {
@@ -15,10 +16,11 @@ mod tests {
 
     #[test]
     fn the_guard_is_one_block_that_installs_itself_once() {
-        let code: Vec<&str> = WORKER_GUARD.lines().filter(|line| !line.starts_with("//")).collect();
+        let code: Vec<&str> = WORKER_GUARD.lines().collect();
         assert_eq!(code.first(), Some(&"{"), "the guard declares nothing outside its block");
         assert_eq!(code.last(), Some(&"}"));
         assert!(WORKER_GUARD.contains(r#"Symbol.for("mcpWorker.guard")"#));
         assert!(!WORKER_GUARD.to_ascii_lowercase().contains("</script"), "it is embedded in frame documents' messages");
+        assert!(!WORKER_GUARD.contains("\n//"), "its comment lines stay in the source");
     }
 }

@@ -6,12 +6,13 @@
 
 use std::fmt;
 
-/// The script of a server's sandboxed frame: starts the worker and relays the host's control messages.
-pub const FRAME_SCRIPT: &str = include_str!("sandbox/frame.js");
+/// The script of a server's sandboxed frame: starts the worker and relays the host's control messages
+/// (`sandbox/frame.js` without its comment lines).
+pub const FRAME_SCRIPT: &str = mcp_worker_protocol::js_without_comment_lines!(include_str!("sandbox/frame.js"));
 
 /// The end of the prelude: imports the server's bootstrap (the constant `entry`, prepended by whoever starts the
 /// worker).
-const PRELUDE_IMPORT: &str = include_str!("sandbox/prelude.js");
+const PRELUDE_IMPORT: &str = mcp_worker_protocol::js_without_comment_lines!(include_str!("sandbox/prelude.js"));
 
 /// The first script of a worker the host starts from a script of its own (every sandboxed worker, and a worker on
 /// the page's origin whose bundle does not run the guard itself): the worker guard (heartbeat, self-close notice,
@@ -34,7 +35,7 @@ pub(crate) fn js_string_literal(text: &str) -> String {
 
 /// The CSP hash source of [`FRAME_SCRIPT`]. A page that sends its own Content-Security-Policy must allow it in
 /// `script-src` (the frame's document is `about:srcdoc`, which inherits the page's policy), and `worker-src blob:`.
-pub const FRAME_SCRIPT_HASH: &str = "sha256-fyvCk235yF4CThA9Y6wXL2G4I98PtmVIM4cexdmEzEU=";
+pub const FRAME_SCRIPT_HASH: &str = "sha256-yWdE+oMc9L+oPk+sTShy4Ze5vluBw7NvMVFQVXt+YMU=";
 
 /// Where a server's worker runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
