@@ -1,7 +1,8 @@
 //! JavaScript the host and the SDK embed in what they hand a browser (the worker guard, a sandboxed frame's script,
 //! the worker prelude), without its comment lines: the sources explain themselves, and the wasm every user downloads
-//! does not carry the explanations. The comment lines go at compile time ([`js_without_comment_lines!`]), so the
-//! text is a constant, as `include_str!` gives it.
+//! does not carry the explanations. The comment lines go at compile time
+//! ([`js_without_comment_lines!`](crate::js_without_comment_lines)), so the text is a constant, as `include_str!`
+//! gives it.
 //!
 //! A comment line is a line whose first characters other than spaces and tabs are `//`. Nothing else changes, so a
 //! source must not have such a line inside a template literal (none of the embedded sources has a multi-line one).
