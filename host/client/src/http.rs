@@ -10,6 +10,6 @@ pub mod exchange;
 pub mod mirrored;
 pub mod oauth;
 pub mod sse;
-pub mod tool_headers;
+mod tool_headers;
 #[cfg(target_arch = "wasm32")]
 pub mod transport;

@@ -4,40 +4,36 @@
 //! Not a hash map: the standard library's hash seeds are constants on wasm32-unknown-unknown (it has no randomness
 //! there), so a server could list tools whose names all fall in one bucket and make each insertion walk past every
 //! tool before it, quadratic in a list of hundreds of thousands of tools. Here a page costs a sort of the table's
-//! tools and the page's, whatever the names.
+//! tools and the page's that mirror arguments, whatever the names.
 
 use super::mirrored::HeaderParam;
 
 /// The tools that mirror arguments in headers, sorted by name; tools that mirror none are not kept.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ToolHeaders(Vec<(String, Vec<HeaderParam>)>);
+pub(crate) struct ToolHeaders(Vec<(String, Vec<HeaderParam>)>);
 
 /// One tool of a page: its name, and the arguments it mirrors (`None` when its annotations are invalid, which
 /// leaves it none).
-pub type Listed = (String, Option<Vec<HeaderParam>>);
+pub(crate) type Listed = (String, Option<Vec<HeaderParam>>);
 
 impl ToolHeaders {
     /// The arguments `tool` mirrors (empty for a tool that mirrors none, or that no page listed).
-    pub fn get(&self, tool: &str) -> &[HeaderParam] {
+    pub(crate) fn get(&self, tool: &str) -> &[HeaderParam] {
         match self.0.binary_search_by(|(name, _)| name.as_str().cmp(tool)) {
             Ok(at) => &self.0[at].1,
             Err(_) => &[],
         }
     }
 
-    /// How many tools mirror arguments.
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    /// Whether no tool mirrors arguments.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
     /// Takes in a page: each tool listed now mirrors what the page says (a tool listed twice, what it says last);
     /// tools the page does not list keep what earlier pages said.
-    pub fn update(&mut self, page: Vec<Listed>) {
+    pub(crate) fn update(&mut self, mut page: Vec<Listed>) {
+        // Only a tool that mirrors arguments now, or did before, changes the table: a server whose tools mirror
+        // none (most) costs no sort.
+        page.retain(|(name, params)| params.as_ref().is_some_and(|p| !p.is_empty()) || !self.get(name).is_empty());
+        if page.is_empty() {
+            return;
+        }
         // Every tool of the table, then every tool of the page, by name and then by position: the last of each
         // name is what it mirrors now. The registry sorts the same pairs the same way (its clash groups), so the
         // host links one sort for both.

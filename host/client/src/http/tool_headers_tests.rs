@@ -16,7 +16,7 @@ fn a_page_sets_what_each_tool_mirrors_and_later_pages_change_only_the_tools_they
     assert_eq!(table.get("fetch"), &[param("Url")]);
     assert!(table.get("echo").is_empty(), "a tool that mirrors nothing");
     assert!(table.get("unknown").is_empty(), "a tool never listed");
-    assert_eq!(table.len(), 2, "only tools that mirror arguments are kept");
+    assert_eq!(table.0.len(), 2, "only tools that mirror arguments are kept");
 
     // The next page: `search` now mirrors nothing, `fetch` turned invalid, `echo` mirrors, `zeta` is new.
     table.update(vec![
@@ -29,13 +29,13 @@ fn a_page_sets_what_each_tool_mirrors_and_later_pages_change_only_the_tools_they
     assert!(table.get("fetch").is_empty(), "invalid annotations leave the tool none");
     assert_eq!(table.get("echo"), &[param("Text")]);
     assert_eq!(table.get("zeta"), &[param("Z")]);
-    assert_eq!(table.len(), 2);
+    assert_eq!(table.0.len(), 2);
 
     // A page that lists other tools leaves these as they were.
     table.update(vec![listed("alpha", Some(&["A"]))]);
     assert_eq!(table.get("echo"), &[param("Text")]);
     assert_eq!(table.get("alpha"), &[param("A")]);
-    assert_eq!(table.len(), 3);
+    assert_eq!(table.0.len(), 3);
 }
 
 #[test]
@@ -60,7 +60,7 @@ fn pages_of_many_tools_leave_the_table_sorted_and_complete() {
     };
     table.update(page(0));
     table.update(page(1));
-    assert_eq!(table.len(), 200_000);
+    assert_eq!(table.0.len(), 200_000);
     assert!(table.0.windows(2).all(|pair| pair[0].0 < pair[1].0), "sorted, no name twice");
     assert_eq!(table.get(&table.0[123_456].0.clone()), &[param("H")]);
 }
