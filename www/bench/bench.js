@@ -928,6 +928,49 @@ async function listTools(cfg, module, samples) {
   for (const c of [raw, rawReply, host, hostJs, rawRust, ...Object.values(sdk)]) c.close();
 }
 
+/** The HTTP baseline: `fetch()` and nothing else. Opens a session (initialize, notifications/initialized) and POSTs
+ * each request with the headers Streamable HTTP asks for, reading the answer's body (an event stream or JSON) as
+ * text: what any client must do, without parsing, validating or dispatching what comes back. */
+class RawHttp {
+  static async connect(url) {
+    const raw = new RawHttp(url);
+    const init = await raw.post({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+    raw.session = init.headers.get("Mcp-Session-Id");
+    check(raw.session, "raw fetch: the server gave no Mcp-Session-Id (or did not expose it)");
+    const text = await init.text();
+    const version = /"protocolVersion":"([^"]+)"/.exec(text)?.[1];
+    check(version, `raw fetch: no protocolVersion in the initialize answer: ${text.slice(0, 200)}`);
+    raw.version = version;
+    await (await raw.post({ jsonrpc: "2.0", method: "notifications/initialized" })).text();
+    return raw;
+  }
+
+  constructor(url) {
+    this.url = url;
+    this.nextId = 1;
+    this.session = null;
+    this.version = null;
+  }
+
+  post(message) {
+    const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+    if (this.session) headers["Mcp-Session-Id"] = this.session;
+    if (this.version) headers["Mcp-Protocol-Version"] = this.version;
+    return fetch(this.url, { method: "POST", headers, body: JSON.stringify(message) });
+  }
+
+  /** Resolves with the body of the answer to `method(params)`, as text. */
+  async call(method, params) {
+    const response = await this.post({ jsonrpc: "2.0", id: this.nextId++, method, params });
+    return response.text();
+  }
+
+  async close() {
+    const headers = { "Mcp-Session-Id": this.session, "Mcp-Protocol-Version": this.version };
+    await fetch(this.url, { method: "DELETE", headers }).catch(() => {});
+  }
+}
+
 /**
  * tools/call over Streamable HTTP to a server built with the official TS SDK (stateful, answers as event streams),
  * sequentially: ours (the runtime) against the SDK's own Client, bundled into this page, on the same server.
@@ -935,43 +978,99 @@ async function listTools(cfg, module, samples) {
 async function streamableHttp(cfg, samples) {
   if (!cfg.remoteUrl) return;
   log("tools/call over Streamable HTTP");
-  const rt = await McpRuntime.create({ databaseName: `bench-${Date.now()}` });
-  rt.addServer({ name: "remote", url: cfg.remoteUrl });
-  await rt.connectServer("remote");
-  const { Client, StreamableHTTPClientTransport } = await import(new URL("ts-sdk-client.js", HERE).href);
-  const sdk = new Client({ name: "bench", version: "1.0.0" });
-  await sdk.connect(new StreamableHTTPClientTransport(new URL(cfg.remoteUrl)));
-  const args = { text: "ping" };
-  const ours = () => rt.callTool("remote", "echo", args);
-  const theirs = () => sdk.callTool({ name: "echo", arguments: args });
-  checkEcho(await ours());
-  checkEcho(await theirs());
-  // One call of each client in turn, the pair's order swapped every pair (ours, theirs, theirs, ours, ...). The
+  const { ours, theirs, bare, close } = await httpClients(cfg.remoteUrl);
+  // Each call is split where it meets the network: when the client calls fetch() and when fetch()'s promise
+  // settles (the response's headers are in). The page's fetch is wrapped for the measured calls only; all three
+  // clients call the global fetch when they send.
+  const realFetch = globalThis.fetch;
+  let fetchedAt = 0;
+  let headersAt = 0;
+  const stampedFetch = function (...args) {
+    const at = now();
+    const promise = realFetch.apply(this, args);
+    if (fetchedAt === 0) {
+      fetchedAt = at;
+      promise.then(() => { headersAt = now(); }, () => {});
+    }
+    return promise;
+  };
+  // One call of each client in turn, the order rotated every call (ours, theirs, raw; theirs, raw, ours; ...). The
   // server keeps getting faster over a run (its JIT warms), so clients timed in blocks, one after the other, hand
   // that drift to whichever goes first: in blocks of 200 (ours, theirs, ours, theirs), our second block ran 7%
   // faster than our first.
-  const t = { ours: [], sdk: [] };
-  const timed = async (call, into) => {
+  const t = { ours: [], sdk: [], raw: [] };
+  const split = { ours: [[], [], []], sdk: [[], [], []], raw: [[], [], []] };
+  const timed = async (call, key) => {
+    fetchedAt = 0;
+    headersAt = 0;
     const start = now();
     await call();
-    into?.push(now() - start);
+    const end = now();
+    if (key === undefined) return;
+    t[key].push(end - start);
+    if (fetchedAt > 0 && headersAt > 0) {
+      split[key][0].push(fetchedAt - start);
+      split[key][1].push(headersAt - fetchedAt);
+      split[key][2].push(end - headersAt);
+    }
   };
   for (let i = 0; i < cfg.httpWarm; i++) {
     await timed(ours);
     await timed(theirs);
+    await timed(bare);
   }
   await settle();
-  for (let i = 0; i < cfg.httpN; i++) {
-    const [first, second] = i % 2 === 0 ? [[ours, t.ours], [theirs, t.sdk]] : [[theirs, t.sdk], [ours, t.ours]];
-    await timed(...first);
-    await timed(...second);
+  const clients = [[ours, "ours"], [theirs, "sdk"], [bare, "raw"]];
+  globalThis.fetch = stampedFetch;
+  try {
+    for (let i = 0; i < cfg.httpN; i++) {
+      for (let k = 0; k < clients.length; k++) await timed(...clients[(i + k) % clients.length]);
+    }
+  } finally {
+    globalThis.fetch = realFetch;
   }
-  samples.http = t;
+  samples.http = { ...t, split };
   const ms = (times) => summarize(times).p50;
-  figure("streamable http", "http_call_p50", `tools/call echo over Streamable HTTP, sequential p50 (${t.ours.length} calls)`, "ms", { ours: ms(t.ours), sdk: { json: ms(t.sdk) } },
-    "no raw baseline; TS SDK: its Client with its StreamableHTTPClientTransport (JSON text over HTTP) in the same page, same server (a TS SDK StreamableHTTPServerTransport on 127.0.0.1)");
-  await sdk.close();
-  rt.close();
+  figure("streamable http", "http_call_p50", `tools/call echo over Streamable HTTP, sequential p50 (${t.ours.length} calls)`, "ms", { ours: ms(t.ours), raw: ms(t.raw), sdk: { json: ms(t.sdk) } },
+    "raw: fetch() POSTs the same tools/call with the session's headers and reads the answer's body as text; TS SDK: its Client with its StreamableHTTPClientTransport (JSON text over HTTP) in the same page, same server (a TS SDK StreamableHTTPServerTransport on 127.0.0.1)");
+  const mean = (times) => summarize(times).trimmedMean;
+  const phases = [
+    ["before", "call -> the client calls fetch() (building the request)"],
+    ["headers", "fetch() -> response headers in (network and server)"],
+    ["after", "response headers -> result in the caller's hands (reading the body, parsing, settling)"],
+  ];
+  phases.forEach(([id, label], at) => {
+    for (const [key, who] of [["ours", "ours"], ["sdk", "TS SDK"]]) {
+      part("streamable http", `http_${id}_${key}`, `${who}: ${label}, trimmed mean`, "ms", mean(split[key][at]), mean(split.raw[at]));
+    }
+  });
+  await close();
+}
+
+/** The three clients of the Streamable HTTP row, each connected to the server at `url` and checked with one call:
+ * `ours` (the runtime), `theirs` (the TS SDK's Client) and `bare` (fetch() alone), each a function that makes one
+ * `echo` call; `close` ends their sessions. */
+async function httpClients(url) {
+  const rt = await McpRuntime.create({ databaseName: `bench-${Date.now()}` });
+  rt.addServer({ name: "remote", url });
+  await rt.connectServer("remote");
+  const { Client, StreamableHTTPClientTransport } = await import(new URL("ts-sdk-client.js", HERE).href);
+  const sdk = new Client({ name: "bench", version: "1.0.0" });
+  await sdk.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const raw = await RawHttp.connect(url);
+  const args = { text: "ping" };
+  const ours = () => rt.callTool("remote", "echo", args);
+  const theirs = () => sdk.callTool({ name: "echo", arguments: args });
+  const bare = () => raw.call("tools/call", { name: "echo", arguments: args });
+  checkEcho(await ours());
+  checkEcho(await theirs());
+  check((await bare()).includes('"ping"'), "raw fetch: the echo answer does not hold the text");
+  const close = async () => {
+    await raw.close();
+    await sdk.close();
+    rt.close();
+  };
+  return { ours, theirs, bare, close };
 }
 
 /**
@@ -990,6 +1089,17 @@ async function profileWindows(cfg, module) {
     ["profile pipe host", 20_000, (n) => pipelinedOnce(() => host.callTool("echo", args), n, cfg.depth, 0)],
     ["profile pipe raw", 20_000, (n) => pipelinedOnce((i) => raw.echo(echoFrame(i)), n, cfg.depth, 0)],
   ];
+  const http = cfg.remoteUrl ? await httpClients(cfg.remoteUrl) : null;
+  if (http) {
+    const calls = (call) => async (n) => {
+      for (let i = 0; i < n; i++) await call();
+    };
+    windows.push(
+      ["profile http ours", 300, calls(http.ours)],
+      ["profile http sdk", 300, calls(http.theirs)],
+      ["profile http raw", 300, calls(http.bare)],
+    );
+  }
   for (const [label, n, run] of windows) {
     await run(n); // warm-up
     await settle();
@@ -997,6 +1107,7 @@ async function profileWindows(cfg, module) {
     await run(n);
     await mark(label, "end", n);
   }
+  await http?.close();
   raw.close();
   host.close();
 }
