@@ -1089,6 +1089,15 @@ async function profileWindows(cfg, module) {
     ["profile pipe host", 20_000, (n) => pipelinedOnce(() => host.callTool("echo", args), n, cfg.depth, 0)],
     ["profile pipe raw", 20_000, (n) => pipelinedOnce((i) => raw.echo(echoFrame(i)), n, cfg.depth, 0)],
   ];
+  // tools/list of 500 tools: ours (the host and the Rust echo server) against raw echoes of the same JSON text.
+  const listEnv = { ECHO_EXTRA_TOOLS: String(cfg.listExtra) };
+  const lister = await spawnHost(ECHO_WORKER, { module, env: listEnv });
+  const listJson = JSON.stringify(await lister.listTools());
+  const listRaw = await RawEcho.spawn();
+  windows.push(
+    ["profile list host", 300, async (n) => { for (let i = 0; i < n; i++) await lister.listTools(); }],
+    ["profile list raw", 300, async (n) => { for (let i = 0; i < n; i++) await listRaw.echo(listJson); }],
+  );
   const http = cfg.remoteUrl ? await httpClients(cfg.remoteUrl) : null;
   if (http) {
     const calls = (call) => async (n) => {
@@ -1108,6 +1117,8 @@ async function profileWindows(cfg, module) {
     await mark(label, "end", n);
   }
   await http?.close();
+  lister.close();
+  listRaw.close();
   raw.close();
   host.close();
 }
