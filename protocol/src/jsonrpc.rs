@@ -364,6 +364,20 @@ pub fn encode_result<R: Serialize>(id: &RequestId, result: &R) -> serde_json::Re
     serde_json::to_string(&ResultFrame { jsonrpc: "2.0", id, result })
 }
 
+/// Writes a result response frame around `result`, JSON text the caller wrote (for one made of serde_json's own
+/// output, such as [`crate::modern::complete_result`]'s): it is copied in, not read again.
+pub fn encode_result_text(id: &RequestId, result: &str) -> String {
+    // A request id is a number or a string, which always serializes.
+    let id = serde_json::to_string(id).unwrap_or_default();
+    let mut frame = String::with_capacity(result.len() + id.len() + 32);
+    frame.push_str("{\"jsonrpc\":\"2.0\",\"id\":");
+    frame.push_str(&id);
+    frame.push_str(",\"result\":");
+    frame.push_str(result);
+    frame.push('}');
+    frame
+}
+
 /// Writes an error response frame. `id` is `None` only when the request's id could not be read.
 pub fn encode_error(id: Option<&RequestId>, error: &ErrorObject) -> String {
     // An ErrorObject always serializes: its data is a Value and its other members are plain.

@@ -207,3 +207,13 @@ fn a_frame_given_up_parses_as_a_borrowed_one_does() {
 fn parse_owned_checked(frame: String) -> Message {
     Message::parse_owned(frame).unwrap_or_else(|e| panic!("did not parse: {e}"))
 }
+
+#[test]
+fn a_result_written_as_text_makes_the_frame_encode_result_writes() {
+    let result = r#"{"content":[{"type":"text","text":"a \"quoted\" word"}]}"#;
+    let raw = RawValue::from_string(result.to_owned()).unwrap_or_else(|e| panic!("{e}"));
+    for id in [RequestId::Number(7), RequestId::String("a\"b".into())] {
+        let expected = encode_result(&id, &raw).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(encode_result_text(&id, result), expected);
+    }
+}

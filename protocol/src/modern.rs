@@ -284,52 +284,60 @@ pub struct ListenParams {
     pub notifications: SubscriptionFilter,
 }
 
-/// Serializes a complete modern result: `result` with `resultType: "complete"` as its first member (so that a
-/// client can tell a complete result without reading the rest: [`result_kind`]), the server's identity in `_meta`
-/// (merged into any `_meta` the result has) and, for list, read and discover results, the caching hints.
+/// The server's identity as every modern result carries it (`_meta` of `io.modelcontextprotocol/serverInfo`),
+/// written once for a server rather than again for each result.
+#[derive(Debug, Clone)]
+pub struct ServerIdentity {
+    /// The `_meta` member: `"_meta":{"io.modelcontextprotocol/serverInfo":{…}}`.
+    member: String,
+    /// The server's `Implementation`, as JSON text.
+    info: String,
+}
+
+impl ServerIdentity {
+    /// The identity of the server that `info` describes.
+    pub fn new(info: &Implementation) -> serde_json::Result<Self> {
+        let info = serde_json::to_string(info)?;
+        let member = format!("\"_meta\":{{\"{}\":{info}}}", meta::SERVER_INFO);
+        Ok(Self { member, info })
+    }
+}
+
+/// Writes a complete modern result as JSON text: `result` with `resultType: "complete"` as its first member (so
+/// that a client can tell a complete result without reading the rest: [`result_kind`]), the server's identity in
+/// `_meta` (merged into any `_meta` the result has) and, for list, read and discover results, the caching hints.
+/// The text is made of what serde_json wrote, and is not read again.
 pub fn complete_result<R: Serialize>(
     result: &R,
-    server_info: &Implementation,
+    server: &ServerIdentity,
     cache: Option<CacheHint>,
-) -> serde_json::Result<Box<RawValue>> {
-    complete_text(serde_json::to_string(result)?, server_info, cache)
+) -> serde_json::Result<String> {
+    complete_text(serde_json::to_string(result)?, server, cache)
 }
 
 /// [`complete_result`] of a result already written as text: the part that is not generic, so that it is compiled once
 /// rather than once for every type of result.
-fn complete_text(
-    body: String,
-    server_info: &Implementation,
-    cache: Option<CacheHint>,
-) -> serde_json::Result<Box<RawValue>> {
+fn complete_text(body: String, server: &ServerIdentity, cache: Option<CacheHint>) -> serde_json::Result<String> {
     let mut members = JsonObject::new();
     if let Some(cache) = cache {
         members.insert("ttlMs".into(), cache.ttl_ms.into());
         members.insert("cacheScope".into(), serde_json::to_value(cache.cache_scope)?);
     }
-    typed(result_type::COMPLETE, body, server_info, members)
+    typed(result_type::COMPLETE, body, server, members)
 }
 
-/// Serializes an [`InputRequiredResult`] with its `resultType` first and the server's identity.
-pub fn input_required_result(
-    result: &InputRequiredResult,
-    server_info: &Implementation,
-) -> serde_json::Result<Box<RawValue>> {
-    typed(result_type::INPUT_REQUIRED, serde_json::to_string(result)?, server_info, JsonObject::new())
+/// Writes an [`InputRequiredResult`] as JSON text, with its `resultType` first and the server's identity.
+pub fn input_required_result(result: &InputRequiredResult, server: &ServerIdentity) -> serde_json::Result<String> {
+    typed(result_type::INPUT_REQUIRED, serde_json::to_string(result)?, server, JsonObject::new())
 }
 
 /// `{"resultType":…, <members>, "_meta":{serverInfo…}, <the result's own members>}`. The result's text is copied,
 /// not rebuilt, unless it has a `_meta` of its own to merge into.
-fn typed(
-    kind: &str,
-    mut body: String,
-    server_info: &Implementation,
-    members: JsonObject,
-) -> serde_json::Result<Box<RawValue>> {
+fn typed(kind: &str, mut body: String, server: &ServerIdentity, members: JsonObject) -> serde_json::Result<String> {
     let mut server_meta = None;
     if body.contains("\"_meta\"") {
         // Perhaps a `_meta` of its own (or the text "_meta" in a value): merged for certain through a value.
-        let info = serde_json::to_value(server_info)?;
+        let info: Value = crate::json::from_str(&server.info)?;
         let mut value: Value = crate::json::from_str(&body)?;
         if let Value::Object(object) = &mut value {
             match object.get_mut("_meta") {
@@ -344,24 +352,24 @@ fn typed(
         }
         body = serde_json::to_string(&value)?;
     } else {
-        // The usual case, written as text: no value is built for the server's identity on every result.
-        server_meta = Some(format!("\"_meta\":{{\"{}\":{}}}", meta::SERVER_INFO, serde_json::to_string(server_info)?));
+        // The usual case, written as text: the identity as the server wrote it once.
+        server_meta = Some(server.member.as_str());
     }
     let inner = body.trim().strip_prefix('{').and_then(|t| t.strip_suffix('}')).map(str::trim).unwrap_or_default();
     let own = if members.is_empty() { String::new() } else { serde_json::to_string(&members)? };
     let own = own.strip_prefix('{').and_then(|t| t.strip_suffix('}')).unwrap_or_default();
     let kind = serde_json::to_string(kind)?;
-    let mut text = String::with_capacity(body.len() + own.len() + server_meta.as_ref().map_or(0, String::len) + 32);
+    let mut text = String::with_capacity(body.len() + own.len() + server_meta.map_or(0, str::len) + 32);
     text.push_str("{\"resultType\":");
     text.push_str(&kind);
-    for part in [own, server_meta.as_deref().unwrap_or_default(), inner] {
+    for part in [own, server_meta.unwrap_or_default(), inner] {
         if !part.is_empty() {
             text.push(',');
             text.push_str(part);
         }
     }
     text.push('}');
-    RawValue::from_string(text)
+    Ok(text)
 }
 
 /// The `_meta` that ties a notification to the `subscriptions/listen` request `id`.

@@ -80,12 +80,12 @@ fn a_request_s_era_is_read_from_its_meta() {
 
 #[test]
 fn a_complete_result_says_its_type_first_and_names_the_server() {
-    let info = Implementation::new("srv", "2");
+    let info = ServerIdentity::new(&Implementation::new("srv", "2")).unwrap_or_else(|e| panic!("{e}"));
     let hint = Some(CacheHint { ttl_ms: 5, cache_scope: CacheScope::Public });
     let text = complete_result(&json!({"tools": []}), &info, hint).unwrap_or_else(|e| panic!("{e}"));
-    assert!(text.get().starts_with(r#"{"resultType":"complete","#), "{}", text.get());
-    assert_eq!(result_kind(text.get()), Ok(ResultKind::Complete));
-    let value: serde_json::Value = serde_json::from_str(text.get()).unwrap_or_default();
+    assert!(text.starts_with(r#"{"resultType":"complete","#), "{text}");
+    assert_eq!(result_kind(&text), Ok(ResultKind::Complete));
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
     assert_eq!(value["tools"], json!([]));
     assert_eq!((value["ttlMs"].clone(), value["cacheScope"].clone()), (json!(5), json!("public")));
     assert_eq!(value["_meta"][meta::SERVER_INFO]["name"], "srv");
@@ -93,18 +93,42 @@ fn a_complete_result_says_its_type_first_and_names_the_server() {
     // A result with a _meta of its own keeps it, with the server's identity added.
     let own =
         complete_result(&json!({"content": [], "_meta": {"x": 1}}), &info, None).unwrap_or_else(|e| panic!("{e}"));
-    let value: serde_json::Value = serde_json::from_str(own.get()).unwrap_or_default();
-    assert!(own.get().starts_with(r#"{"resultType":"complete""#));
+    let value: serde_json::Value = serde_json::from_str(&own).unwrap_or_default();
+    assert!(own.starts_with(r#"{"resultType":"complete""#));
     assert_eq!(
         (value["_meta"]["x"].clone(), value["_meta"][meta::SERVER_INFO]["version"].clone()),
         (json!(1), json!("2"))
     );
     // A unit result is an object with the fields alone.
     let unit = complete_result(&(), &info, None).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(serde_json::from_str::<serde_json::Value>(unit.get()).unwrap_or_default()["resultType"], "complete");
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&unit).unwrap_or_default()["resultType"], "complete");
 
     let asked = input_required_result(&InputRequiredResult::default(), &info).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(result_kind(asked.get()), Ok(ResultKind::InputRequired));
+    assert_eq!(result_kind(&asked), Ok(ResultKind::InputRequired));
+}
+
+#[test]
+fn a_written_result_is_json_whatever_the_result_serializes_to() {
+    // The text is not read again before it is sent: every shape a result may serialize to must make JSON.
+    let info = ServerIdentity::new(&Implementation::new("s\"rv", "1")).unwrap_or_else(|e| panic!("{e}"));
+    let hint = Some(CacheHint { ttl_ms: 1, cache_scope: CacheScope::Private });
+    let shapes = [
+        json!({}),
+        json!({"content": [{"type": "text", "text": "}{\"_meta\""}]}),
+        json!({"_meta": "not an object"}),
+        json!(null),
+        json!([1, 2]),
+        json!("text"),
+    ];
+    for shape in shapes {
+        for cache in [None, hint] {
+            let text = complete_result(&shape, &info, cache).unwrap_or_else(|e| panic!("{e}"));
+            let value: serde_json::Value =
+                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{shape}: {e}: {text}"));
+            assert_eq!(value["resultType"], "complete", "{text}");
+            assert_eq!(value["_meta"][meta::SERVER_INFO]["name"], "s\"rv", "{text}");
+        }
+    }
 }
 
 #[test]

@@ -205,7 +205,7 @@ impl Session {
                 id,
                 parse_optional_params(params).and_then(|p| {
                     self.tools_list_result(p, false, |page| {
-                        serde_json::value::to_raw_value(&page)
+                        serde_json::to_string(&page)
                             .map_err(|e| ErrorObject::internal_error(format!("result not serializable: {e}")))
                     })
                 }),

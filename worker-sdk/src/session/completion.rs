@@ -16,7 +16,7 @@ pub(super) fn serve(session: &Session, request: &Request, era: RequestEra<'_>) -
         (work, None) => session.serve(id, work),
         (Ok((cancel, work)), Some(_)) => {
             let state = session.state.clone();
-            session.spawn_request(id.clone(), cancel, async move { super::modern::complete(&state, work.await, None) });
+            session.spawn_written(id.clone(), cancel, async move { super::modern::complete(&state, work.await, None) });
         }
         (Err(error), Some(_)) => session.answer::<()>(id, Err(error), None),
     }

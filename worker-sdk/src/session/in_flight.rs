@@ -4,6 +4,7 @@ use super::{Session, Spawner};
 use crate::cancel::CancelSignal;
 use crate::peer::encode_reply;
 use futures_util::future::{AbortHandle, Abortable, LocalBoxFuture};
+use mcp_worker_protocol::jsonrpc::encode_result_text;
 use mcp_worker_protocol::{ErrorObject, RequestId};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -55,6 +56,17 @@ impl Session {
         // Only the result's encoding depends on the handler: the task around it is compiled once.
         let reply_id = id.clone();
         let framed = Box::pin(async move { encode_reply(&reply_id, work.await) });
+        self.spawn_framed(id, cancel, framed);
+    }
+
+    /// [`Session::spawn_request`] for work whose result is JSON text already (a modern result, written with what
+    /// its era adds around it): the text goes into the frame as it is.
+    pub(super) fn spawn_written<F>(&self, id: RequestId, cancel: CancelSignal, work: F)
+    where
+        F: Future<Output = Result<String, ErrorObject>> + 'static,
+    {
+        let reply_id = id.clone();
+        let framed = Box::pin(async move { work.await.map(|result| encode_result_text(&reply_id, &result)) });
         self.spawn_framed(id, cancel, framed);
     }
 

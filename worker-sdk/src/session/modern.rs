@@ -11,13 +11,13 @@ use crate::context::{Carried, Modern};
 use crate::input_rounds::{Interrupt, Rounds};
 use crate::state::State;
 use futures_util::future::{Either, select};
+use mcp_worker_protocol::jsonrpc::encode_result_text;
 use mcp_worker_protocol::modern::{
     CacheHint, CacheScope, DiscoverResult, ModernMeta, all_versions, complete_result, input_required_result,
     methods as modern_methods,
 };
 use mcp_worker_protocol::{ErrorCode, ErrorObject, Request, RequestId, methods};
 use serde::Serialize;
-use serde_json::value::RawValue;
 use std::rc::Rc;
 
 impl Session {
@@ -77,7 +77,8 @@ impl Session {
         outcome: Result<R, ErrorObject>,
         cache: Option<CacheHint>,
     ) {
-        self.state.peer.reply(id, complete(&self.state, outcome, cache));
+        let frame = complete(&self.state, outcome, cache).map(|result| encode_result_text(id, &result));
+        self.state.peer.answer(id, frame);
     }
 
     /// Serves a request that may need input from the client: opens its rounds (its `requestState` and
@@ -104,12 +105,12 @@ impl Session {
             Err(error) => return self.answer::<()>(id, Err(error), None),
         };
         let state = self.state.clone();
-        self.spawn_request(id.clone(), cancel, async move {
+        self.spawn_written(id.clone(), cancel, async move {
             match select(work, rounds.interrupted()).await {
                 Either::Left((outcome, _)) => complete(&state, outcome, cache),
                 Either::Right((Interrupt::InputRequired, _)) => {
                     let result = rounds.input_required(now_ms())?;
-                    input_required_result(&result, &state.config.info).map_err(unserializable)
+                    input_required_result(&result, &state.config.identity).map_err(unserializable)
                 }
                 Either::Right((Interrupt::Failed(error), _)) => Err(error),
             }
@@ -117,14 +118,14 @@ impl Session {
     }
 }
 
-/// A complete modern result, or the error as this era spells it.
+/// A complete modern result as JSON text, or the error as this era spells it.
 pub(super) fn complete<R: Serialize>(
     state: &State,
     outcome: Result<R, ErrorObject>,
     cache: Option<CacheHint>,
-) -> Result<Box<RawValue>, ErrorObject> {
+) -> Result<String, ErrorObject> {
     match outcome {
-        Ok(result) => complete_result(&result, &state.config.info, cache).map_err(unserializable),
+        Ok(result) => complete_result(&result, &state.config.identity, cache).map_err(unserializable),
         // 2026-07-28 retired -32002: a resource that does not exist is invalid params.
         Err(error) if error.code == ErrorCode::RESOURCE_NOT_FOUND => {
             Err(ErrorObject { code: ErrorCode::INVALID_PARAMS, ..error })

@@ -26,7 +26,7 @@ impl Session {
         &self,
         params: PaginatedParams,
         modern: bool,
-        complete: impl FnOnce(ListToolsResult) -> Result<Box<RawValue>, ErrorObject>,
+        complete: impl FnOnce(ListToolsResult) -> Result<String, ErrorObject>,
     ) -> Result<Rc<str>, ErrorObject> {
         let first = params.cursor.is_none();
         let version = self.state.registry.borrow().tools.version();
@@ -37,7 +37,7 @@ impl Session {
         {
             return Ok(page.result.clone());
         }
-        let result: Rc<str> = Rc::from(complete(self.list_tools(params)?)?.get());
+        let result: Rc<str> = Rc::from(complete(self.list_tools(params)?)?);
         if first {
             *self.state.first_tools_page.borrow_mut() = Some(ToolsPage { version, modern, result: result.clone() });
         }
