@@ -95,33 +95,33 @@ pub fn missing_capability(message: impl Into<String>, required: Value) -> ErrorO
 /// The capabilities, client and log level are kept as the client wrote them and read by [`RequestMeta::era`]:
 /// no value tree is built for them on every request, and each type has one deserializer (from text) in a build.
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct RequestMeta {
+pub struct RequestMeta<'a> {
     /// The request's protocol version: present on every modern request, absent on the handshake's.
-    #[serde(rename = "io.modelcontextprotocol/protocolVersion", default)]
-    pub version: Option<Value>,
+    #[serde(rename = "io.modelcontextprotocol/protocolVersion", default, borrow)]
+    pub version: Option<&'a RawValue>,
     /// What the client offers for this request.
-    #[serde(rename = "io.modelcontextprotocol/clientCapabilities", default)]
-    pub capabilities: Option<Box<RawValue>>,
+    #[serde(rename = "io.modelcontextprotocol/clientCapabilities", default, borrow)]
+    pub capabilities: Option<&'a RawValue>,
     /// Who sends the request.
-    #[serde(rename = "io.modelcontextprotocol/clientInfo", default)]
-    pub client_info: Option<Box<RawValue>>,
+    #[serde(rename = "io.modelcontextprotocol/clientInfo", default, borrow)]
+    pub client_info: Option<&'a RawValue>,
     /// The lowest log level the client wants for this request.
-    #[serde(rename = "io.modelcontextprotocol/logLevel", default)]
-    pub log_level: Option<Box<RawValue>>,
+    #[serde(rename = "io.modelcontextprotocol/logLevel", default, borrow)]
+    pub log_level: Option<&'a RawValue>,
     /// The request's progress token.
     #[serde(rename = "progressToken", default)]
     pub progress_token: Option<ProgressToken>,
 }
 
 /// The `_meta` of request params, read leniently: params that are not an object, or have no `_meta`, give the
-/// default (a request of the handshake era).
-pub fn request_meta(params: Option<&serde_json::value::RawValue>) -> RequestMeta {
+/// default (a request of the handshake era). Its members are read where they stand in the params' text.
+pub fn request_meta(params: Option<&serde_json::value::RawValue>) -> RequestMeta<'_> {
     #[derive(Deserialize)]
-    struct MetaOnly {
-        #[serde(rename = "_meta", default)]
-        meta: Option<RequestMeta>,
+    struct MetaOnly<'a> {
+        #[serde(rename = "_meta", default, borrow)]
+        meta: Option<RequestMeta<'a>>,
     }
-    params.and_then(|p| crate::json::from_str::<MetaOnly>(p.get()).ok()).and_then(|m| m.meta).unwrap_or_default()
+    params.and_then(|p| crate::json::from_str::<MetaOnly<'_>>(p.get()).ok()).and_then(|m| m.meta).unwrap_or_default()
 }
 
 /// A modern request's metadata, checked: the version is one this side speaks and the capabilities are there.
@@ -150,13 +150,13 @@ pub enum Era {
     Modern(ModernMeta),
 }
 
-impl RequestMeta {
+impl RequestMeta<'_> {
     /// Checks the protocol fields: a modern request needs a version this side speaks (-32022 otherwise, naming
     /// `supported`) and its client capabilities (-32602 otherwise). A version of the handshake era means the
     /// request belongs to the handshake.
     pub fn era(self, supported: &[&str]) -> Result<Era, ErrorObject> {
         let Some(version) = self.version else { return Ok(Era::Handshake { progress_token: self.progress_token }) };
-        let Value::String(version) = version else {
+        let Ok(version) = crate::json::from_str::<String>(version.get()) else {
             return Err(ErrorObject::invalid_params(format!("_meta[\"{}\"] must be a string", meta::PROTOCOL_VERSION)));
         };
         if !is_modern(&version) {

@@ -59,22 +59,28 @@ fn result_kinds() {
 
 #[test]
 fn a_request_s_era_is_read_from_its_meta() {
-    let meta =
-        |value: serde_json::Value| -> RequestMeta { serde_json::from_str(&value.to_string()).unwrap_or_default() };
-    assert_eq!(meta(json!({})).era(&all_versions()), Ok(Era::Handshake { progress_token: None }));
+    let era = |value: serde_json::Value| {
+        let text = value.to_string();
+        serde_json::from_str::<RequestMeta<'_>>(&text).unwrap_or_default().era(&all_versions())
+    };
+    assert_eq!(era(json!({})), Ok(Era::Handshake { progress_token: None }));
     assert_eq!(
-        meta(json!({"io.modelcontextprotocol/protocolVersion": "2025-11-25", "progressToken": "p-1"}))
-            .era(&all_versions()),
+        era(json!({"io.modelcontextprotocol/protocolVersion": "2025-11-25", "progressToken": "p-1"})),
         Ok(Era::Handshake { progress_token: Some(ProgressToken::String("p-1".into())) }),
         "a handshake-era request keeps its progress token"
     );
-    let modern = meta(json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                            "io.modelcontextprotocol/clientCapabilities": {"sampling": {}}}));
-    let Ok(Era::Modern(checked)) = modern.era(&all_versions()) else { panic!("not modern") };
+    let modern = era(json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                           "io.modelcontextprotocol/clientCapabilities": {"sampling": {}}}));
+    let Ok(Era::Modern(checked)) = modern else { panic!("not modern") };
     assert!(checked.capabilities.sampling.is_some());
-    let unknown = meta(json!({"io.modelcontextprotocol/protocolVersion": "1999-01-01"})).era(&all_versions());
+    let unknown = era(json!({"io.modelcontextprotocol/protocolVersion": "1999-01-01"}));
     assert_eq!(unknown.map_err(|e| e.code), Err(codes::UNSUPPORTED_PROTOCOL_VERSION));
-    let no_caps = meta(json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28"})).era(&all_versions());
+    let no_caps = era(json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28"}));
+    let not_text = era(json!({"io.modelcontextprotocol/protocolVersion": 20260728}));
+    assert_eq!(
+        not_text.map_err(|e| e.message),
+        Err("_meta[\"io.modelcontextprotocol/protocolVersion\"] must be a string".into())
+    );
     assert_eq!(no_caps.map_err(|e| e.code), Err(crate::ErrorCode::INVALID_PARAMS));
 }
 
@@ -141,7 +147,7 @@ fn members_keep_their_order_and_a_name_given_twice_keeps_its_last_value() {
 
 #[test]
 fn a_modern_request_s_capabilities_and_log_level_are_checked() {
-    let era = |text: &str| serde_json::from_str::<RequestMeta>(text).unwrap_or_default().era(&all_versions());
+    let era = |text: &str| serde_json::from_str::<RequestMeta<'_>>(text).unwrap_or_default().era(&all_versions());
     let modern = r#"{"io.modelcontextprotocol/protocolVersion": "2026-07-28",
                      "io.modelcontextprotocol/clientCapabilities": {"roots": {"listChanged": true}},
                      "io.modelcontextprotocol/logLevel": "warning", "progressToken": 7}"#;
