@@ -121,7 +121,17 @@ pub fn request_meta(params: Option<&serde_json::value::RawValue>) -> RequestMeta
         #[serde(rename = "_meta", default, borrow)]
         meta: Option<RequestMeta<'a>>,
     }
-    params.and_then(|p| crate::json::from_str::<MetaOnly<'_>>(p.get()).ok()).and_then(|m| m.meta).unwrap_or_default()
+    params
+        .filter(|p| may_name_meta(p.get()))
+        .and_then(|p| crate::json::from_str::<MetaOnly<'_>>(p.get()).ok())
+        .and_then(|m| m.meta)
+        .unwrap_or_default()
+}
+
+/// Whether JSON `text` may hold a member named `_meta`: only as the literal `"_meta"`, or spelled with `\u`
+/// escapes. Most requests of the handshake era have none, and are then not read a second time for it.
+fn may_name_meta(text: &str) -> bool {
+    text.contains("\"_meta\"") || text.contains("\\u")
 }
 
 /// A modern request's metadata, checked: the version is one this side speaks and the capabilities are there.

@@ -172,3 +172,16 @@ fn a_modern_request_s_capabilities_and_log_level_are_checked() {
     );
     assert!(level.contains("is not a log level"), "{level}");
 }
+
+#[test]
+fn a_meta_named_with_escapes_is_read_like_any_other() {
+    let params = |text: &str| RawValue::from_string(text.to_owned()).unwrap_or_else(|e| panic!("{e}"));
+    let plain = params(r#"{"name":"t","_meta":{"progressToken":3}}"#);
+    let escaped = params(r#"{"name":"t","\u005fmeta":{"progressToken":3}}"#);
+    let none = params(r#"{"name":"t","arguments":{"meta":"_meta"}}"#);
+    for (params, token) in
+        [(&plain, Some(ProgressToken::Number(3))), (&escaped, Some(ProgressToken::Number(3))), (&none, None)]
+    {
+        assert_eq!(request_meta(Some(params)).progress_token, token, "{}", params.get());
+    }
+}
