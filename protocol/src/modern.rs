@@ -294,18 +294,18 @@ pub struct ListenParams {
     pub notifications: SubscriptionFilter,
 }
 
-/// The server's identity as every modern result carries it (`_meta` of `io.modelcontextprotocol/serverInfo`),
+/// The server's `serverInfo` as every modern result's `_meta` carries it (`io.modelcontextprotocol/serverInfo`),
 /// written once for a server rather than again for each result.
 #[derive(Debug, Clone)]
-pub struct ServerIdentity {
+pub struct ServerInfoMeta {
     /// The `_meta` member: `"_meta":{"io.modelcontextprotocol/serverInfo":{…}}`.
     member: String,
     /// The server's `Implementation`, as JSON text.
     info: String,
 }
 
-impl ServerIdentity {
-    /// The identity of the server that `info` describes.
+impl ServerInfoMeta {
+    /// The `_meta` member that names the server `info` describes.
     pub fn new(info: &Implementation) -> serde_json::Result<Self> {
         let info = serde_json::to_string(info)?;
         let member = format!("\"_meta\":{{\"{}\":{info}}}", meta::SERVER_INFO);
@@ -319,7 +319,7 @@ impl ServerIdentity {
 /// The text is made of what serde_json wrote, and is not read again.
 pub fn complete_result<R: Serialize>(
     result: &R,
-    server: &ServerIdentity,
+    server: &ServerInfoMeta,
     cache: Option<CacheHint>,
 ) -> serde_json::Result<String> {
     complete_text(serde_json::to_string(result)?, server, cache)
@@ -327,7 +327,7 @@ pub fn complete_result<R: Serialize>(
 
 /// [`complete_result`] of a result already written as text: the part that is not generic, so that it is compiled once
 /// rather than once for every type of result.
-fn complete_text(body: String, server: &ServerIdentity, cache: Option<CacheHint>) -> serde_json::Result<String> {
+fn complete_text(body: String, server: &ServerInfoMeta, cache: Option<CacheHint>) -> serde_json::Result<String> {
     let mut members = JsonObject::new();
     if let Some(cache) = cache {
         members.insert("ttlMs".into(), cache.ttl_ms.into());
@@ -337,13 +337,13 @@ fn complete_text(body: String, server: &ServerIdentity, cache: Option<CacheHint>
 }
 
 /// Writes an [`InputRequiredResult`] as JSON text, with its `resultType` first and the server's identity.
-pub fn input_required_result(result: &InputRequiredResult, server: &ServerIdentity) -> serde_json::Result<String> {
+pub fn input_required_result(result: &InputRequiredResult, server: &ServerInfoMeta) -> serde_json::Result<String> {
     typed(result_type::INPUT_REQUIRED, serde_json::to_string(result)?, server, JsonObject::new())
 }
 
 /// `{"resultType":…, <members>, "_meta":{serverInfo…}, <the result's own members>}`. The result's text is copied,
 /// not rebuilt, unless it has a `_meta` of its own to merge into.
-fn typed(kind: &str, mut body: String, server: &ServerIdentity, members: JsonObject) -> serde_json::Result<String> {
+fn typed(kind: &str, mut body: String, server: &ServerInfoMeta, members: JsonObject) -> serde_json::Result<String> {
     let mut server_meta = None;
     if body.contains("\"_meta\"") {
         // Perhaps a `_meta` of its own (or the text "_meta" in a value): merged for certain through a value.

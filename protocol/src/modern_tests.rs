@@ -86,7 +86,7 @@ fn a_request_s_era_is_read_from_its_meta() {
 
 #[test]
 fn a_complete_result_says_its_type_first_and_names_the_server() {
-    let info = ServerIdentity::new(&Implementation::new("srv", "2")).unwrap_or_else(|e| panic!("{e}"));
+    let info = ServerInfoMeta::new(&Implementation::new("srv", "2")).unwrap_or_else(|e| panic!("{e}"));
     let hint = Some(CacheHint { ttl_ms: 5, cache_scope: CacheScope::Public });
     let text = complete_result(&json!({"tools": []}), &info, hint).unwrap_or_else(|e| panic!("{e}"));
     assert!(text.starts_with(r#"{"resultType":"complete","#), "{text}");
@@ -116,7 +116,7 @@ fn a_complete_result_says_its_type_first_and_names_the_server() {
 #[test]
 fn a_written_result_is_json_whatever_the_result_serializes_to() {
     // The text is not read again before it is sent: every shape a result may serialize to must make JSON.
-    let info = ServerIdentity::new(&Implementation::new("s\"rv", "1")).unwrap_or_else(|e| panic!("{e}"));
+    let info = ServerInfoMeta::new(&Implementation::new("s\"rv", "1")).unwrap_or_else(|e| panic!("{e}"));
     let hint = Some(CacheHint { ttl_ms: 1, cache_scope: CacheScope::Private });
     let shapes = [
         json!({}),

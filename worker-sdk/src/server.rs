@@ -11,7 +11,7 @@ use crate::session::{Offered, Session, Spawner};
 use crate::state::Config;
 use crate::tool::ToolDef;
 use mcp_worker_protocol::lifecycle::{Icon, ListChangedCapability, ResourcesCapability};
-use mcp_worker_protocol::modern::ServerIdentity;
+use mcp_worker_protocol::modern::ServerInfoMeta;
 use mcp_worker_protocol::{Implementation, JsonObject, ServerCapabilities};
 
 /// The default number of items per page of a list: as many tools as the host registers from one server by
@@ -218,8 +218,8 @@ impl Server {
         if !self.problems.is_empty() {
             return Err(Error::InvalidServer { server: self.info.name, problems: self.problems });
         }
-        let identity = match ServerIdentity::new(&self.info) {
-            Ok(identity) => identity,
+        let info_meta = match ServerInfoMeta::new(&self.info) {
+            Ok(info_meta) => info_meta,
             Err(e) => {
                 let problems = vec![format!("its name, version or icons cannot be written as JSON: {e}")];
                 return Err(Error::InvalidServer { server: self.info.name, problems });
@@ -228,7 +228,7 @@ impl Server {
         let config = Config {
             capabilities: self.capabilities(),
             info: self.info,
-            identity,
+            info_meta,
             instructions: self.instructions,
             page_size: self.page_size,
             credentials: self.credentials,

@@ -7,7 +7,7 @@ use crate::env::Env;
 use crate::peer::Peer;
 use crate::registry::Registry;
 use crate::request_state::StateKey;
-use mcp_worker_protocol::modern::{ServerIdentity, SubscriptionFilter, subscription_meta};
+use mcp_worker_protocol::modern::{ServerInfoMeta, SubscriptionFilter, subscription_meta};
 use mcp_worker_protocol::{Implementation, RequestId, ResourceParams, ServerCapabilities, methods};
 use std::any::Any;
 use std::cell::RefCell;
@@ -16,8 +16,8 @@ use std::rc::Rc;
 /// What does not change while a server runs.
 pub(crate) struct Config {
     pub(crate) info: Implementation,
-    /// The server's identity as modern results carry it, written once.
-    pub(crate) identity: ServerIdentity,
+    /// The server's `serverInfo` as every modern result's `_meta` carries it, written once.
+    pub(crate) info_meta: ServerInfoMeta,
     pub(crate) instructions: Option<String>,
     pub(crate) page_size: usize,
     pub(crate) capabilities: ServerCapabilities,

@@ -110,7 +110,7 @@ impl Session {
                 Either::Left((outcome, _)) => complete(&state, outcome, cache),
                 Either::Right((Interrupt::InputRequired, _)) => {
                     let result = rounds.input_required(now_ms())?;
-                    input_required_result(&result, &state.config.identity).map_err(unserializable)
+                    input_required_result(&result, &state.config.info_meta).map_err(unserializable)
                 }
                 Either::Right((Interrupt::Failed(error), _)) => Err(error),
             }
@@ -125,7 +125,7 @@ pub(super) fn complete<R: Serialize>(
     cache: Option<CacheHint>,
 ) -> Result<String, ErrorObject> {
     match outcome {
-        Ok(result) => complete_result(&result, &state.config.identity, cache).map_err(unserializable),
+        Ok(result) => complete_result(&result, &state.config.info_meta, cache).map_err(unserializable),
         // 2026-07-28 retired -32002: a resource that does not exist is invalid params.
         Err(error) if error.code == ErrorCode::RESOURCE_NOT_FOUND => {
             Err(ErrorObject { code: ErrorCode::INVALID_PARAMS, ..error })
