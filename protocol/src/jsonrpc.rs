@@ -367,15 +367,22 @@ pub fn encode_result<R: Serialize>(id: &RequestId, result: &R) -> serde_json::Re
 /// Writes a result response frame around `result`, JSON text the caller wrote (for one made of serde_json's own
 /// output, such as [`crate::modern::complete_result`]'s): it is copied in, not read again.
 pub fn encode_result_text(id: &RequestId, result: &str) -> String {
-    // A request id is a number or a string, which always serializes.
-    let id = serde_json::to_string(id).unwrap_or_default();
-    let mut frame = String::with_capacity(result.len() + id.len() + 32);
-    frame.push_str("{\"jsonrpc\":\"2.0\",\"id\":");
-    frame.push_str(&id);
-    frame.push_str(",\"result\":");
+    let mut frame = result_frame_head(id, result.len() + 1);
     frame.push_str(result);
     frame.push('}');
     frame
+}
+
+/// The start of a result response frame to `id`, up to its result (`{"jsonrpc":"2.0","id":…,"result":`), with room
+/// for `more` bytes after it; the result and a closing `}` complete the frame.
+pub fn result_frame_head(id: &RequestId, more: usize) -> String {
+    // A request id is a number or a string, which always serializes.
+    let id = serde_json::to_string(id).unwrap_or_default();
+    let mut head = String::with_capacity(id.len() + 30 + more);
+    head.push_str("{\"jsonrpc\":\"2.0\",\"id\":");
+    head.push_str(&id);
+    head.push_str(",\"result\":");
+    head
 }
 
 /// Writes an error response frame. `id` is `None` only when the request's id could not be read.

@@ -4,6 +4,7 @@
 //! kept text (the web transport keeps the JavaScript string) instead of converting the same text on every answer.
 
 use mcp_worker_protocol::RequestId;
+use mcp_worker_protocol::jsonrpc::result_frame_head;
 use std::rc::Rc;
 
 /// A response frame in two parts: `head` (`{"jsonrpc":"2.0","id":…,"result":`), then the kept result text, then
@@ -22,11 +23,7 @@ impl KeptFrame {
 
     /// The frame answering `id` with `kept`.
     pub(crate) fn new(id: &RequestId, kept: Rc<str>) -> Self {
-        let mut head = String::from("{\"jsonrpc\":\"2.0\",\"id\":");
-        // A request id is a number or a string, which always serializes.
-        head.push_str(&serde_json::to_string(id).unwrap_or_default());
-        head.push_str(",\"result\":");
-        Self { head, kept }
+        Self { head: result_frame_head(id, 0), kept }
     }
 
     /// The whole frame as one text.
