@@ -1041,7 +1041,8 @@ async function streamableHttp(cfg, samples) {
   ];
   phases.forEach(([id, label], at) => {
     for (const [key, who] of [["ours", "ours"], ["sdk", "TS SDK"]]) {
-      part("streamable http", `http_${id}_${key}`, `${who}: ${label}, trimmed mean`, "ms", mean(split[key][at]), mean(split.raw[at]));
+      part("streamable http", `http_${id}_${key}`, `${who}: ${label}, trimmed mean`, "ms", mean(split[key][at]), mean(split.raw[at]),
+        "raw column: fetch() alone, the same part of its calls");
     }
   });
   await close();
