@@ -98,3 +98,17 @@ fn member_names_read_as_serde_json_reads_them_escaped_or_not() {
     let from_value: Inner = super::from_value(json!({"name": "v"})).unwrap();
     assert_eq!(from_value, Inner { name: "v".into() });
 }
+
+/// The workspace's serde_core is the patched copy in `vendor/` (vendor/README.md): serde's own message for an
+/// unexpected float does not format it, so that no package links the standard library's float formatting for it.
+/// serde_json's messages still say which float they met.
+#[test]
+fn a_float_in_the_wrong_place_is_named_without_std_float_formatting() {
+    assert_eq!(
+        de::Unexpected::Float(1.5).to_string(),
+        "floating point",
+        "serde_core is not the patched copy in vendor/: is [patch.crates-io] in Cargo.toml still used?"
+    );
+    let error = from_str::<Inner>(r#"{"name": 1.5}"#).unwrap_err().to_string();
+    assert!(error.starts_with("invalid type: floating point `1.5`, expected a string"), "{error}");
+}

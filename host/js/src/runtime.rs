@@ -206,8 +206,10 @@ fn answer(inner: &Rc<Inner>, answers: [(&'static str, Answering); 2]) {
 fn runtime_id() -> String {
     let mut bytes = [0_u8; 8];
     if getrandom::fill(&mut bytes).is_err() {
-        // No randomness: fall back on the clock, which is unique enough per page load.
-        return format!("mcpw-{}", js_sys::Date::now());
+        // No randomness: fall back on the clock, which is unique enough per page load. Its whole milliseconds,
+        // as an integer: `f64`'s `Display` would link the standard library's float formatting for this alone.
+        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a clock in milliseconds")]
+        return format!("mcpw-{}", js_sys::Date::now() as u64);
     }
     let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
     format!("mcpw-{hex}")

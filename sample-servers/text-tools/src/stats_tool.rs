@@ -119,6 +119,19 @@ fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
+/// `x` (at most two decimals, as [`round2`] leaves it) as `f64`'s `Display` writes it: "4", "4.5", "4.25". Written
+/// from integers: `f64`'s `Display` would link the standard library's float formatting (about 14 KB of wasm) for
+/// this one number.
+fn two_places(x: f64) -> String {
+    #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a non-negative average")]
+    let hundredths = (x * 100.0).round() as u64;
+    match (hundredths / 100, hundredths % 100) {
+        (whole, 0) => whole.to_string(),
+        (whole, part) if part % 10 == 0 => format!("{whole}.{}", part / 10),
+        (whole, part) => format!("{whole}.{part:02}"),
+    }
+}
+
 /// "1 min 5 s", "40 s".
 fn duration(seconds: usize) -> String {
     match (seconds / 60, seconds % 60) {
@@ -139,7 +152,7 @@ fn describe(s: &TextStats) -> String {
         s.bytes,
         s.words,
         s.unique_words,
-        s.average_word_length,
+        two_places(s.average_word_length),
         s.lines,
         s.sentences,
         s.paragraphs,
@@ -148,4 +161,16 @@ fn describe(s: &TextStats) -> String {
         duration(s.speaking_seconds),
         if top.is_empty() { "none".to_owned() } else { top.join(", ") }
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_average_reads_as_a_float_would() {
+        for x in [0.0, 4.0, 4.5, 4.25, 4.05, 12.1, 123.99] {
+            assert_eq!(two_places(x), x.to_string(), "{x}");
+        }
+    }
 }

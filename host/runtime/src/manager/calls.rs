@@ -185,9 +185,12 @@ impl Inner {
         let grace = self.options.cancel_grace_ms;
         match *event {
             CancelEvent::ProgressAfterCancel { since_ms, .. } if since_ms > f64::from(grace) => {
+                // Whole milliseconds, as an integer: `f64`'s `Display` links the standard library's float
+                // formatting, and nothing else in the host needs it.
+                #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "more than the grace")]
+                let since_ms = since_ms.round() as u64;
                 let reason = format!(
-                    "it kept working on a cancelled request ({} ms after the cancellation; grace {grace} ms)",
-                    since_ms.round()
+                    "it kept working on a cancelled request ({since_ms} ms after the cancellation; grace {grace} ms)"
                 );
                 self.terminate(name, generation, reason);
             }
