@@ -978,7 +978,7 @@ class RawHttp {
 async function streamableHttp(cfg, samples) {
   if (!cfg.remoteUrl) return;
   log("tools/call over Streamable HTTP");
-  const { ours, theirs, bare, close } = await httpClients(cfg.remoteUrl);
+  const { ours, theirs, theirsPlain, bare, close } = await httpClients(cfg.remoteUrl);
   // Each call is split where it meets the network: when the client calls fetch() and when fetch()'s promise
   // settles (the response's headers are in). The page's fetch is wrapped for the measured calls only; all three
   // clients call the global fetch when they send.
@@ -998,8 +998,8 @@ async function streamableHttp(cfg, samples) {
   // server keeps getting faster over a run (its JIT warms), so clients timed in blocks, one after the other, hand
   // that drift to whichever goes first: in blocks of 200 (ours, theirs, ours, theirs), our second block ran 7%
   // faster than our first.
-  const t = { ours: [], sdk: [], raw: [] };
-  const split = { ours: [[], [], []], sdk: [[], [], []], raw: [[], [], []] };
+  const t = { ours: [], sdk: [], raw: [], sdkPlain: [] };
+  const split = { ours: [[], [], []], sdk: [[], [], []], raw: [[], [], []], sdkPlain: [[], [], []] };
   const timed = async (call, key) => {
     fetchedAt = 0;
     headersAt = 0;
@@ -1018,9 +1018,10 @@ async function streamableHttp(cfg, samples) {
     await timed(ours);
     await timed(theirs);
     await timed(bare);
+    await timed(theirsPlain);
   }
   await settle();
-  const clients = [[ours, "ours"], [theirs, "sdk"], [bare, "raw"]];
+  const clients = [[ours, "ours"], [theirs, "sdk"], [bare, "raw"], [theirsPlain, "sdkPlain"]];
   globalThis.fetch = stampedFetch;
   try {
     for (let i = 0; i < cfg.httpN; i++) {
@@ -1032,7 +1033,9 @@ async function streamableHttp(cfg, samples) {
   samples.http = { ...t, split };
   const ms = (times) => summarize(times).p50;
   figure("streamable http", "http_call_p50", `tools/call echo over Streamable HTTP, sequential p50 (${t.ours.length} calls)`, "ms", { ours: ms(t.ours), raw: ms(t.raw), sdk: { json: ms(t.sdk) } },
-    "raw: fetch() POSTs the same tools/call with the session's headers and reads the answer's body as text; TS SDK: its Client with its StreamableHTTPClientTransport (JSON text over HTTP) in the same page, same server (a TS SDK StreamableHTTPServerTransport on 127.0.0.1)");
+    "each asks for progress, as ours does on every call: raw: fetch() POSTs the same tools/call (with a progressToken) with the session's headers and reads the answer's body as text; TS SDK: its Client (with an onprogress handler) with its StreamableHTTPClientTransport (JSON text over HTTP) in the same page, same server (a TS SDK StreamableHTTPServerTransport on 127.0.0.1)");
+  part("streamable http", "http_call_p50_sdk_plain", "TS SDK: its Client called without onprogress (no progress token), sequential p50", "ms", ms(t.sdkPlain), ms(t.raw),
+    "the request the SDK's examples make; raw column: fetch() alone, with a progress token");
   const mean = (times) => summarize(times).trimmedMean;
   const phases = [
     ["before", "call -> the client calls fetch() (building the request)"],
@@ -1040,7 +1043,7 @@ async function streamableHttp(cfg, samples) {
     ["after", "response headers -> result in the caller's hands (reading the body, parsing, settling)"],
   ];
   phases.forEach(([id, label], at) => {
-    for (const [key, who] of [["ours", "ours"], ["sdk", "TS SDK"]]) {
+    for (const [key, who] of [["ours", "ours"], ["sdk", "TS SDK"], ["sdkPlain", "TS SDK without a progress token"]]) {
       part("streamable http", `http_${id}_${key}`, `${who}: ${label}, trimmed mean`, "ms", mean(split[key][at]), mean(split.raw[at]),
         "raw column: fetch() alone, the same part of its calls");
     }
@@ -1048,9 +1051,11 @@ async function streamableHttp(cfg, samples) {
   await close();
 }
 
-/** The three clients of the Streamable HTTP row, each connected to the server at `url` and checked with one call:
- * `ours` (the runtime), `theirs` (the TS SDK's Client) and `bare` (fetch() alone), each a function that makes one
- * `echo` call; `close` ends their sessions. */
+/** The clients of the Streamable HTTP row, each connected to the server at `url` and checked with one call: `ours`
+ * (the runtime), `theirs` (the TS SDK's Client) and `bare` (fetch() alone), each a function that makes one `echo`
+ * call; `close` ends their sessions. Each asks for progress, as the runtime does on every call (it reports progress on
+ * its status socket): the SDK's Client with an `onprogress` handler, `bare` with a `progressToken`, so that the server
+ * gets the same request from each. `theirsPlain` is the SDK's Client called as its examples do, without one. */
 async function httpClients(url) {
   const rt = await McpRuntime.create({ databaseName: `bench-${Date.now()}` });
   rt.addServer({ name: "remote", url });
@@ -1061,17 +1066,20 @@ async function httpClients(url) {
   const raw = await RawHttp.connect(url);
   const args = { text: "ping" };
   const ours = () => rt.callTool("remote", "echo", args);
-  const theirs = () => sdk.callTool({ name: "echo", arguments: args });
-  const bare = () => raw.call("tools/call", { name: "echo", arguments: args });
+  const theirs = () => sdk.callTool({ name: "echo", arguments: args }, undefined, { onprogress: () => {} });
+  const theirsPlain = () => sdk.callTool({ name: "echo", arguments: args });
+  let token = 0;
+  const bare = () => raw.call("tools/call", { name: "echo", arguments: args, _meta: { progressToken: `raw-${++token}` } });
   checkEcho(await ours());
   checkEcho(await theirs());
+  checkEcho(await theirsPlain());
   check((await bare()).includes('"ping"'), "raw fetch: the echo answer does not hold the text");
   const close = async () => {
     await raw.close();
     await sdk.close();
     rt.close();
   };
-  return { ours, theirs, bare, close };
+  return { ours, theirs, theirsPlain, bare, close };
 }
 
 /**
