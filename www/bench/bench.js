@@ -1033,7 +1033,7 @@ async function streamableHttp(cfg, samples) {
   samples.http = { ...t, split };
   const ms = (times) => summarize(times).p50;
   figure("streamable http", "http_call_p50", `tools/call echo over Streamable HTTP, sequential p50 (${t.ours.length} calls)`, "ms", { ours: ms(t.ours), raw: ms(t.raw), sdk: { json: ms(t.sdk) } },
-    "each asks for progress, as ours does on every call: raw: fetch() POSTs the same tools/call (with a progressToken) with the session's headers and reads the answer's body as text; TS SDK: its Client (with an onprogress handler) with its StreamableHTTPClientTransport (JSON text over HTTP) in the same page, same server (a TS SDK StreamableHTTPServerTransport on 127.0.0.1)");
+    "all three ask for progress, as ours does on every call. raw: fetch() POSTs the same tools/call (with a progressToken) with the session's headers and reads the answer's body as text; TS SDK: its Client (with an onprogress handler) with its StreamableHTTPClientTransport (JSON text over HTTP) in the same page, same server (a TS SDK StreamableHTTPServerTransport on 127.0.0.1)");
   part("streamable http", "http_call_p50_sdk_plain", "TS SDK: its Client called without onprogress (no progress token), sequential p50", "ms", ms(t.sdkPlain), ms(t.raw),
     "the request the SDK's examples make; raw column: fetch() alone, with a progress token");
   const mean = (times) => summarize(times).trimmedMean;
