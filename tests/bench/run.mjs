@@ -13,10 +13,19 @@
 // meaningless at 100 us). The proxy also answers repeated GETs from memory, so the dev server's own latency does not
 // land in cold-start figures. `--direct` skips the proxy.
 //
+// The browser runs with no DevTools client attached, as a user's does: Chromium is started as a plain process and the
+// page reports its window marks and results by POSTs to the proxy (www/bench/runner-link.js). Under a DevTools client
+// (Playwright's, which enables the network domain on every page) each fetch() records its initiator's stack: a
+// Streamable HTTP call took 4.5 ms instead of 2.5 against the same local server, and a fetch() called 40 frames deep
+// 0.3 ms longer than one called from the top (a page of its own, 1,000 calls of each, 10% trimmed means), which
+// would charge the clients by their call depth rather than their work. `--attached` runs the page under Playwright as
+// before; `--profile` and `--direct` need it.
+//
 // Exit status: 0 when the bench ran (whatever the figures: machines are noisy, figures are reported, not asserted),
 // 1 when it could not run or failed, 2 on bad usage.
 //
-// Options: --quick (scaled-down counts), --direct (no isolation proxy), --timeout <seconds> (default 300),
+// Options: --quick (scaled-down counts), --direct (no isolation proxy), --attached (the page under Playwright, a
+//          DevTools client), --timeout <seconds> (default 300),
 //          --out <file> (default <target>/bench/results.json), --json (also print the JSON),
 //          --profile (after the figures, extra windows under the DevTools CPU profiler, page and workers: top
 //          functions by self time; wasm shows as wasm-function[N] unless the .wasm keeps its name section).
@@ -35,20 +44,31 @@ import { CHROMIUM, CHROMIUM_ARGS } from "../support/chromium.mjs";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 // The tests' Chromium flags, and one more: lets the page collect garbage between measurements, so a GC from one phase
 // does not land in the next.
-const BENCH_ARGS = [...CHROMIUM_ARGS, "--js-flags=--expose-gc"];
+// The page is also kept a foreground page, as Playwright keeps the pages it drives: no field-trial experiments, no
+// throttling of background renderers, timers or IPC (a detached page runs with these flags and no DevTools client).
+const BENCH_ARGS = [
+  ...CHROMIUM_ARGS,
+  "--js-flags=--expose-gc",
+  "--disable-field-trial-config",
+  "--disable-background-timer-throttling",
+  "--disable-backgrounding-occluded-windows",
+  "--disable-renderer-backgrounding",
+  "--disable-ipc-flooding-protection",
+];
 
 function usage(message) {
   console.error(`run.mjs: ${message}`);
-  console.error("usage: node tests/bench/run.mjs [--quick] [--direct] [--profile] [--set key=value]... [--timeout <seconds>] [--out <file>] [--json]");
+  console.error("usage: node tests/bench/run.mjs [--quick] [--direct] [--attached] [--profile] [--set key=value]... [--timeout <seconds>] [--out <file>] [--json]");
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const opts = { quick: false, direct: false, profile: false, timeoutS: 300, out: null, json: false, set: [] };
+  const opts = { quick: false, direct: false, attached: false, profile: false, timeoutS: 300, out: null, json: false, set: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--quick") opts.quick = true;
     else if (a === "--direct") opts.direct = true;
+    else if (a === "--attached") opts.attached = true;
     else if (a === "--json") opts.json = true;
     else if (a === "--profile") opts.profile = true;
     else if (a === "--set") {
@@ -61,6 +81,8 @@ function parseArgs(argv) {
     else usage(`unknown argument \`${a}\``);
   }
   if (!Number.isFinite(opts.timeoutS) || opts.timeoutS <= 0) usage("--timeout needs a number of seconds");
+  // The profiler is a DevTools client, and with --direct no proxy receives the page's reports.
+  if (opts.profile || opts.direct) opts.attached = true;
   return opts;
 }
 
@@ -68,14 +90,15 @@ function parseArgs(argv) {
  * Serves `upstream` on a free 127.0.0.1 port, adding the headers that make the page cross-origin isolated.
  * Successful GETs are fetched from upstream once and then answered from memory (the browser still fetches every
  * time: upstream's `Cache-Control: no-store` is kept), so the dev server's own latency (see `probeKeepAlive`) stays
- * out of the cold-start figures. `extra` maps paths to entries served as they are.
+ * out of the cold-start figures. `extra` maps paths to entries served as they are; `reports` maps paths to functions
+ * that take a POSTed JSON body (answered with 204 once the function has settled).
  *
  * The bench page's Content-Security-Policy also gets 'unsafe-eval' in script-src: the TS SDK's Client validates tool
  * results with Ajv by default, which compiles schemas with `new Function` (the SDK's eval-free validator needs
  * @cfworker/json-schema, an optional dependency), and the SDK is measured as it ships. Nothing of ours evaluates
  * strings.
  */
-function isolationProxy(upstream, extra = {}) {
+function isolationProxy(upstream, extra = {}, reports = {}) {
   const prefix = upstream.pathname.replace(/\/$/, "");
   const cache = new Map(Object.entries(extra));
   const allowEval = (headers) => {
@@ -114,11 +137,20 @@ function isolationProxy(upstream, extra = {}) {
     });
   const server = http.createServer({ noDelay: true }, async (req, res) => {
     const key = req.method === "GET" ? req.url : null;
+    const report = req.method === "POST" ? reports[new URL(req.url, "http://x").pathname] : undefined;
     try {
+      if (report) {
+        const chunks = [];
+        for await (const chunk of req) chunks.push(chunk);
+        await report(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+        res.writeHead(204, isolation);
+        return res.end();
+      }
       if (key !== null && cache.has(key)) return send(res, cache.get(key));
       const entry = await fetchUpstream(req);
       if (new URL(req.url, "http://x").pathname === "/bench.html") entry.headers = allowEval(entry.headers);
       if (key !== null && entry.status === 200) cache.set(key, entry);
+      if (entry.status >= 400) console.log(`[page] HTTP ${entry.status} ${req.url}`);
       send(res, entry);
     } catch (error) {
       res.writeHead(502, { "content-type": "text/plain" });
@@ -311,6 +343,7 @@ function report(result, meta) {
   out.push(`hardwareConcurrency: ${e.hardwareConcurrency}`);
   out.push(`crossOriginIsolated: ${e.crossOriginIsolated} (performance.now() resolution ${e.timerResolutionUs} us)${e.crossOriginIsolated ? "" : "  <- per-call percentiles are quantized to 100 us"}`);
   out.push(`page:                ${meta.pageUrl}${meta.direct ? "" : ` (isolating, caching proxy in front of ${meta.siteUrl})`}`);
+  out.push(`browser:             ${meta.attached ? "under Playwright, a DevTools client (its network domain records every fetch's initiator: HTTP rows run slower)" : "no DevTools client attached, as a user's"}`);
   out.push(`config:              ${meta.quick ? "QUICK (scaled down) " : ""}${JSON.stringify(result.config)}`);
   out.push(`bench time:          ${(result.durationMs / 1000).toFixed(1)} s`);
   out.push(`load average:        ${meta.loadBefore} before, ${meta.loadAfter} after (other work on the machine skews every figure)`);
@@ -484,6 +517,67 @@ function sizes(site, sdk) {
 
 // ---------------------------------------------------------------------------------------------------------------
 
+/** Where the detached page POSTs, on the proxy's origin (`mark`, `done`). */
+const DETACHED_REPORTS = "/__bench/";
+
+/** A line the page logged: the bench's own progress as it is, its errors and warnings marked, the rest dropped. */
+function printPageLine({ level, text }) {
+  if (text.startsWith("[bench]")) console.log(text);
+  else if (text.startsWith("Failed to load resource")) return; // reported with its URL by whoever saw the response
+  else if (level === "pageerror") console.log(`[page error] ${text}`);
+  else if (level === "error" || level === "warning" || level === "warn") console.log(`[page ${level}] ${text}`);
+}
+
+/**
+ * The page in a Chromium of its own with no DevTools client: `reports(onMark)` gives the proxy's POST routes, `run`
+ * starts the browser on the page and resolves with its result (or rejects when the browser exits first or the time
+ * runs out), `close` ends the browser.
+ */
+function detachedPage() {
+  let child = null;
+  let profileDir = null;
+  let settle = null;
+  return {
+    reports(onMark) {
+      const printLines = (lines) => (lines ?? []).forEach(printPageLine);
+      return {
+        [`${DETACHED_REPORTS}mark`]: async ({ label, phase, calls, lines }) => {
+          printLines(lines);
+          await onMark(String(label), String(phase), Number(calls) || 0);
+        },
+        [`${DETACHED_REPORTS}done`]: async ({ result, lines }) => {
+          printLines(lines);
+          settle?.resolve(result);
+        },
+      };
+    },
+    async run(pageUrl, timeoutS) {
+      const { spawn } = await import("node:child_process");
+      const os = await import("node:os");
+      profileDir = fs.mkdtempSync(path.join(os.tmpdir(), "mcp-worker-bench-"));
+      const done = new Promise((resolve, reject) => (settle = { resolve, reject }));
+      child = spawn(CHROMIUM, [...BENCH_ARGS, `--user-data-dir=${profileDir}`, pageUrl], { stdio: "ignore" });
+      child.on("error", (error) => settle.reject(new Error(`cannot start ${CHROMIUM}: ${error.message}`)));
+      child.on("exit", (code, signal) =>
+        settle.reject(new Error(`Chromium exited (${signal ?? `code ${code}`}) before the bench reported its results`)));
+      const timer = setTimeout(() => settle.reject(new Error(`no results within ${timeoutS} s`)), timeoutS * 1000);
+      try {
+        return await done;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async close() {
+      if (child && child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGKILL");
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      }
+      if (profileDir) fs.rmSync(profileDir, { recursive: true, force: true, maxRetries: 3 });
+    },
+  };
+}
+
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const siteUrl = process.env.MCP_WORKER_SITE_URL;
@@ -500,65 +594,72 @@ async function main() {
   const sdk = await tsSdkBundles();
   const sdkBuildErrors = Object.entries(sdk.errors).map(([route, error]) => ({ wire: "all", phase: `bundling ${route}`, error }));
   const remote = !opts.direct && sdk.routes["/bench/ts-sdk-client.js"] ? await startRemoteServers() : null;
-  const proxy = opts.direct ? null : await isolationProxy(site, sdk.routes);
-  const packageSizes = await sizes(site, sdk);
   // Idle entries per measured window, keyed by the page's label (summed over rounds).
   const idle = {};
   const open = new Map();
   const profiles = {}; // label -> {calls, threads: [{thread, profile}]}
+  const canCount = idleEntries() !== null;
+  let profiler = null;
+  /** A measured window begins or ends: the vCPU idle entries meanwhile, or the profiler's window. */
+  const onMark = async (label, phase, calls) => {
+    if (label.startsWith("profile")) {
+      if (!profiler) return;
+      if (phase === "begin") await profiler.start();
+      else profiles[label] = { calls, threads: await profiler.stop() };
+      return;
+    }
+    if (!canCount) return;
+    const count = idleEntries();
+    if (phase === "begin") open.set(label, count);
+    else if (open.has(label)) {
+      const entry = (idle[label] ??= { entries: 0, calls: 0 });
+      entry.entries += count - open.get(label);
+      entry.calls += calls;
+      open.delete(label);
+    }
+  };
+  const detached = detachedPage();
+  const reports = opts.attached ? {} : detached.reports(onMark);
+  const proxy = opts.direct ? null : await isolationProxy(site, sdk.routes, reports);
+  const packageSizes = await sizes(site, sdk);
   const base = proxy ? proxy.url : site.href;
   const remoteParam = remote ? `&remoteUrl=${encodeURIComponent(remote.urls.stateful)}` : "";
-  const pageUrl = `${base}bench.html?auto=1${opts.quick ? "&quick=1" : ""}${opts.profile ? "&profile=1" : ""}${remoteParam}${opts.set.map((kv) => `&${kv}`).join("")}`;
+  const reportParam = opts.attached ? "" : `&report=${encodeURIComponent(DETACHED_REPORTS)}`;
+  const pageUrl = `${base}bench.html?auto=1${opts.quick ? "&quick=1" : ""}${opts.profile ? "&profile=1" : ""}${remoteParam}${reportParam}${opts.set.map((kv) => `&${kv}`).join("")}`;
   let browser;
   let failure = null;
   let result = null;
   try {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: BENCH_ARGS });
-    const page = await browser.newPage();
-    page.on("console", (msg) => {
-      const text = msg.text();
-      if (text.startsWith("[bench]")) console.log(text);
-      else if (text.startsWith("Failed to load resource")) return; // reported with its URL below
-      else if (msg.type() === "error" || msg.type() === "warning") console.log(`[page ${msg.type()}] ${text}`);
-    });
-    page.on("pageerror", (error) => console.log(`[page error] ${error.message}`));
-    page.on("response", (r) => {
-      if (r.status() >= 400) console.log(`[page] HTTP ${r.status()} ${r.url()}`);
-    });
-    const profiler = opts.profile ? await cpuProfiler(page) : null;
-    const canCount = idleEntries() !== null;
-    if (canCount || profiler) {
-      await page.exposeFunction("__benchMark", async (label, phase, calls) => {
-        if (label.startsWith("profile")) {
-          if (!profiler) return;
-          if (phase === "begin") await profiler.start();
-          else profiles[label] = { calls, threads: await profiler.stop() };
-          return;
-        }
-        if (!canCount) return;
-        const count = idleEntries();
-        if (phase === "begin") open.set(label, count);
-        else if (open.has(label)) {
-          const entry = (idle[label] ??= { entries: 0, calls: 0 });
-          entry.entries += count - open.get(label);
-          entry.calls += calls;
-          open.delete(label);
-        }
+    console.log(`== opening ${pageUrl}${opts.attached ? " under Playwright (a DevTools client)" : " (no DevTools client attached)"}`);
+    if (opts.attached) {
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: BENCH_ARGS });
+      const page = await browser.newPage();
+      page.on("console", (msg) => printPageLine({ level: msg.type(), text: msg.text() }));
+      page.on("pageerror", (error) => printPageLine({ level: "pageerror", text: error.message }));
+      // Through the proxy, the proxy reports failed responses.
+      if (!proxy) {
+        page.on("response", (r) => {
+          if (r.status() >= 400) console.log(`[page] HTTP ${r.status()} ${r.url()}`);
+        });
+      }
+      profiler = opts.profile ? await cpuProfiler(page) : null;
+      if (canCount || profiler) await page.exposeFunction("__benchMark", onMark);
+      const response = await page.goto(pageUrl);
+      if (!response || !response.ok()) throw new Error(`bench.html: HTTP ${response ? response.status() : "no response"}`);
+      await page.waitForFunction(() => window.__benchResults !== undefined, null, {
+        timeout: opts.timeoutS * 1000,
+        polling: 500,
       });
+      result = await page.evaluate(() => window.__benchResults);
+    } else {
+      result = await detached.run(pageUrl, opts.timeoutS);
     }
-    console.log(`== opening ${pageUrl}`);
-    const response = await page.goto(pageUrl);
-    if (!response || !response.ok()) throw new Error(`bench.html: HTTP ${response ? response.status() : "no response"}`);
-    await page.waitForFunction(() => window.__benchResults !== undefined, null, {
-      timeout: opts.timeoutS * 1000,
-      polling: 500,
-    });
-    result = await page.evaluate(() => window.__benchResults);
     if (!result || !result.ok) failure = `the bench failed in the page: ${result?.error ?? "no result"}`;
   } catch (error) {
     failure = error.message;
   } finally {
     await browser?.close().catch(() => {});
+    await detached.close();
     proxy?.close();
     await remote?.close();
   }
@@ -573,6 +674,7 @@ async function main() {
       pageUrl,
       siteUrl: site.href,
       isolationProxy: !opts.direct,
+      devtoolsAttached: opts.attached,
       quick: opts.quick,
       date: new Date().toISOString(),
       loadBefore,
@@ -591,7 +693,7 @@ async function main() {
     process.exit(1);
   }
   console.log("");
-  console.log(report(result, { pageUrl, siteUrl: site.href, direct: opts.direct, quick: opts.quick, loadBefore, loadAfter, keepAlive, idle, sdkBuildErrors, sizes: packageSizes }));
+  console.log(report(result, { pageUrl, siteUrl: site.href, direct: opts.direct, attached: opts.attached, quick: opts.quick, loadBefore, loadAfter, keepAlive, idle, sdkBuildErrors, sizes: packageSizes }));
   if (opts.profile) console.log(profileReport(profiles));
   if (opts.json) console.log(JSON.stringify(result, null, 2));
   console.log("");

@@ -1,5 +1,6 @@
 // The bench page: runs the bench on click, or at once with `?auto=1`; numeric settings come from the URL.
 import { runBench, renderResults, DEFAULT_CONFIG, QUICK_CONFIG } from "./bench.js";
+import { linkToRunner } from "./runner-link.js";
 
 const params = new URLSearchParams(location.search);
 const config = { ...(params.get("quick") === "1" ? QUICK_CONFIG : DEFAULT_CONFIG), profile: params.get("profile") === "1" };
@@ -9,6 +10,8 @@ for (const [key, value] of params) {
 }
 // A remote MCP server for the Streamable HTTP row (tests/bench/run.mjs starts one).
 config.remoteUrl = params.get("remoteUrl");
+// Run by tests/bench/run.mjs in a browser with no DevTools client attached: results and marks go to the runner.
+const runner = params.get("report") ? linkToRunner(params.get("report")) : null;
 const button = document.getElementById("run");
 const results = document.getElementById("results");
 
@@ -26,6 +29,7 @@ async function run() {
   renderResults(result, results);
   window.__benchResults = result;
   button.disabled = false;
+  await runner?.done(result);
 }
 
 button.addEventListener("click", run);
