@@ -113,6 +113,26 @@ describe("remote servers over Streamable HTTP", () => {
     assert.doesNotMatch(JSON.stringify(out), /s3cret-token.*s3cret-token/, "the token appears only where the server echoed it");
   });
 
+  it("names a configured header the browser refuses, and what it was sent to", async () => {
+    const out = await page.evaluate(async ({ url }) => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("bad-header") });
+      rt.addServer({ name: "spaced", type: "http", url, headers: { "X Api Key": "k-1" } });
+      rt.addServer({ name: "nul", type: "http", url, headers: { "X-Api-Key": "k\u0000-1" } });
+      const spaced = await failure(rt.connectServer("spaced"));
+      const nul = await failure(rt.connectServer("nul"));
+      rt.addServer({ name: "fine", type: "http", url, headers: { "X-Api-Key": "k-1" } });
+      const echoed = await rt.callTool("fine", "echo", { text: "still here" });
+      rt.close();
+      return { spaced, nul, echoed: echoed.content[0].text };
+    }, { url: remote.urls.stateful });
+    for (const [server, header, failed] of [["spaced", "X Api Key", out.spaced], ["nul", "X-Api-Key", out.nul]]) {
+      assert.ok(failed, `${server}: the connection should fail`);
+      assert.match(failed.message, new RegExp(server), JSON.stringify(failed));
+      assert.match(failed.message, new RegExp(`the header "${header}" is not a valid HTTP header`), JSON.stringify(failed));
+    }
+    assert.equal(out.echoed, "still here", "a server with valid headers on the same runtime still works");
+  });
+
   it("starts a new session when the server ends one, failing only what was in flight", async () => {
     const out = await page.evaluate(async ({ url }) => {
       const rt = await host.McpRuntime.create({ databaseName: unique("expiry"), backoff: { initialMs: 50 } });

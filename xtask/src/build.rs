@@ -322,7 +322,7 @@ fn host_package(host: &WasmCrate, wasm: &Path, out_dir: &Path, profile: Profile)
     let mut fingerprint = Fingerprint::default();
     let bytes = fs::read(wasm).map_err(|e| format!("cannot read {}: {e}", display(wasm)))?;
     fingerprint.add(&bytes).add(profile.dir().as_bytes()).add(GLUE_EXPORTS_BEFORE_INIT.as_bytes());
-    fingerprint.add(bundle::MINIFY.join(" ").as_bytes()).add(b"snippets minified");
+    fingerprint.add(bundle::MINIFY.join(" ").as_bytes()).add(b"snippets minified, unimported ones dropped");
     let stamp = format!("{}\n", fingerprint.hex());
     let stamp_file = out_dir.join(bundle::STAMP);
     if fs::read_to_string(&stamp_file).is_ok_and(|recorded| recorded == stamp) {
@@ -340,6 +340,7 @@ fn host_package(host: &WasmCrate, wasm: &Path, out_dir: &Path, profile: Profile)
     }
     let glue = out_dir.join(format!("{}.js", host.lib));
     guard_before_init(&glue)?;
+    drop_unimported_snippets(out_dir, &glue)?;
     if profile == Profile::Release {
         // The Rust doc comments wasm-bindgen copies into the glue stay in the declarations (`.d.ts`). The snippets
         // (the JavaScript the crates ship beside their Rust) load with the glue.
@@ -357,6 +358,31 @@ fn host_package(host: &WasmCrate, wasm: &Path, out_dir: &Path, profile: Profile)
             .map_err(|e| format!("cannot write {}: {e}", display(&declarations)))?;
     }
     fs::write(&stamp_file, stamp).map_err(|e| format!("cannot write {}: {e}", display(&stamp_file)))
+}
+
+/// Removes the snippets under `out_dir` that neither the glue nor another snippet imports. wasm-bindgen writes every
+/// JavaScript module a linked crate declares, also those whose imports the package's features left unused (the
+/// `McpClient`-only package has no remote-server transport, so nothing loads its `js/http.js`): no page would fetch
+/// them, and the package need not carry them.
+fn drop_unimported_snippets(out_dir: &Path, glue: &Path) -> Result {
+    let snippets = out_dir.join("snippets");
+    if !snippets.is_dir() {
+        return Ok(());
+    }
+    let read = |path: &Path| fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", display(path)));
+    let files = files_under(&snippets, "js")?;
+    let texts = files.iter().map(|file| read(file)).collect::<Result<Vec<_>>>()?;
+    let glue_text = read(glue)?;
+    for (at, file) in files.iter().enumerate() {
+        let leaf = file.file_name().map(|leaf| leaf.to_string_lossy().into_owned()).unwrap_or_default();
+        // An import names the module by a path that ends in its file name, quoted either way (kept when in doubt).
+        let names = |text: &str| text.contains(&format!("/{leaf}\"")) || text.contains(&format!("/{leaf}'"));
+        let imported = names(&glue_text) || texts.iter().enumerate().any(|(other, text)| other != at && names(text));
+        if !imported {
+            fs::remove_file(file).map_err(|e| format!("cannot remove {}: {e}", display(file)))?;
+        }
+    }
+    Ok(())
 }
 
 fn sample_servers() -> Result<Vec<WasmCrate>> {
@@ -457,6 +483,37 @@ mod tests {
         );
         assert!(parse(&["--fast"]).is_err());
         assert!(parse(&["-p"]).unwrap_err().contains("needs a server's name"));
+    }
+
+    #[test]
+    fn a_package_keeps_only_the_snippets_something_imports() {
+        let dir = std::env::temp_dir().join(format!("mcp-worker-snippets-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let write = |path: &str, text: &str| {
+            let path = dir.join(path);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, text).unwrap();
+        };
+        write(
+            "glue.js",
+            "import { a } from './snippets/client-1/js/frames.js';\nimport * as b from \"./snippets/host-2/inline0.js\";",
+        );
+        write("snippets/client-1/js/frames.js", "import { c } from './helpers.js'; export const a = c;");
+        write("snippets/client-1/js/helpers.js", "export const c = 1;");
+        write("snippets/client-1/js/http.js", "export function fetchWith() {}");
+        write("snippets/host-2/inline0.js", "export const b = 2;");
+        drop_unimported_snippets(&dir, &dir.join("glue.js")).unwrap();
+        let mut left: Vec<String> = files_under(&dir.join("snippets"), "js")
+            .unwrap()
+            .iter()
+            .map(|file| file.strip_prefix(&dir).unwrap().to_string_lossy().replace('\\', "/"))
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            ["snippets/client-1/js/frames.js", "snippets/client-1/js/helpers.js", "snippets/host-2/inline0.js"]
+        );
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

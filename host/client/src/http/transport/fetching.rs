@@ -1,24 +1,34 @@
 //! Requests and bodies: `fetch` with the transport's headers and abort signal, what a failed request means (the
 //! browser says only "Failed to fetch", whether the server could not be reached or refused CORS), and bodies read
-//! as text, chunk by chunk.
+//! as text, chunk by chunk. Each request is built, and each chunk read and decoded, by one call into JavaScript
+//! (`js/http.js`) rather than one per header, option or field.
 
 use super::HttpTransport;
 use crate::Error;
 use crate::worker::describe_js;
-use js_sys::{Promise, Reflect, Uint8Array};
+use js_sys::{Promise, Reflect};
 use std::ops::ControlFlow;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{
-    Headers, ReadableStreamDefaultReader, RequestInit, RequestRedirect, Response, ResponseType, TextDecodeOptions,
-    TextDecoder,
-};
+use web_sys::{ReadableStreamDefaultReader, Response, ResponseType, TextDecoder};
 
-#[wasm_bindgen]
+#[wasm_bindgen(module = "/js/http.js")]
 extern "C" {
-    /// The global `fetch` (of a window or a worker).
-    #[wasm_bindgen(js_name = fetch)]
-    fn global_fetch(url: &str, init: &RequestInit) -> Promise;
+    /// `fetch(url)` with the request built in JavaScript: `headers` holds each name and value followed by a NUL.
+    /// Throws, naming the header, for a header the browser refuses.
+    #[wasm_bindgen(js_name = fetchWith, catch)]
+    fn fetch_with(
+        url: &str,
+        method: &str,
+        headers: &str,
+        body: Option<&str>,
+        signal: Option<&web_sys::AbortSignal>,
+        manual_redirect: bool,
+    ) -> Result<Promise, JsValue>;
+
+    /// The next chunk of the body `reader` reads, decoded by `decoder` (streaming); `undefined` once it has ended.
+    #[wasm_bindgen(js_name = nextText)]
+    fn next_text(reader: &ReadableStreamDefaultReader, decoder: &TextDecoder) -> Promise;
 }
 
 /// What aborts a request: the transport's close, a signal of its own (which the close also fires), or nothing.
@@ -46,28 +56,20 @@ impl HttpTransport {
         body: Option<&str>,
         abortable: Abort<'_>,
     ) -> Result<Promise, String> {
-        let headers = Headers::new().map_err(|e| describe_js(&e))?;
-        for (name, value) in protocol {
-            headers.append(name, value).map_err(|e| describe_js(&e))?;
-        }
-        for (name, value) in &self.headers {
-            headers.append(name, value).map_err(|_| format!("the header {name:?} is not a valid HTTP header"))?;
-        }
-        let init = RequestInit::new();
-        init.set_method(method);
-        init.set_headers(&headers);
-        if let Some(body) = body {
-            init.set_body(&JsValue::from_str(body));
-        }
-        match abortable {
-            Abort::ByClose => init.set_signal(Some(&self.aborter.signal())),
-            Abort::By(signal) => init.set_signal(Some(signal)),
-            Abort::Never => {}
-        }
-        if !self.headers.is_empty() {
-            init.set_redirect(RequestRedirect::Manual);
-        }
-        Ok(global_fetch(&self.through_proxy(url), &init))
+        let joined = joined_headers(
+            protocol
+                .iter()
+                .map(|(name, value)| (name.as_ref(), value.as_str()))
+                .chain(self.headers.iter().map(|(name, value)| (name.as_str(), value.as_str()))),
+        )?;
+        let signal = match abortable {
+            Abort::ByClose => Some(self.aborter.signal()),
+            Abort::By(signal) => Some(signal.clone()),
+            Abort::Never => None,
+        };
+        let manual_redirect = !self.headers.is_empty();
+        let url = self.through_proxy(url);
+        fetch_with(&url, method, &joined, body, signal.as_ref(), manual_redirect).map_err(|e| describe_js(&e))
     }
 
     /// Where a request for `url` goes: the URL itself, or the proxy's template with it in place of `{url}`.
@@ -141,19 +143,12 @@ impl HttpTransport {
         headers: &[(&'static str, String)],
         body: Option<&str>,
     ) -> Result<Response, Error> {
-        let init = RequestInit::new();
-        init.set_method(method);
-        let all = Headers::new().map_err(|e| self.http_error(None, describe_js(&e)))?;
-        for (name, value) in headers {
-            all.append(name, value).map_err(|e| self.http_error(None, describe_js(&e)))?;
-        }
-        init.set_headers(&all);
-        if let Some(body) = body {
-            init.set_body(&JsValue::from_str(body));
-        }
-        init.set_signal(Some(&self.aborter.signal()));
-        init.set_redirect(RequestRedirect::Manual);
-        match JsFuture::from(global_fetch(url, &init)).await {
+        let joined = joined_headers(headers.iter().map(|(name, value)| (*name, value.as_str())))
+            .map_err(|reason| self.http_error(None, reason))?;
+        let signal = self.aborter.signal();
+        let request = fetch_with(url, method, &joined, body, Some(&signal), true)
+            .map_err(|e| self.http_error(None, describe_js(&e)))?;
+        match JsFuture::from(request).await {
             Ok(response) => Ok(response.unchecked_into()),
             Err(failure) => Err(Error::Unreachable {
                 server: self.server.clone(),
@@ -167,6 +162,22 @@ impl HttpTransport {
     fn closed_error(&self) -> Error {
         Error::Closed { server: self.server.clone(), reason: "the transport is closed".into() }
     }
+}
+
+/// Headers as [`fetch_with`] takes them: each name and value followed by a NUL. A NUL in one is refused, as the
+/// browser would refuse it.
+fn joined_headers<'a>(headers: impl Iterator<Item = (&'a str, &'a str)>) -> Result<String, String> {
+    let mut joined = String::new();
+    for (name, value) in headers {
+        if name.contains('\0') || value.contains('\0') {
+            return Err(format!("the header {name:?} is not a valid HTTP header"));
+        }
+        for part in [name, value] {
+            joined.push_str(part);
+            joined.push('\0');
+        }
+    }
+    Ok(joined)
 }
 
 /// `scheme://host:port` of a URL (the URL itself when it cannot be parsed).
@@ -196,19 +207,11 @@ pub(super) async fn read_chunks(
     let Some(body) = response.body() else { return Ok(()) };
     let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
     let decoder = TextDecoder::new().map_err(|e| describe_js(&e))?;
-    let options = TextDecodeOptions::new();
-    options.set_stream(true);
     loop {
-        let step = JsFuture::from(reader.read())
+        let step = JsFuture::from(next_text(&reader, &decoder))
             .await
             .map_err(|e| format!("reading the answer failed: {}", describe_js(&e)))?;
-        if Reflect::get(&step, &"done".into()).ok().and_then(|d| d.as_bool()).unwrap_or(true) {
-            return Ok(());
-        }
-        let value: Uint8Array = Reflect::get(&step, &"value".into()).map_err(|e| describe_js(&e))?.unchecked_into();
-        let text = decoder
-            .decode_with_js_u8_array_and_options(&value, &options)
-            .map_err(|e| format!("the answer is not UTF-8: {}", describe_js(&e)))?;
+        let Some(text) = step.as_string() else { return Ok(()) };
         if on_chunk(&text).is_break() {
             let _ = reader.cancel();
             return Ok(());
