@@ -79,7 +79,15 @@ pub fn resolve_headers(
 
 /// The values of declared names only.
 fn declared_values(declared: &[CredentialDecl], values: Vec<(String, Secret)>) -> LiteMap<String, Secret> {
-    values.into_iter().filter(|(name, _)| declared.iter().any(|d| &d.name == name)).collect()
+    // Inserted one by one (a server declares a few credentials): a map collected from an iterator compiles a stable
+    // sort of its own.
+    let mut kept = LiteMap::new();
+    for (name, value) in values {
+        if declared.iter().any(|d| d.name == name) {
+            kept.insert(name, value);
+        }
+    }
+    kept
 }
 
 /// Every template of `templates` rendered, or every credential they lack without a fallback.

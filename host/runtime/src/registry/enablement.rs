@@ -6,14 +6,15 @@
 //! of server `github`, including tools it adds later, and of no other server ([`super::naming`]; a server whose name
 //! is not plain has no such prefix, and a tool whose name clashed has none either).
 
-use litemap::LiteMap;
 use std::collections::HashMap;
 
 /// The enabled tool names of each thread.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ThreadEnablement {
-    /// Each thread's entries, as a set (the values are empty).
-    threads: HashMap<String, LiteMap<String, ()>>,
+    /// Each thread's entries, sorted and without repeats. A sorted list rather than a set type: it is sorted with
+    /// the sort of `String`s the host links anyway, where a set built from an iterator compiled a stable sort of
+    /// its own for each kind of entry.
+    threads: HashMap<String, Vec<String>>,
 }
 
 impl ThreadEnablement {
@@ -24,19 +25,25 @@ impl ThreadEnablement {
 
     /// Replaces a thread's enabled tools.
     pub fn set(&mut self, thread_id: &str, tools: impl IntoIterator<Item = impl Into<String>>) {
-        self.threads.insert(thread_id.to_owned(), tools.into_iter().map(|tool| (tool.into(), ())).collect());
+        let mut enabled: Vec<String> = tools.into_iter().map(Into::into).collect();
+        sort_entries(&mut enabled);
+        self.threads.insert(thread_id.to_owned(), enabled);
     }
 
     /// Adds tools to a thread (configuring it if it was not).
     pub fn enable(&mut self, thread_id: &str, tools: impl IntoIterator<Item = impl Into<String>>) {
-        self.threads.entry(thread_id.to_owned()).or_default().extend(tools.into_iter().map(|tool| (tool.into(), ())));
+        let enabled = self.threads.entry(thread_id.to_owned()).or_default();
+        enabled.extend(tools.into_iter().map(Into::into));
+        sort_entries(enabled);
     }
 
     /// Removes tools from a thread. Removing `mcp__x__*` removes that entry, not names it matched.
     pub fn disable<'a>(&mut self, thread_id: &str, tools: impl IntoIterator<Item = &'a str>) {
         if let Some(enabled) = self.threads.get_mut(thread_id) {
             for tool in tools {
-                enabled.remove(tool);
+                if let Ok(at) = enabled.binary_search_by(|entry| entry.as_str().cmp(tool)) {
+                    enabled.remove(at);
+                }
             }
         }
     }
@@ -48,13 +55,19 @@ impl ThreadEnablement {
 
     /// The entries of a thread's list, in order, or `None` when the thread is not configured.
     pub fn enabled(&self, thread_id: &str) -> Option<Vec<&str>> {
-        self.threads.get(thread_id).map(|enabled| enabled.keys().map(String::as_str).collect())
+        self.threads.get(thread_id).map(|enabled| enabled.iter().map(String::as_str).collect())
     }
 
     /// Whether `tool` may be used in `thread_id`. False for a thread that is not configured.
     pub fn is_enabled(&self, thread_id: &str, tool: &str) -> bool {
-        self.threads.get(thread_id).is_some_and(|enabled| lists(enabled.keys(), tool))
+        self.threads.get(thread_id).is_some_and(|enabled| lists(enabled, tool))
     }
+}
+
+/// A thread's entries sorted, each once.
+fn sort_entries(entries: &mut Vec<String>) {
+    entries.sort_unstable();
+    entries.dedup();
 }
 
 /// Whether a tool list (names, and prefixes ending in `*`) lists `tool`.
@@ -91,6 +104,17 @@ mod tests {
         assert!(!enablement.is_enabled("t", "c"), "an empty list enables nothing");
         enablement.forget("t");
         assert!(enablement.enabled("t").is_none());
+    }
+
+    #[test]
+    fn a_list_reads_back_sorted_and_each_entry_once() {
+        let mut enablement = ThreadEnablement::new();
+        enablement.set("t", ["b", "a", "b"]);
+        assert_eq!(enablement.enabled("t"), Some(vec!["a", "b"]));
+        enablement.enable("t", ["c", "a"]);
+        assert_eq!(enablement.enabled("t"), Some(vec!["a", "b", "c"]));
+        enablement.disable("t", ["b", "x"]);
+        assert_eq!(enablement.enabled("t"), Some(vec!["a", "c"]));
     }
 
     #[test]

@@ -188,14 +188,15 @@ impl CredentialsRepository {
 /// helps but deleting it).
 fn open_all(key: &DataKey, read: Read, server: &str) -> CredentialResult<LiteMap<String, Secret>> {
     let Read { current, records } = read;
-    records
-        .into_iter()
-        .map(|(name, record)| {
-            if record.key_id != key.id() && current.as_deref() == Some(key.id()) {
-                return Err(CredentialError::Orphaned { count: 1, key_record_missing: false });
-            }
-            let value = record.open(key, server, &name)?;
-            Ok((name, value))
-        })
-        .collect()
+    // Inserted one by one (a server declares a few credentials): a map collected from an iterator compiles a stable
+    // sort of its own.
+    let mut opened = LiteMap::new();
+    for (name, record) in records {
+        if record.key_id != key.id() && current.as_deref() == Some(key.id()) {
+            return Err(CredentialError::Orphaned { count: 1, key_record_missing: false });
+        }
+        let value = record.open(key, server, &name)?;
+        opened.insert(name, value);
+    }
+    Ok(opened)
 }
