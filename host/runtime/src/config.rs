@@ -431,5 +431,10 @@ mod tests;
 
 /// Names and their strings as a JSON object.
 fn string_object(map: &LiteMap<String, String>) -> Value {
-    Value::Object(map.iter().map(|(name, value)| (name.clone(), Value::String(value.clone()))).collect())
+    // Inserted one by one: a JSON object collected from an iterator links a stable sort of its members.
+    let mut object = serde_json::Map::new();
+    for (name, value) in map.iter() {
+        object.insert(name.clone(), Value::String(value.clone()));
+    }
+    Value::Object(object)
 }

@@ -198,7 +198,13 @@ impl McpClient {
                 Ok((key, answer))
             }
         });
-        join_all(pending).await.into_iter().collect()
+        // Inserted one by one: a map collected from an iterator links a stable sort of its entries.
+        let mut answers = Map::new();
+        for answered in join_all(pending).await {
+            let (key, answer) = answered?;
+            answers.insert(key, answer);
+        }
+        Ok(answers)
     }
 
     /// Opens (or opens again) the listen stream with the current filter; an empty filter closes it. The stream's
