@@ -18,8 +18,8 @@
 // (Playwright's, which enables the network domain on every page) each fetch() records its initiator's stack: a POST
 // with Streamable HTTP's headers, answered with one event by a minimal local server, took 4.5 ms instead of 2.5, and
 // a fetch() called 40 frames deep 0.3 ms longer than one called from the top (a page of its own, 1,000 calls of each,
-// 10% trimmed means), which would charge the clients by their call depth rather than their work. `--attached` runs the page under Playwright as
-// before; `--profile` and `--direct` need it.
+// 10% trimmed means), which would charge the clients by their call depth rather than their work. `--attached` runs
+// the page under Playwright as before; `--profile` and `--direct` need it.
 //
 // Exit status: 0 when the bench ran (whatever the figures: machines are noisy, figures are reported, not asserted),
 // 1 when it could not run or failed, 2 on bad usage.

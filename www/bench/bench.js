@@ -1278,7 +1278,17 @@ export function renderResults(result, container) {
       ]),
     ),
   );
-  for (const failure of result.sdkFailures ?? []) h("p", `TS SDK (${failure.wire}) left out of ${failure.phase}: ${failure.error}`);
+  // One line per distinct error: a bundle that did not load leaves every wire out of every phase for one reason.
+  const byError = new Map();
+  for (const { wire, phase, error } of result.sdkFailures ?? []) {
+    const seen = byError.get(error) ?? { wires: new Set(), phases: new Set() };
+    seen.wires.add(wire);
+    seen.phases.add(phase);
+    byError.set(error, seen);
+  }
+  for (const [error, { wires, phases }] of byError) {
+    h("p", `TS SDK (${[...wires].join(", ")}) left out of ${[...phases].join(", ")}: ${error}`);
+  }
   h("h2", "Decomposition: where the time goes");
   container.appendChild(
     table(
