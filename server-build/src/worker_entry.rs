@@ -23,17 +23,18 @@ pub fn with_guard(bootstrap: &str) -> Option<String> {
 }
 
 /// The import of the glue in the SDK's bootstrap, which the one-module form drops.
-const GLUE_IMPORT: &str = "import init, { mcp_worker_connect } from \"./server.js\";\n";
+const GLUE_IMPORT: &str = "import init, { initSync, mcp_worker_connect } from \"./server.js\";\n";
 
 /// What the glue must define for the bootstrap to use it in place: its init function, exported as `default` under
-/// this name, and the server's connect function.
+/// this name, its synchronous init function and the server's connect function.
 const GLUE_INIT_EXPORT: &str = "__wbg_init as default";
+const GLUE_INIT_SYNC: &str = "function initSync(";
 const GLUE_CONNECT: &str = "export function mcp_worker_connect(";
 
 /// The bootstrap and the glue as one module, or `None` when either is not of the form this knows (another
 /// wasm-bindgen version may name its init function differently): the bundle then ships the bootstrap as it is.
 pub fn combine(glue: &str, bootstrap: &str) -> Option<String> {
-    if !glue.contains(GLUE_INIT_EXPORT) || !glue.contains(GLUE_CONNECT) {
+    if ![GLUE_INIT_EXPORT, GLUE_INIT_SYNC, GLUE_CONNECT].iter().all(|needed| glue.contains(needed)) {
         return None;
     }
     let (before, after) = bootstrap.split_once(GLUE_IMPORT)?;
@@ -53,8 +54,8 @@ pub fn combine(glue: &str, bootstrap: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    const GLUE: &str = "let wasm;\nexport function mcp_worker_connect(port, env, options) {}\nasync function __wbg_init(m) {}\nexport { initSync, __wbg_init as default };\n";
-    const BOOTSTRAP: &str = "// header\nimport init, { mcp_worker_connect } from \"./server.js\";\n\nawait init();\nmcp_worker_connect();\n";
+    const GLUE: &str = "let wasm;\nexport function mcp_worker_connect(port, env, options) {}\nfunction initSync(m) {}\nasync function __wbg_init(m) {}\nexport { initSync, __wbg_init as default };\n";
+    const BOOTSTRAP: &str = "// header\nimport init, { initSync, mcp_worker_connect } from \"./server.js\";\n\nawait init();\nmcp_worker_connect();\n";
 
     #[test]
     fn the_glue_comes_first_and_the_bootstrap_uses_its_names_without_importing_them() {
@@ -88,6 +89,7 @@ mod tests {
     #[test]
     fn glue_or_a_bootstrap_of_another_form_is_left_to_the_two_file_form() {
         assert_eq!(combine("export default function init() {}", BOOTSTRAP), None);
+        assert_eq!(combine(&GLUE.replace("function initSync(m) {}\n", ""), BOOTSTRAP), None, "initSync is needed");
         assert_eq!(combine(GLUE, "import init from \"./glue.js\";\n"), None);
     }
 }

@@ -9,7 +9,7 @@
 //! through the sealed `requestState`) returns its answer at once. So a handler asks its questions before it does
 //! anything it would not want done twice.
 
-use crate::request_state::{self, Answers, StateKey};
+use crate::request_state::{self, Answers, ServerKey, StateKey};
 use mcp_worker_protocol::modern::{InputRequest, InputRequiredResult, missing_capability};
 use mcp_worker_protocol::{ClientCapabilities, ErrorObject, NameMap, methods};
 use serde::Deserialize;
@@ -46,7 +46,7 @@ pub(crate) struct Rounds {
     binding: OnceCell<String>,
     capabilities: ClientCapabilities,
     /// The server's key, which opens and seals states.
-    state_key: Option<Rc<StateKey>>,
+    state_key: Rc<ServerKey>,
     /// The answers carried by the request (its `requestState` opened, with its `inputResponses`), read at the first
     /// question.
     answers: OnceCell<Result<Answers, ErrorObject>>,
@@ -74,7 +74,7 @@ impl Rounds {
     /// Starts a run of the request `method` with `params`. Its `requestState` and `inputResponses` are read at its
     /// first question ([`Rounds::ask`]).
     pub(crate) fn start(
-        state_key: Option<Rc<StateKey>>,
+        state_key: Rc<ServerKey>,
         method: &str,
         params: Option<&RawValue>,
         capabilities: ClientCapabilities,
@@ -115,7 +115,7 @@ impl Rounds {
         let mut answers = match &carried.request_state {
             Value::Null => Answers::new(),
             Value::String(state) => {
-                let key = self.state_key.as_deref();
+                let key = self.state_key.get();
                 let key =
                     key.ok_or_else(|| ErrorObject::invalid_params("requestState was not issued by this server"))?;
                 let bound = self.binding.get_or_init(|| bind(&self.method, params));
@@ -211,7 +211,7 @@ impl Rounds {
     /// request).
     pub(crate) fn input_required(&self, now_ms: u64) -> Result<InputRequiredResult, ErrorObject> {
         let questions = std::mem::take(&mut *self.questions.borrow_mut());
-        let key = self.state_key.as_deref();
+        let key = self.state_key.get();
         let key = key.ok_or_else(|| ErrorObject::internal_error("the server has no key to seal requestState"))?;
         let seal = self.sealer.get().ok_or_else(|| ErrorObject::internal_error("input required, yet nothing asked"))?;
         Ok(InputRequiredResult { input_requests: Some(questions), request_state: Some(seal(self, key, now_ms)) })

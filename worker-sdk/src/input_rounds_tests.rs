@@ -6,9 +6,9 @@ fn elicitation_capable() -> ClientCapabilities {
     ClientCapabilities { elicitation: Some(Default::default()), ..Default::default() }
 }
 
-fn start(params: &Value, key: &Rc<StateKey>) -> Rc<Rounds> {
+fn start(params: &Value, key: &Rc<ServerKey>) -> Rc<Rounds> {
     let text = serde_json::value::to_raw_value(params).unwrap_or_else(|e| panic!("{e}"));
-    Rc::new(Rounds::start(Some(key.clone()), "tools/call", Some(&text), elicitation_capable()))
+    Rc::new(Rounds::start(key.clone(), "tools/call", Some(&text), elicitation_capable()))
 }
 
 /// The error that fails a run.
@@ -21,7 +21,7 @@ fn failure(rounds: &Rounds) -> Option<ErrorObject> {
 
 #[test]
 fn an_unanswered_question_interrupts_the_run_and_is_asked_in_the_result() {
-    let key = Rc::new(StateKey::fixed(1));
+    let key = Rc::new(ServerKey::fixed(1));
     let rounds = start(&json!({ "name": "deploy" }), &key);
     assert!(rounds.interrupted().now_or_never().is_none(), "nothing asked yet");
     assert!(matches!(
@@ -38,7 +38,7 @@ fn an_unanswered_question_interrupts_the_run_and_is_asked_in_the_result() {
 
 #[test]
 fn answers_of_this_round_and_of_earlier_rounds_are_returned_in_order() {
-    let key = Rc::new(StateKey::fixed(1));
+    let key = Rc::new(ServerKey::fixed(1));
     let params = json!({ "name": "deploy" });
     let first = start(&params, &key);
     first.ask(1_000, None, methods::ELICITATION_CREATE, None);
@@ -68,7 +68,7 @@ fn answers_of_this_round_and_of_earlier_rounds_are_returned_in_order() {
 
 #[test]
 fn a_state_of_another_request_or_altered_is_refused_at_the_first_question() {
-    let key = Rc::new(StateKey::fixed(1));
+    let key = Rc::new(ServerKey::fixed(1));
     let first = start(&json!({ "name": "deploy" }), &key);
     first.ask(1_000, None, methods::ELICITATION_CREATE, None);
     let state = first.input_required(1_000).unwrap_or_else(|e| panic!("{e:?}")).request_state.unwrap_or_default();
@@ -94,7 +94,7 @@ fn a_state_of_another_request_or_altered_is_refused_at_the_first_question() {
 
 #[test]
 fn asking_for_an_undeclared_capability_fails_the_request_with_32021() {
-    let key = Rc::new(StateKey::fixed(1));
+    let key = Rc::new(ServerKey::fixed(1));
     let rounds = start(&json!({ "name": "deploy" }), &key);
     rounds.ask(1_000, None, methods::SAMPLING_CREATE_MESSAGE, None);
     let Some(Interrupt::Failed(error)) = rounds.interrupted().now_or_never() else { panic!("not failed") };

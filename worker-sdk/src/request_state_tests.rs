@@ -74,3 +74,12 @@ fn random_keys_differ() {
     let (Some(a), Some(b)) = (StateKey::random(), StateKey::random()) else { panic!("no randomness") };
     assert_ne!(seal(&a, &bound, 0, &answers()), seal(&b, &bound, 0, &answers()));
 }
+
+#[test]
+fn a_server_key_is_drawn_at_its_first_use_and_kept() {
+    let key = ServerKey::default();
+    assert!(key.0.get().is_none(), "no key is drawn before a state is sealed or opened");
+    let bound = binding("tools/call", &json!({ "name": "deploy" }));
+    let state = seal(key.get().unwrap_or_else(|| panic!("no randomness")), &bound, 0, &answers());
+    assert_eq!(open(key.get().unwrap_or_else(|| panic!("no randomness")), &bound, 1, &state), Ok(answers()));
+}

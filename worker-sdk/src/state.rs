@@ -6,7 +6,7 @@ use crate::credentials::Credential;
 use crate::env::Env;
 use crate::peer::Peer;
 use crate::registry::Registry;
-use crate::request_state::StateKey;
+use crate::request_state::ServerKey;
 use mcp_worker_protocol::modern::{ServerInfoMeta, SubscriptionFilter, subscription_meta};
 use mcp_worker_protocol::{Implementation, RequestId, ResourceParams, ServerCapabilities, methods};
 use std::any::Any;
@@ -43,8 +43,8 @@ pub(crate) struct State {
     pub(crate) subscriptions: RefCell<Vec<String>>,
     /// The open `subscriptions/listen` streams.
     pub(crate) listeners: RefCell<Vec<Listener>>,
-    /// Seals the `requestState` of multi round-trip requests (`None` without randomness: then none is sealed).
-    pub(crate) state_key: Option<Rc<StateKey>>,
+    /// Seals the `requestState` of multi round-trip requests (none is sealed without randomness).
+    pub(crate) state_key: Rc<ServerKey>,
     /// The last answer to a `tools/list` for the first page (see `session::tools`).
     pub(crate) first_tools_page: RefCell<Option<ToolsPage>>,
 }
@@ -66,7 +66,7 @@ impl State {
             peer: Rc::new(peer),
             subscriptions: RefCell::new(Vec::new()),
             listeners: RefCell::new(Vec::new()),
-            state_key: StateKey::random().map(Rc::new),
+            state_key: Rc::default(),
             first_tools_page: RefCell::new(None),
         }
     }

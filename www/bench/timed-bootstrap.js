@@ -2,7 +2,7 @@
 // breakdown. It wraps the server's MessagePort before handing it to the wasm, recording when each frame arrives,
 // when the wasm's onmessage handler returns, and when the wasm posts each frame (or batch). The page reads the records over a
 // BroadcastChannel ("mcp-bench-timing"): {cmd: "reset"} clears them, {cmd: "report"} returns them.
-import init, { mcp_worker_connect } from "/bundles/echo/server.js";
+import init, { initSync, mcp_worker_connect } from "/bundles/echo/server.js";
 
 const CAP = 1 << 15;
 const recv = new Float64Array(CAP); // frame arrived (handler entered)
@@ -58,7 +58,8 @@ self.addEventListener("message", async (event) => {
   if (!msg || msg.mcpWorker !== "connect" || connected) return;
   connected = true;
   try {
-    await init(msg.module ? { module_or_path: msg.module } : undefined);
+    if (msg.module instanceof WebAssembly.Module) initSync({ module: msg.module });
+    else await init();
     mcp_worker_connect(instrument(msg.port), msg.env ?? {}, {
       detachStrings: msg.detachStrings === true,
       detachBytes: msg.detachBytes === true,
