@@ -87,6 +87,15 @@ mod tests {
     }
 
     #[test]
+    fn the_sdk_bootstrap_names_the_modern_version_the_sdk_serves() {
+        // Hosts send 2026-07-28 requests with the probe to a worker whose `boot` names that version: it must be the
+        // one the SDK's sessions answer.
+        let sdk = include_str!("../../worker-sdk/js/bootstrap.js");
+        let said = format!("modern: \"{}\"", mcp_worker_protocol::modern::MODERN_PROTOCOL_VERSION);
+        assert!(sdk.contains(&said), "worker-sdk/js/bootstrap.js does not say `{said}` in its boot");
+    }
+
+    #[test]
     fn glue_or_a_bootstrap_of_another_form_is_left_to_the_two_file_form() {
         assert_eq!(combine("export default function init() {}", BOOTSTRAP), None);
         assert_eq!(combine(&GLUE.replace("function initSync(m) {}\n", ""), BOOTSTRAP), None, "initSync is needed");

@@ -56,4 +56,12 @@ self.addEventListener("message", async (event) => {
 
 // `batches`: the server reads frames that come in batches (arrays of frames). `buffers`: it takes back the buffers of
 // the detached bytes it sends. `guard`: the worker guard runs in this worker (here, or in the host's prelude).
-self.postMessage({ mcpWorker: "boot", v: 1, batches: true, buffers: true, guard: self[Symbol.for("mcpWorker.guard")] === true });
+// `modern`: the server answers requests of that MCP version from its first frame, with no handshake before them.
+self.postMessage({
+  mcpWorker: "boot",
+  v: 1,
+  batches: true,
+  buffers: true,
+  guard: self[Symbol.for("mcpWorker.guard")] === true,
+  modern: "2026-07-28",
+});

@@ -165,6 +165,8 @@ struct Inner {
     envelope: RefCell<Option<Rc<str>>>,
     /// How many questions of MCP 2026-07-28 requests were put to the application (their ids).
     local_inputs: std::cell::Cell<u64>,
+    /// How many `notifications/tools/list_changed` came, delivered or not.
+    tools_changes: std::cell::Cell<u64>,
 }
 
 /// A connection to one server. Cheap to clone; all clones are the same connection.
@@ -204,6 +206,7 @@ impl Connection {
             on_flood: RefCell::new(None),
             envelope: RefCell::new(None),
             local_inputs: std::cell::Cell::new(0),
+            tools_changes: std::cell::Cell::new(0),
         };
         Self { inner: Rc::new(inner) }
     }
@@ -229,6 +232,17 @@ impl Connection {
     /// Why the connection closed, if it has.
     pub fn closed_reason(&self) -> Option<Error> {
         self.inner.closed.borrow().clone()
+    }
+
+    /// Now, on the connection's clock (milliseconds).
+    pub fn now_ms(&self) -> f64 {
+        (self.inner.clock)()
+    }
+
+    /// How many times the server said its tools changed (`notifications/tools/list_changed`), counting those the
+    /// connection merged or dropped as a flood: a listing made before the count last moved may be out of date.
+    pub fn tools_list_changes(&self) -> u64 {
+        self.inner.tools_changes.get()
     }
 
     /// Receives every notification other than progress.
@@ -487,6 +501,9 @@ impl Connection {
             // Always followed: it only ever drops one of the few requests the server has waiting.
             self.on_server_cancelled(notification);
             return;
+        }
+        if notification.method == methods::TOOLS_LIST_CHANGED {
+            self.inner.tools_changes.set(self.inner.tools_changes.get() + 1);
         }
         if admitted || self.admit(weight) {
             self.deliver_notification(notification);

@@ -35,7 +35,7 @@ pub(crate) fn js_string_literal(text: &str) -> String {
 
 /// The CSP hash source of [`FRAME_SCRIPT`]. A page that sends its own Content-Security-Policy must allow it in
 /// `script-src` (the frame's document is `about:srcdoc`, which inherits the page's policy), and `worker-src blob:`.
-pub const FRAME_SCRIPT_HASH: &str = "sha256-yWdE+oMc9L+oPk+sTShy4Ze5vluBw7NvMVFQVXt+YMU=";
+pub const FRAME_SCRIPT_HASH: &str = "sha256-m63b0KUhZLe/mayW/6MWDAN2fpKRcZWK5nAiEgG6pkQ=";
 
 /// Where a server's worker runs.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 use crate::limits::{MAX_BATCH_CHARS, MAX_BATCH_FRAMES, WorkerLimits};
 use crate::liveness::{Beat, Heartbeat};
 use crate::sandbox::{BlockedRequest, Isolation};
-use crate::session::{ClientOptions, McpClient};
+use crate::session::{ClientOptions, McpClient, Protocol};
 use crate::transport::Transport;
 use endpoint::{Endpoint, Entry, SpareAfterStart, Start};
 use futures_channel::oneshot;
@@ -26,8 +26,11 @@ use futures_util::future::{Either, select};
 use gloo_timers::future::TimeoutFuture;
 use inbox::Inbox;
 use js_sys::{Array, Object, Reflect, WebAssembly};
+use mcp_worker_protocol::modern::MODERN_PROTOCOL_VERSION;
 use sender::FrameSender;
 use std::cell::RefCell;
+use std::future::Future;
+use std::pin::pin;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -197,88 +200,166 @@ impl WorkerSpec {
 impl McpClient {
     /// Starts the server in a new module Web Worker and runs the MCP lifecycle with it.
     ///
+    /// The worker is made when this is called, not when the future is first polled (see [`spawn_with_js_calls`]).
     /// Fails, rather than hangs, when the script does not load ([`Error::WorkerLoad`]), the worker throws or
     /// reports `fatal` ([`Error::WorkerCrashed`]), or it does not boot or initialize in time
     /// ([`Error::HandshakeTimeout`]). The worker is terminated on failure, and when the client is closed or dropped.
-    pub async fn spawn(spec: WorkerSpec) -> Result<McpClient> {
-        spawn_with_js_calls(spec).await.map(|spawned| spawned.client)
+    pub fn spawn(spec: WorkerSpec) -> impl Future<Output = Result<McpClient>> {
+        let begun = Beginning::begin(spec);
+        async move { begun?.finish(false).await.map(|spawned| spawned.client) }
     }
 }
 
-/// [`McpClient::spawn`], also returning the worker's [`JsCalls`]: tool calls whose arguments and results stay
+/// [`McpClient::spawn`], also returning the worker's [`JsCalls`]: tool calls and listings whose results stay
 /// JavaScript values.
-pub async fn spawn_with_js_calls(spec: WorkerSpec) -> Result<Spawned> {
-    let WorkerSpec {
-        name,
-        url,
-        wasm_url,
-        module,
-        isolation,
-        env,
-        boot_timeout_ms,
-        limits,
-        client,
-        on_connection,
-        on_blocked,
-    } = spec;
-    let load_error = |cause: String| Error::WorkerLoad { server: name.clone(), cause };
+///
+/// The worker is made at once, when this is called (and a worker given no module has its wasm fetched and compiled
+/// from then on): its thread's start is most of a server's start and everything else waits on it, so nothing of the
+/// caller's (a promise's first turn, other work before the first poll) delays it. The future does the rest. A
+/// worker that says it answers MCP 2026-07-28 from its first frame is also asked for its first page of tools with
+/// `server/discover`, for the first [`JsCalls::list_tools`] made soon after.
+pub fn spawn_with_js_calls(spec: WorkerSpec) -> impl Future<Output = Result<Spawned>> {
+    let begun = Beginning::begin(spec);
+    async move { begun?.finish(true).await }
+}
 
-    let entry = Entry::resolve(&url, wasm_url.as_deref()).map_err(load_error)?;
-    let _spare = SpareAfterStart { sandboxed: matches!(isolation, Isolation::Sandboxed(_)), wasm: entry.known_wasm() };
-    let compiling = match &module {
-        None => compile_alongside(&entry, &isolation),
-        Some(_) => None,
-    };
-    let start = |from| Booting::start(&name, &entry, &isolation, from, limits, on_blocked.clone());
-    let mut booting = start(Start::for_entry(&entry, &isolation))?;
-    let mut outcome = booting.boot(&name, boot_timeout_ms).await;
-    // A worker started from its bundle's own URL that did not run the guard (a bundle not built with the SDK, or an
-    // older one), or did not load that way, starts again through the prelude; the bundle's next starts go there
-    // at once.
-    if booting.transport.endpoint.started_from_own_url()
-        && matches!(&outcome, Ok(Booted { guarded: false }) | Err(Error::WorkerLoad { .. }))
-    {
-        booting.transport.close_with(Error::Closed { server: name.clone(), reason: "started again".into() });
-        endpoint::remember_unguarded(&entry.url);
-        booting = start(Start::Prelude)?;
-        outcome = booting.boot(&name, boot_timeout_ms).await;
+/// What a worker is started from, again when it starts a second time through the prelude.
+struct Launch {
+    name: String,
+    entry: Entry,
+    isolation: Isolation,
+    limits: WorkerLimits,
+    on_blocked: Option<BlockedHook>,
+}
+
+impl Launch {
+    fn start(&self, from: Start) -> Result<Booting> {
+        Booting::start(&self.name, &self.entry, &self.isolation, from, self.limits, self.on_blocked.clone())
     }
-    let Booting { transport, connection, js_calls, server_port, .. } = booting;
-    let module = match (module, compiling) {
-        (Some(module), _) => Some(module),
-        // Failed (no wasm there, not served as wasm) or not done within the handshake's time (a fetch that hangs):
-        // the worker fetches what it needs, as it would have, and the handshake's own timeout bounds that.
-        (None, Some(compiling)) if outcome.is_ok() => {
-            match select(compiling, TimeoutFuture::new(boot_timeout_ms)).await {
-                Either::Left((Ok(module), _)) => module.dyn_into().ok().inspect(|module| {
-                    if let Some(wasm) = entry.known_wasm() {
-                        module_keeper::keep_on_page(&wasm, module);
-                    }
-                }),
-                _ => None,
-            }
+}
+
+/// A start under way: the worker made and listened to, and the wasm of one given no module compiling.
+struct Beginning {
+    launch: Launch,
+    booting: Booting,
+    module: Option<WebAssembly::Module>,
+    compiling: Option<wasm_bindgen_futures::JsFuture>,
+    wasm_url: Option<String>,
+    env: Vec<(String, Zeroizing<String>)>,
+    boot_timeout_ms: u32,
+    client: ClientOptions,
+    on_connection: Option<ConnectionHook>,
+    /// Makes the next sandboxed frame when the start ends, however it ends.
+    _spare: SpareAfterStart,
+}
+
+impl Beginning {
+    fn begin(spec: WorkerSpec) -> Result<Self> {
+        let WorkerSpec {
+            name,
+            url,
+            wasm_url,
+            module,
+            isolation,
+            env,
+            boot_timeout_ms,
+            limits,
+            client,
+            on_connection,
+            on_blocked,
+        } = spec;
+        let entry = Entry::resolve(&url, wasm_url.as_deref())
+            .map_err(|cause| Error::WorkerLoad { server: name.clone(), cause })?;
+        let _spare =
+            SpareAfterStart { sandboxed: matches!(isolation, Isolation::Sandboxed(_)), wasm: entry.known_wasm() };
+        let compiling = match &module {
+            None => compile_alongside(&entry, &isolation),
+            Some(_) => None,
+        };
+        let launch = Launch { name, entry, isolation, limits, on_blocked };
+        let booting = launch.start(Start::for_entry(&launch.entry, &launch.isolation))?;
+        Ok(Self { launch, booting, module, compiling, wasm_url, env, boot_timeout_ms, client, on_connection, _spare })
+    }
+
+    /// The rest of the start; `ask_first_tools`: for a caller that lists with [`JsCalls::list_tools`].
+    async fn finish(self, ask_first_tools: bool) -> Result<Spawned> {
+        let Self {
+            launch,
+            mut booting,
+            module,
+            compiling,
+            wasm_url,
+            env,
+            boot_timeout_ms,
+            client,
+            on_connection,
+            _spare,
+        } = self;
+        let (name, entry) = (&launch.name, &launch.entry);
+        let mut outcome = booting.boot(name, boot_timeout_ms).await;
+        // A worker started from its bundle's own URL that did not run the guard (a bundle not built with the SDK, or
+        // an older one), or did not load that way, starts again through the prelude; the bundle's next starts go
+        // there at once.
+        if booting.transport.endpoint.started_from_own_url()
+            && matches!(&outcome, Ok(Booted { guarded: false, .. }) | Err(Error::WorkerLoad { .. }))
+        {
+            booting.transport.close_with(Error::Closed { server: name.clone(), reason: "started again".into() });
+            endpoint::remember_unguarded(&entry.url);
+            booting = launch.start(Start::Prelude)?;
+            outcome = booting.boot(name, boot_timeout_ms).await;
         }
-        (None, _) => None,
-    };
-    // A module can cross only to workers of the page's agent cluster; a sandboxed worker is given its wasm's URL.
-    let wasm = match (&transport.endpoint, module) {
-        (Endpoint::Page { .. }, Some(module)) => Some(JsValue::from(module)),
-        (_, _) => wasm_url.map(|_| JsValue::from_str(entry.wasm_url.as_deref().unwrap_or_default())),
-    };
-    if let Some(ConnectionHook(hook)) = &on_connection {
-        hook(&connection);
-    }
-    if let Err(error) = outcome.and_then(|_| transport.send_connect(&server_port, &env, wasm.as_ref())) {
-        transport.close_with(error.clone());
-        return Err(error);
-    }
-    spawn_sweeper(Rc::downgrade(&transport));
-    let transport_handle: Rc<dyn Transport> = transport.clone();
-    match McpClient::connect(connection, &client, Some(transport_handle)).await {
-        Ok(client) => Ok(Spawned { client, js_calls }),
-        Err(error) => {
+        let Booting { transport, connection, js_calls, server_port, .. } = booting;
+        let module = match (module, compiling) {
+            (Some(module), _) => Some(module),
+            // Failed (no wasm there, not served as wasm) or not done within the handshake's time (a fetch that
+            // hangs): the worker fetches what it needs, as it would have, and the handshake's own timeout bounds that.
+            (None, Some(compiling)) if outcome.is_ok() => {
+                match select(compiling, TimeoutFuture::new(boot_timeout_ms)).await {
+                    Either::Left((Ok(module), _)) => module.dyn_into().ok().inspect(|module| {
+                        if let Some(wasm) = entry.known_wasm() {
+                            module_keeper::keep_on_page(&wasm, module);
+                        }
+                    }),
+                    _ => None,
+                }
+            }
+            (None, _) => None,
+        };
+        // A module can cross only to workers of the page's agent cluster; a sandboxed worker is given its wasm's URL.
+        let wasm = match (&transport.endpoint, module) {
+            (Endpoint::Page { .. }, Some(module)) => Some(JsValue::from(module)),
+            (_, _) => wasm_url.map(|_| JsValue::from_str(entry.wasm_url.as_deref().unwrap_or_default())),
+        };
+        if let Some(ConnectionHook(hook)) = &on_connection {
+            hook(&connection);
+        }
+        let modern = matches!(outcome, Ok(Booted { modern: true, .. }));
+        if let Err(error) = outcome.and_then(|_| transport.send_connect(&server_port, &env, wasm.as_ref())) {
             transport.close_with(error.clone());
-            Err(error)
+            return Err(error);
+        }
+        spawn_sweeper(Rc::downgrade(&transport));
+        let transport_handle: Rc<dyn Transport> = transport.clone();
+        let connecting = McpClient::connect(connection.clone(), &client, Some(transport_handle));
+        // A worker that answers MCP 2026-07-28 from its first frame is asked for its first page of tools right after
+        // `server/discover` (the first poll of `connecting` sends it), in the same batch: the caller's first
+        // `listTools`, which most make at once, then needs no round trip of its own.
+        let first_tools = async {
+            if ask_first_tools && modern && client.protocol != Protocol::Handshake {
+                js_calls.ask_first_tools(&connection, client.request_timeout_ms);
+            }
+        };
+        // `select` polls `connecting` first: its first poll sends `server/discover`, then `first_tools` runs (once).
+        let connected = match select(pin!(connecting), pin!(first_tools)).await {
+            Either::Left((connected, _)) => connected,
+            Either::Right(((), connecting)) => connecting.await,
+        };
+        match connected {
+            Ok(client) => Ok(Spawned { client, js_calls }),
+            Err(error) => {
+                transport.close_with(error.clone());
+                Err(error)
+            }
         }
     }
 }
@@ -301,6 +382,8 @@ fn compile_alongside(entry: &Entry, isolation: &Isolation) -> Option<wasm_bindge
 struct Booted {
     /// The worker guard ran in it (`guard: true`).
     guarded: bool,
+    /// It answers MCP 2026-07-28 requests from its first frame (`modern: "2026-07-28"`).
+    modern: bool,
 }
 
 /// A worker started and listened to, until its `boot`: its transport and connection, and the port `connect` hands it.
@@ -481,8 +564,11 @@ impl WorkerTransport {
                     }
                     // A worker started from its bundle's own URL ran the worker guard itself if it says so.
                     let guarded = Reflect::get(&data, &"guard".into()).is_ok_and(|v| v.is_truthy());
+                    // One that answers MCP 2026-07-28 from its first frame may be sent requests with the probe.
+                    let modern = Reflect::get(&data, &"modern".into())
+                        .is_ok_and(|v| v.as_string().as_deref() == Some(MODERN_PROTOCOL_VERSION));
                     if let Some(tx) = boot.borrow_mut().take() {
-                        let _ = tx.send(Ok(Booted { guarded }));
+                        let _ = tx.send(Ok(Booted { guarded, modern }));
                     }
                 }
                 "pong" => {

@@ -175,26 +175,10 @@ impl JsMcpClient {
     /// Starts a server in a new module worker and initializes it.
     #[wasm_bindgen(unchecked_return_type = "Promise<McpClient>")]
     pub fn spawn(#[wasm_bindgen(unchecked_param_type = "SpawnOptions")] options: JsValue) -> Promise {
+        // The worker is made now, before the promise's first turn (see `spawn_with_js_calls`).
+        let spawning = spawn_spec(&options).map(spawn_with_js_calls);
         promise(async move {
-            let parsed: SpawnOptions = from_js(&options, "spawn options")?;
-            let isolation = parsed.isolation()?;
-            let limits = parsed.limits();
-            let protocol = parsed.protocol()?;
-            let mut spec =
-                WorkerSpec::new(parsed.name, parsed.worker_url).isolation(isolation).limits(limits).protocol(protocol);
-            if let Ok(module) = Reflect::get(&options, &"module".into())?.dyn_into::<WebAssembly::Module>() {
-                spec = spec.module(module);
-            }
-            for (name, value) in parsed.env {
-                spec = spec.env(name, value);
-            }
-            if let Some(ms) = parsed.handshake_timeout_ms {
-                spec = spec.handshake_timeout_ms(ms);
-            }
-            if let Some(ms) = parsed.request_timeout_ms {
-                spec = spec.request_timeout_ms(ms);
-            }
-            let spawned = spawn_with_js_calls(spec).await.map_err(JsFailure::from)?;
+            let spawned = spawning?.await.map_err(JsFailure::from)?;
             Ok(JsMcpClient { inner: Rc::new(spawned.client), calls: spawned.js_calls }.into())
         })
     }
@@ -250,4 +234,27 @@ pub fn compile_module_js(url: String) -> Promise {
         let module = compile_module(&url).await.map_err(JsFailure::from)?;
         Ok(module.into())
     })
+}
+
+/// The worker spec `McpClient.spawn` was given.
+fn spawn_spec(options: &JsValue) -> Result<WorkerSpec, JsValue> {
+    let parsed: SpawnOptions = from_js(options, "spawn options")?;
+    let isolation = parsed.isolation()?;
+    let limits = parsed.limits();
+    let protocol = parsed.protocol()?;
+    let mut spec =
+        WorkerSpec::new(parsed.name, parsed.worker_url).isolation(isolation).limits(limits).protocol(protocol);
+    if let Ok(module) = Reflect::get(options, &"module".into())?.dyn_into::<WebAssembly::Module>() {
+        spec = spec.module(module);
+    }
+    for (name, value) in parsed.env {
+        spec = spec.env(name, value);
+    }
+    if let Some(ms) = parsed.handshake_timeout_ms {
+        spec = spec.handshake_timeout_ms(ms);
+    }
+    if let Some(ms) = parsed.request_timeout_ms {
+        spec = spec.request_timeout_ms(ms);
+    }
+    Ok(spec)
 }

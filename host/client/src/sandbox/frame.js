@@ -52,6 +52,7 @@
       if (m.v !== undefined) record.v = Number(m.v);
       if (m.batches === true) record.batches = true;
       if (m.buffers === true) record.buffers = true;
+      if (typeof m.modern === "string") record.modern = text(m.modern, 40);
       if (m.error !== undefined) record.error = text(m.error, 4000);
       if (m.origin !== undefined) record.origin = text(m.origin, 2000);
       if (m.directive !== undefined) record.directive = text(m.directive, 100);

@@ -60,6 +60,8 @@ pub struct JsCalls {
     waiting: Rc<RefCell<HashMap<i64, JsAnswer>>>,
     /// The connection's envelope members as a JavaScript string, made once: it is the same for every call.
     envelope: Rc<RefCell<Option<KeptEnvelope>>>,
+    /// The first page of tools, asked for when the worker started (see `js_listing`).
+    pub(super) first_tools: Rc<RefCell<Option<super::js_listing::FirstTools>>>,
 }
 
 impl fmt::Debug for JsCalls {
@@ -70,7 +72,7 @@ impl fmt::Debug for JsCalls {
 
 impl JsCalls {
     pub(crate) fn new(sender: Rc<FrameSender>) -> Self {
-        Self { sender, waiting: Rc::default(), envelope: Rc::default() }
+        Self { sender, waiting: Rc::default(), envelope: Rc::default(), first_tools: Rc::default() }
     }
 
     /// Calls tool `name` with `args` (an object, or `undefined`/`null` for none) on `client`'s worker. A plain

@@ -3,9 +3,12 @@
 //! wasm, is scanned, and crosses back as text. The session keeps everything else: request ids and timeouts, the
 //! cursor loop and page limits ([`Pages`]), and any answer that is not a plain result (an error, a
 //! 2026-07-28 result that is not `complete`), which is read in Rust as before.
+//!
+//! A worker that answers MCP 2026-07-28 from its first frame is asked for its first page when it starts, with
+//! `server/discover` ([`JsCalls::ask_first_tools`]): the first listing made soon after serves from that answer.
 
 use super::js_calls::JsCalls;
-use crate::connection::RequestOptions;
+use crate::connection::{Connection, RequestOptions};
 use crate::error::{Error, Result};
 use crate::session::{McpClient, Pages, read_tools_page};
 use futures_channel::oneshot;
@@ -28,9 +31,22 @@ extern "C" {
 }
 
 /// A page as it came: parsed by the page (a plain result), or as text (anything the session read).
-enum Page {
+pub(super) enum Page {
     Parsed(JsValue),
     Text(Box<RawValue>),
+}
+
+/// How long after it was asked for the first page serves a listing: a caller lists the tools right after the
+/// start, or asks again. A listing later than this asks the server, as any listing does.
+const FIRST_TOOLS_FOR_MS: u32 = 2_000;
+
+/// The first page of `tools/list`, asked for when the worker started; kept until the first listing takes it (one
+/// page at most, the server's) or the client goes.
+pub(super) struct FirstTools {
+    page: oneshot::Receiver<Result<Page>>,
+    /// When it was asked for (the connection's clock), and the connection's count of tool changes then.
+    asked_at_ms: f64,
+    tools_changes: u64,
 }
 
 impl JsCalls {
@@ -38,9 +54,19 @@ impl JsCalls {
     pub async fn list_tools(&self, client: &McpClient) -> Result<js_sys::Array> {
         let tools = js_sys::Array::new();
         let mut pages = Pages::new(methods::TOOLS_LIST);
+        let mut first = self.take_first_tools(client.connection());
         loop {
             let params = pages.next_params().map_err(|message| client.protocol_error(message))?;
-            let next = match self.request_page(client, &params).await? {
+            let asked = match first.take() {
+                // Whatever went wrong with the page asked for at the start, this listing asks again.
+                Some(page) => page.await.ok().and_then(Result::ok),
+                None => None,
+            };
+            let page = match asked {
+                Some(page) => page,
+                None => self.request_page(client.connection(), client.request_timeout_ms(), &params).await?,
+            };
+            let next = match page {
                 Page::Parsed(result) => append_listed(&tools, &result).map(|next| next.as_string()).map_err(describe),
                 Page::Text(raw) => read_tools_page(&raw).and_then(|(page_tools, next)| {
                     append_page(&tools, page_tools.get()).map(|()| next).map_err(describe)
@@ -53,14 +79,43 @@ impl JsCalls {
         }
     }
 
+    /// Asks `connection`'s server for its first page of tools now, for the next listing (see [`FirstTools`]).
+    pub(crate) fn ask_first_tools(&self, connection: &Connection, timeout_ms: u32) {
+        let page = self.send_page_request(connection, timeout_ms, &PaginatedParams::default());
+        let asked_at_ms = connection.now_ms();
+        *self.first_tools.borrow_mut() =
+            Some(FirstTools { page, asked_at_ms, tools_changes: connection.tools_list_changes() });
+    }
+
+    /// The first page asked for at the start, when it may still serve a listing: asked for lately, and no tool
+    /// changed since. Taken either way: it serves one listing at most.
+    fn take_first_tools(&self, connection: &Connection) -> Option<oneshot::Receiver<Result<Page>>> {
+        let first = self.first_tools.borrow_mut().take()?;
+        let fresh = connection.now_ms() - first.asked_at_ms <= f64::from(FIRST_TOOLS_FOR_MS);
+        (fresh && first.tools_changes == connection.tools_list_changes()).then_some(first.page)
+    }
+
     /// Requests one page of `tools/list`: the page's `JSON.parse` reads a plain result, the session anything else.
-    async fn request_page(&self, client: &McpClient, params: &PaginatedParams) -> Result<Page> {
+    async fn request_page(&self, connection: &Connection, timeout_ms: u32, params: &PaginatedParams) -> Result<Page> {
+        let receiver = self.send_page_request(connection, timeout_ms, params);
+        let dropped =
+            || Error::Closed { server: connection.server().to_owned(), reason: "the connection was dropped".into() };
+        receiver.await.unwrap_or_else(|_| Err(dropped()))
+    }
+
+    /// Sends a `tools/list` request for one page; its page comes on the receiver.
+    fn send_page_request(
+        &self,
+        connection: &Connection,
+        timeout_ms: u32,
+        params: &PaginatedParams,
+    ) -> oneshot::Receiver<Result<Page>> {
         let (sender, receiver) = oneshot::channel::<Result<Page>>();
         let by_page = Rc::new(RefCell::new(Some(sender)));
         let by_session = by_page.clone();
-        let options = RequestOptions::timeout(client.request_timeout_ms());
+        let options = RequestOptions::timeout(timeout_ms);
         self.request(
-            client.connection(),
+            connection,
             (methods::TOOLS_LIST, Some(params)),
             options,
             Box::new(move |result| {
@@ -74,11 +129,7 @@ impl JsCalls {
                 }
             }),
         );
-        let dropped = || Error::Closed {
-            server: client.connection().server().to_owned(),
-            reason: "the connection was dropped".into(),
-        };
-        receiver.await.unwrap_or_else(|_| Err(dropped()))
+        receiver
     }
 }
 
