@@ -68,3 +68,35 @@ describe("the first listing after a start", () => {
     }
   });
 });
+
+describe("a runtime's start", () => {
+  it("asks for the server's tools in the same message as server/discover, and lists them once", async () => {
+    const { browser, page, pageErrors } = await openRuntimePage();
+    try {
+      const out = await page.evaluate(async ({ echo }) => {
+        const messages = [];
+        const watch = watchChannels({ onPost: (m) => (typeof m === "string" || Array.isArray(m)) && messages.push(m) });
+        const rt = await host.McpRuntime.create({ databaseName: unique("first-listing") });
+        rt.addServer({ name: "echo", workerUrl: echo, isolation: "page" });
+        await rt.connectServer("echo");
+        watch.stop();
+        const tools = rt.listTools(undefined, { server: "echo", includeHidden: true }).tools.map((t) => t.name);
+        rt.close();
+        const frames = (m) => (Array.isArray(m) ? m : [m]);
+        const has = (m, method) => frames(m).some((f) => f.includes(`"method":"${method}"`));
+        return {
+          tools,
+          lists: messages.filter((m) => has(m, "tools/list")).length,
+          together: messages.some((m) => has(m, "server/discover") && has(m, "tools/list")),
+        };
+      }, { echo: ECHO });
+      assert.equal(out.tools.length, 3, `the echo server's tools: ${out.tools}`);
+      for (const name of ["echo", "add", "blob"]) assert.ok(out.tools.some((t) => t.endsWith(name)), `${name} is listed`);
+      assert.equal(out.lists, 1, "the tools were asked for once");
+      assert.ok(out.together, "tools/list went in the message that held server/discover");
+      assert.deepEqual(pageErrors, []);
+    } finally {
+      await browser.close();
+    }
+  });
+});

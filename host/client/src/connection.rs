@@ -339,7 +339,6 @@ impl Connection {
 
     /// Sends a request whose outcome is handed to `callback`, called exactly once: with the answer, a timeout,
     /// or the connection's close. [`Connection::abandon`] cancels it.
-    #[cfg_attr(all(not(target_arch = "wasm32"), not(test)), expect(dead_code, reason = "the worker transport's"))]
     pub(crate) fn request_with_callback<P: Serialize>(
         &self,
         id: i64,

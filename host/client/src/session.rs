@@ -1,6 +1,7 @@
 //! An MCP client session over a [`Connection`]: the lifecycle, discovery and tool calls.
 
 mod features;
+pub(crate) mod first_tools;
 mod listing;
 mod modern;
 mod pages;
@@ -22,6 +23,7 @@ pub(crate) use pages::Pages;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// The default per-request timeout (as the official SDKs: 60 s).
@@ -82,6 +84,8 @@ pub struct McpClient {
     request_timeout_ms: u32,
     transport: Option<Rc<dyn Transport>>,
     modern: Option<Rc<modern::ModernState>>,
+    /// The first page of `tools/list`, asked for with the probe, for the first listing (see [`first_tools`]).
+    first_tools: RefCell<Option<first_tools::FirstTools<Box<RawValue>>>>,
 }
 
 impl std::fmt::Debug for McpClient {
@@ -185,7 +189,14 @@ impl McpClient {
             return Err(error);
         }
         connection.notify::<()>(methods::INITIALIZED, None)?;
-        Ok(Self { connection, init, request_timeout_ms: options.request_timeout_ms, transport, modern: None })
+        Ok(Self {
+            connection,
+            init,
+            request_timeout_ms: options.request_timeout_ms,
+            transport,
+            modern: None,
+            first_tools: RefCell::default(),
+        })
     }
 
     /// What the server said about itself in `initialize` (or, in MCP 2026-07-28, in `server/discover`).
@@ -247,6 +258,12 @@ impl McpClient {
         Ok(listed)
     }
 
+    /// Keeps the first page of `tools/list` asked for with the probe, for the first listing.
+    #[cfg_attr(all(not(target_arch = "wasm32"), not(test)), expect(dead_code, reason = "the worker transport's"))]
+    pub(crate) fn keep_first_tools(&self, first: first_tools::FirstTools<Box<RawValue>>) {
+        *self.first_tools.borrow_mut() = Some(first);
+    }
+
     /// Every page's `tools` array as JSON text, following `nextCursor` to the end, for callers that hand the tools on
     /// as JSON. (The JavaScript API reads its pages on the page instead: `JsCalls::list_tools`.)
     pub async fn list_tools_raw(&self) -> Result<Vec<Box<RawValue>>> {
@@ -269,10 +286,24 @@ impl McpClient {
         mut read: impl FnMut(&RawValue) -> std::result::Result<Option<String>, String>,
     ) -> Result<()> {
         let mut pages = Pages::new(method);
+        let mut first = match method {
+            methods::TOOLS_LIST => self.first_tools.borrow_mut().take().and_then(|f| f.take_if_fresh(&self.connection)),
+            _ => None,
+        };
         loop {
             let params = pages.next_params().map_err(|message| self.protocol_error(message))?;
-            let options = RequestOptions::timeout(self.request_timeout_ms);
-            let page = self.connection.request(method, Some(&params), options).await?;
+            // Whatever went wrong with the page asked for at the start, this listing asks again.
+            let asked = match first.take() {
+                Some(page) => page.await.ok().and_then(Result::ok),
+                None => None,
+            };
+            let page = match asked {
+                Some(page) => page,
+                None => {
+                    let options = RequestOptions::timeout(self.request_timeout_ms);
+                    self.connection.request(method, Some(&params), options).await?
+                }
+            };
             if page.get().len() >= READ_PAGE_LATER_FROM_BYTES {
                 // The page's frame was read in this task: its tools are decoded in the next.
                 crate::next_task::next_task().await;

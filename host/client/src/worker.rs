@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 use crate::limits::{MAX_BATCH_CHARS, MAX_BATCH_FRAMES, WorkerLimits};
 use crate::liveness::{Beat, Heartbeat};
 use crate::sandbox::{BlockedRequest, Isolation};
-use crate::session::{ClientOptions, McpClient, Protocol};
+use crate::session::{ClientOptions, McpClient, Protocol, first_tools};
 use crate::transport::Transport;
 use endpoint::{Endpoint, Entry, SpareAfterStart, Start};
 use futures_channel::oneshot;
@@ -200,13 +200,15 @@ impl WorkerSpec {
 impl McpClient {
     /// Starts the server in a new module Web Worker and runs the MCP lifecycle with it.
     ///
-    /// The worker is made when this is called, not when the future is first polled (see [`spawn_with_js_calls`]).
+    /// The worker is made when this is called, not when the future is first polled, and a worker that answers MCP
+    /// 2026-07-28 from its first frame is asked for its first page of tools with the probe, for the client's first
+    /// listing (see [`spawn_with_js_calls`]).
     /// Fails, rather than hangs, when the script does not load ([`Error::WorkerLoad`]), the worker throws or
     /// reports `fatal` ([`Error::WorkerCrashed`]), or it does not boot or initialize in time
     /// ([`Error::HandshakeTimeout`]). The worker is terminated on failure, and when the client is closed or dropped.
     pub fn spawn(spec: WorkerSpec) -> impl Future<Output = Result<McpClient>> {
         let begun = Beginning::begin(spec);
-        async move { begun?.finish(false).await.map(|spawned| spawned.client) }
+        async move { begun?.finish(Listing::Rust).await.map(|spawned| spawned.client) }
     }
 }
 
@@ -217,10 +219,19 @@ impl McpClient {
 /// from then on): its thread's start is most of a server's start and everything else waits on it, so nothing of the
 /// caller's (a promise's first turn, other work before the first poll) delays it. The future does the rest. A
 /// worker that says it answers MCP 2026-07-28 from its first frame is also asked for its first page of tools with
-/// `server/discover`, for the first [`JsCalls::list_tools`] made soon after.
+/// `server/discover`, for the first [`JsCalls::list_tools`] made soon after (`session::first_tools`).
 pub fn spawn_with_js_calls(spec: WorkerSpec) -> impl Future<Output = Result<Spawned>> {
     let begun = Beginning::begin(spec);
-    async move { begun?.finish(true).await }
+    async move { begun?.finish(Listing::Js).await }
+}
+
+/// How the caller of a start lists the server's tools: the first page asked for with the probe is kept for it.
+#[derive(Clone, Copy)]
+enum Listing {
+    /// With [`JsCalls::list_tools`].
+    Js,
+    /// With [`McpClient`]'s own listings (the runtime's).
+    Rust,
 }
 
 /// What a worker is started from, again when it starts a second time through the prelude.
@@ -281,8 +292,8 @@ impl Beginning {
         Ok(Self { launch, booting, module, compiling, wasm_url, env, boot_timeout_ms, client, on_connection, _spare })
     }
 
-    /// The rest of the start; `ask_first_tools`: for a caller that lists with [`JsCalls::list_tools`].
-    async fn finish(self, ask_first_tools: bool) -> Result<Spawned> {
+    /// The rest of the start, for a caller that lists as `listing` says.
+    async fn finish(self, listing: Listing) -> Result<Spawned> {
         let Self {
             launch,
             mut booting,
@@ -342,20 +353,32 @@ impl Beginning {
         let transport_handle: Rc<dyn Transport> = transport.clone();
         let connecting = McpClient::connect(connection.clone(), &client, Some(transport_handle));
         // A worker that answers MCP 2026-07-28 from its first frame is asked for its first page of tools right after
-        // `server/discover` (the first poll of `connecting` sends it), in the same batch: the caller's first
-        // `listTools`, which most make at once, then needs no round trip of its own.
+        // `server/discover` (the first poll of `connecting` sends it), in the same batch: the caller's first listing,
+        // which most make at once (the runtime does, right after the start), then needs no round trip of its own.
         let first_tools = async {
-            if ask_first_tools && modern && client.protocol != Protocol::Handshake {
-                js_calls.ask_first_tools(&connection, client.request_timeout_ms);
+            if !modern || client.protocol == Protocol::Handshake {
+                return None;
+            }
+            match listing {
+                Listing::Js => {
+                    js_calls.ask_first_tools(&connection, client.request_timeout_ms);
+                    None
+                }
+                Listing::Rust => Some(first_tools::ask_as_text(&connection, client.request_timeout_ms)),
             }
         };
         // `select` polls `connecting` first: its first poll sends `server/discover`, then `first_tools` runs (once).
-        let connected = match select(pin!(connecting), pin!(first_tools)).await {
-            Either::Left((connected, _)) => connected,
-            Either::Right(((), connecting)) => connecting.await,
+        let (connected, first_tools) = match select(pin!(connecting), pin!(first_tools)).await {
+            Either::Left((connected, _)) => (connected, None),
+            Either::Right((first_tools, connecting)) => (connecting.await, first_tools),
         };
         match connected {
-            Ok(client) => Ok(Spawned { client, js_calls }),
+            Ok(client) => {
+                if let Some(first_tools) = first_tools {
+                    client.keep_first_tools(first_tools);
+                }
+                Ok(Spawned { client, js_calls })
+            }
             Err(error) => {
                 transport.close_with(error.clone());
                 Err(error)

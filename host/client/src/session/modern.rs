@@ -84,6 +84,7 @@ impl McpClient {
                     request_timeout_ms: options.request_timeout_ms,
                     transport,
                     modern: Some(Rc::new(state)),
+                    first_tools: RefCell::default(),
                 };
                 // As in the handshake era, where a server sends every log until the client sets a level.
                 client.set_modern_log_level(LoggingLevel::Debug);

@@ -145,3 +145,51 @@ fn a_modern_server_is_named_by_its_server_info_or_by_the_host_when_that_is_malfo
     let malformed = |_: &str| Some(discovered(json!({"name": 7})));
     assert_eq!(named(malformed), ("scripted".into(), "unknown".into(), 0));
 }
+
+/// A server of 2026-07-28 that lists one tool.
+fn modern_lister(method: &str) -> Option<Value> {
+    match method {
+        "server/discover" => {
+            Some(json!({"result": {"supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}}}))
+        }
+        "tools/list" => Some(json!({"result": {"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}})),
+        _ => Some(json!({"result": {}})),
+    }
+}
+
+/// Connects to `modern_lister` asking for the first page of tools right after `server/discover`, as a worker's start
+/// does; `changed` has the server say its tools changed before the client lists them.
+fn listings_after_a_start(changed: bool) -> Vec<usize> {
+    let (mut pool, connection, methods) = scripted(modern_lister);
+    let options = ClientOptions::default();
+    let first = RefCell::new(None);
+    let connecting = McpClient::connect(connection.clone(), &options, None);
+    let asking = async { *first.borrow_mut() = Some(super::super::first_tools::ask_as_text(&connection, 1_000)) };
+    let (client, ()) = pool.run_until(futures_util::future::join(connecting, asking));
+    let client = client.unwrap_or_else(|e| panic!("{e}"));
+    client.keep_first_tools(first.take().unwrap_or_else(|| panic!("asked")));
+    pool.run_until_stalled();
+    if changed {
+        connection.receive(r#"{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}"#);
+    }
+    let asked = || methods.borrow().iter().filter(|m| *m == "tools/list").count();
+    let mut counts = vec![asked()];
+    for _ in 0..2 {
+        let tools = pool.run_until(client.list_tools()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(tools.len(), 1);
+        counts.push(asked());
+    }
+    assert_eq!(methods.borrow()[..2], ["server/discover", "tools/list"], "the page is asked for right after the probe");
+    counts
+}
+
+#[test]
+fn the_first_listing_after_a_start_is_the_page_asked_for_with_the_probe() {
+    // tools/list requests sent: after the start, after the first listing, after the second.
+    assert_eq!(listings_after_a_start(false), [1, 1, 2]);
+}
+
+#[test]
+fn a_listing_after_the_tools_changed_asks_again() {
+    assert_eq!(listings_after_a_start(true), [1, 2, 3]);
+}

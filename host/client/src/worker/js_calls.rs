@@ -9,6 +9,7 @@
 use super::sender::FrameSender;
 use crate::connection::{Connection, ReplyCallback, RequestOptions};
 use crate::error::Error;
+use crate::session::first_tools::FirstTools;
 use crate::session::{CallOptions, McpClient};
 use mcp_worker_protocol::methods;
 use std::cell::RefCell;
@@ -61,7 +62,7 @@ pub struct JsCalls {
     /// The connection's envelope members as a JavaScript string, made once: it is the same for every call.
     envelope: Rc<RefCell<Option<KeptEnvelope>>>,
     /// The first page of tools, asked for when the worker started (see `js_listing`).
-    pub(super) first_tools: Rc<RefCell<Option<super::js_listing::FirstTools>>>,
+    pub(super) first_tools: Rc<RefCell<Option<FirstTools<super::js_listing::Page>>>>,
 }
 
 impl fmt::Debug for JsCalls {

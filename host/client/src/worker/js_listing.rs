@@ -5,11 +5,12 @@
 //! 2026-07-28 result that is not `complete`), which is read in Rust as before.
 //!
 //! A worker that answers MCP 2026-07-28 from its first frame is asked for its first page when it starts, with
-//! `server/discover` ([`JsCalls::ask_first_tools`]): the first listing made soon after serves from that answer.
+//! `server/discover` ([`JsCalls::ask_first_tools`], `session::first_tools`).
 
 use super::js_calls::JsCalls;
 use crate::connection::{Connection, RequestOptions};
 use crate::error::{Error, Result};
+use crate::session::first_tools::FirstTools;
 use crate::session::{McpClient, Pages, read_tools_page};
 use futures_channel::oneshot;
 use mcp_worker_protocol::{PaginatedParams, methods};
@@ -36,25 +37,13 @@ pub(super) enum Page {
     Text(Box<RawValue>),
 }
 
-/// How long after it was asked for the first page serves a listing: a caller lists the tools right after the
-/// start, or asks again. A listing later than this asks the server, as any listing does.
-const FIRST_TOOLS_FOR_MS: u32 = 2_000;
-
-/// The first page of `tools/list`, asked for when the worker started; kept until the first listing takes it (one
-/// page at most, the server's) or the client goes.
-pub(super) struct FirstTools {
-    page: oneshot::Receiver<Result<Page>>,
-    /// When it was asked for (the connection's clock), and the connection's count of tool changes then.
-    asked_at_ms: f64,
-    tools_changes: u64,
-}
-
 impl JsCalls {
     /// Every tool `client`'s server offers (all pages), as one array of the objects the page parsed.
     pub async fn list_tools(&self, client: &McpClient) -> Result<js_sys::Array> {
         let tools = js_sys::Array::new();
         let mut pages = Pages::new(methods::TOOLS_LIST);
-        let mut first = self.take_first_tools(client.connection());
+        let first_tools = self.first_tools.borrow_mut().take();
+        let mut first = first_tools.and_then(|first| first.take_if_fresh(client.connection()));
         loop {
             let params = pages.next_params().map_err(|message| client.protocol_error(message))?;
             let asked = match first.take() {
@@ -79,20 +68,11 @@ impl JsCalls {
         }
     }
 
-    /// Asks `connection`'s server for its first page of tools now, for the next listing (see [`FirstTools`]).
+    /// Asks `connection`'s server for its first page of tools now, for the next listing (see [`FirstTools`]). It is
+    /// kept until the first listing takes it (one page, the server's) or the client goes.
     pub(crate) fn ask_first_tools(&self, connection: &Connection, timeout_ms: u32) {
         let page = self.send_page_request(connection, timeout_ms, &PaginatedParams::default());
-        let asked_at_ms = connection.now_ms();
-        *self.first_tools.borrow_mut() =
-            Some(FirstTools { page, asked_at_ms, tools_changes: connection.tools_list_changes() });
-    }
-
-    /// The first page asked for at the start, when it may still serve a listing: asked for lately, and no tool
-    /// changed since. Taken either way: it serves one listing at most.
-    fn take_first_tools(&self, connection: &Connection) -> Option<oneshot::Receiver<Result<Page>>> {
-        let first = self.first_tools.borrow_mut().take()?;
-        let fresh = connection.now_ms() - first.asked_at_ms <= f64::from(FIRST_TOOLS_FOR_MS);
-        (fresh && first.tools_changes == connection.tools_list_changes()).then_some(first.page)
+        *self.first_tools.borrow_mut() = Some(FirstTools::new(connection, page));
     }
 
     /// Requests one page of `tools/list`: the page's `JSON.parse` reads a plain result, the session anything else.
