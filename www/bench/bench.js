@@ -456,22 +456,6 @@ async function coldStarts(cfg, module, samples) {
       client.close();
       return ms;
     },
-    xHostTimed: async () => {
-      const T = () => performance.timeOrigin + performance.now();
-      const bc = new BroadcastChannel("x-timed2");
-      const stamps = new Promise((r) => (bc.onmessage = (e) => r(e.data.stamps)));
-      const t = now(); const t0 = T();
-      const client = await spawnHost(new URL("x-timed2.js", HERE).href, { module });
-      const tSpawned = T();
-      const tools = await client.listTools();
-      const ms = now() - t; const tEnd = T();
-      const st = await Promise.race([stamps, sleep(200).then(() => ({}))]);
-      bc.close();
-      (globalThis.xStamps ??= []).push(Object.fromEntries([...Object.entries(st), ["spawned", tSpawned], ["end", tEnd]].map(([k, v]) => [k, Math.round((v - t0) * 100) / 100])));
-      check(tools.length === 3, "tools");
-      client.close();
-      return ms;
-    },
     // Where a start's time goes before any MCP: new Worker -> its `boot` message, three ways (see bootTime).
     bootEmpty: () => bootTime(`self.postMessage({ mcpWorker: "boot", v: 1 });`),
     bootDirect: () => bootTime(null),
@@ -527,8 +511,6 @@ async function coldStarts(cfg, module, samples) {
   part("cold start", "boot_empty", "a worker from a blob that only says boot (thread start)", "ms", med.bootEmpty, med.raw, boot);
   part("cold start", "boot_direct", "the echo bundle's bootstrap as the worker's own script (browser fetches it while the thread starts)", "ms", med.bootDirect, med.raw, boot);
   part("cold start", "boot_imported", "a blob worker whose first code imports the echo bootstrap, as the host's prelude does (fetch after thread start)", "ms", med.bootImported, med.raw, boot);
-  part("cold start", "x_stamps", "stamps", "ms", 0, 1, JSON.stringify(globalThis.xStamps));
-  for (const k of ["xHostTimed", "hostModule", "rawClientRust", "raw"]) part("cold start", "x_" + k, "EXPERIMENT " + k, "ms", med[k], med.raw);
   part("cold start", "cold_first_module", "first start in the page, host, precompiled module (not a median)", "ms", first.hostModule, first.raw);
   part("cold start", "cold_first_fetch", "first start in the page, host, no module given (not a median)", "ms", first.hostFetch, first.raw);
 }
