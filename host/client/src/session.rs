@@ -287,17 +287,12 @@ impl McpClient {
     ) -> Result<()> {
         let mut pages = Pages::new(method);
         let mut first = match method {
-            methods::TOOLS_LIST => self.first_tools.borrow_mut().take().and_then(|f| f.take_if_fresh(&self.connection)),
+            methods::TOOLS_LIST => first_tools::take(&self.first_tools, &self.connection),
             _ => None,
         };
         loop {
             let params = pages.next_params().map_err(|message| self.protocol_error(message))?;
-            // Whatever went wrong with the page asked for at the start, this listing asks again.
-            let asked = match first.take() {
-                Some(page) => page.await.ok().and_then(Result::ok),
-                None => None,
-            };
-            let page = match asked {
+            let page = match first_tools::arrived(first.take()).await {
                 Some(page) => page,
                 None => {
                     let options = RequestOptions::timeout(self.request_timeout_ms);

@@ -7,6 +7,7 @@ use crate::error::Result;
 use futures_channel::oneshot;
 use mcp_worker_protocol::{PaginatedParams, methods};
 use serde_json::value::RawValue;
+use std::cell::RefCell;
 
 /// How long after it was asked for the first page serves a listing: a caller lists the tools right after the
 /// start, or asks again. A later listing asks the server, as any listing does.
@@ -27,10 +28,25 @@ impl<P> FirstTools<P> {
     }
 
     /// The page, when it may still serve a listing: asked for lately, and no tool changed since.
-    pub(crate) fn take_if_fresh(self, connection: &Connection) -> Option<oneshot::Receiver<Result<P>>> {
+    fn take_if_fresh(self, connection: &Connection) -> Option<oneshot::Receiver<Result<P>>> {
         let fresh = connection.now_ms() - self.asked_at_ms <= f64::from(FIRST_TOOLS_FOR_MS);
         (fresh && self.tools_changes == connection.tools_list_changes()).then_some(self.page)
     }
+}
+
+/// For a listing about to start: the page kept in `slot`, taken either way (it serves one listing at most), and
+/// handed over when it may still serve this one.
+pub(crate) fn take<P>(
+    slot: &RefCell<Option<FirstTools<P>>>,
+    connection: &Connection,
+) -> Option<oneshot::Receiver<Result<P>>> {
+    let first = slot.borrow_mut().take();
+    first.and_then(|first| first.take_if_fresh(connection))
+}
+
+/// The page from [`take`] once it came, or `None` (no page, or it failed: the listing then asks again).
+pub(crate) async fn arrived<P>(page: Option<oneshot::Receiver<Result<P>>>) -> Option<P> {
+    page?.await.ok()?.ok()
 }
 
 /// Asks `connection`'s server for its first page of tools now, as text, for [`crate::McpClient`]'s listings.

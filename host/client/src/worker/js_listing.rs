@@ -10,7 +10,7 @@
 use super::js_calls::JsCalls;
 use crate::connection::{Connection, RequestOptions};
 use crate::error::{Error, Result};
-use crate::session::first_tools::FirstTools;
+use crate::session::first_tools::{self, FirstTools};
 use crate::session::{McpClient, Pages, read_tools_page};
 use futures_channel::oneshot;
 use mcp_worker_protocol::{PaginatedParams, methods};
@@ -42,16 +42,10 @@ impl JsCalls {
     pub async fn list_tools(&self, client: &McpClient) -> Result<js_sys::Array> {
         let tools = js_sys::Array::new();
         let mut pages = Pages::new(methods::TOOLS_LIST);
-        let first_tools = self.first_tools.borrow_mut().take();
-        let mut first = first_tools.and_then(|first| first.take_if_fresh(client.connection()));
+        let mut first = first_tools::take(&self.first_tools, client.connection());
         loop {
             let params = pages.next_params().map_err(|message| client.protocol_error(message))?;
-            let asked = match first.take() {
-                // Whatever went wrong with the page asked for at the start, this listing asks again.
-                Some(page) => page.await.ok().and_then(Result::ok),
-                None => None,
-            };
-            let page = match asked {
+            let page = match first_tools::arrived(first.take()).await {
                 Some(page) => page,
                 None => self.request_page(client.connection(), client.request_timeout_ms(), &params).await?,
             };
