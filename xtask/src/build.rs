@@ -4,6 +4,7 @@
 //! and the server's `manifest.json` (see `manifest`).
 
 pub(crate) mod budgets;
+pub(crate) mod lean_std;
 mod parallel;
 
 use std::fmt;
@@ -127,18 +128,13 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
         return Ok(Outputs::default());
     }
 
-    // First the wasm. The servers and the host in two builds: a build unifies its packages' features, and a feature
-    // the host's runtime needs (serde_json's float_roundtrip, about 12 KiB of gzip) must not reach every server's
-    // bundle. The `McpClient`-only host in a third.
-    let server_crates: Vec<&WasmCrate> = servers.iter().collect();
-    let host_crates: Vec<&WasmCrate> = host.iter().collect();
-    for crates in [server_crates, host_crates] {
-        if crates.is_empty() {
-            continue;
-        }
+    // First the wasm. The servers and the host in separate builds: a build unifies its packages' features, and a
+    // feature the host's runtime needs (serde_json's float_roundtrip, about 12 KiB of gzip) must not reach every
+    // server's bundle. Then the host, and the `McpClient`-only host.
+    if !servers.is_empty() {
         let mut cargo = cmd::cargo();
         cargo.args(["build", "--target", WASM_TARGET]);
-        for krate in crates {
+        for krate in &servers {
             cargo.args(["-p", &krate.package]);
         }
         if profile == Profile::Release {
@@ -146,9 +142,11 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
         }
         cmd::run(&mut cargo)?;
     }
-
-    let host_client_wasm = match &host {
-        Some(host) => Some(build_host_client_wasm(host, profile)?),
+    let host_wasm = match &host {
+        Some(host) => Some((
+            build_host_wasm(host, HostVariant::Full, profile)?,
+            build_host_wasm(host, HostVariant::ClientOnly, profile)?,
+        )),
         None => None,
     };
 
@@ -183,9 +181,8 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
             }),
         ));
     }
-    if let (Some(host), Some(client_wasm)) = (&host, host_client_wasm) {
+    if let (Some(host), Some((wasm, client_wasm))) = (&host, host_wasm) {
         let out_dir = target_dir().join("pkg").join(HOST_DIR);
-        let wasm = wasm_dir.join(format!("{}.wasm", host.lib));
         outputs.host = Some(out_dir.clone());
         jobs.push((
             file_len(&wasm),
@@ -228,21 +225,37 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
     Ok(outputs)
 }
 
-/// The light host package's wasm: the same crate without its `runtime` feature (its allocator, `talc`, kept), for
-/// pages that only need `McpClient`.
-/// Built in a target directory of its own: both builds link to the same file name, and in one directory each would
-/// make cargo build the other again.
-fn build_host_client_wasm(host: &WasmCrate, profile: Profile) -> Result<PathBuf> {
-    let client_target = target_dir().join("host-client");
+/// Which of the host's two packages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum HostVariant {
+    /// `pkg/host/`: the crate's default features.
+    Full,
+    /// `pkg/host-client/`: the same crate without its `runtime` feature (its allocator, `talc`, kept), for pages that
+    /// only need `McpClient`.
+    ClientOnly,
+}
+
+/// The wasm of one of the host's packages. Each variant in a target directory of its own, but for the full host's
+/// debug build, which shares the workspace's: both link to the same file name, and in one directory each would make
+/// cargo build the other again; and a release build compiles the standard library with flags of its own
+/// ([`lean_std`]), which would rebuild every crate it shares with the servers' builds.
+fn build_host_wasm(host: &WasmCrate, variant: HostVariant, profile: Profile) -> Result<PathBuf> {
+    let target = match (variant, profile) {
+        (HostVariant::Full, Profile::Debug) => target_dir(),
+        (HostVariant::Full, Profile::Release) => target_dir().join("host-full"),
+        (HostVariant::ClientOnly, _) => target_dir().join("host-client"),
+    };
     let mut cargo = cmd::cargo();
-    cargo.args(["build", "--target", WASM_TARGET, "-p", &host.package, "--no-default-features", "--features"]);
-    cargo.args(["talc", "--target-dir"]);
-    cargo.arg(&client_target);
+    cargo.args(["build", "--target", WASM_TARGET, "-p", &host.package, "--target-dir"]).arg(&target);
+    if variant == HostVariant::ClientOnly {
+        cargo.args(["--no-default-features", "--features", "talc"]);
+    }
     if profile == Profile::Release {
         cargo.arg("--release");
+        lean_std::apply(&mut cargo);
     }
     cmd::run(&mut cargo)?;
-    Ok(client_target.join(WASM_TARGET).join(profile.dir()).join(format!("{}.wasm", host.lib)))
+    Ok(target.join(WASM_TARGET).join(profile.dir()).join(format!("{}.wasm", host.lib)))
 }
 
 /// The size of a file, 0 if it cannot be read (its job then says why).

@@ -17,6 +17,7 @@ pub(crate) fn setup() -> Result {
     println!("== setup");
     disk_space();
     wasm_target()?;
+    std_sources()?;
     wasm_bindgen_cli()?;
     chromium()?;
     npm_packages()?;
@@ -59,6 +60,20 @@ fn wasm_target() -> Result {
     println!("installing: {WASM_TARGET} target (rustup target add {WASM_TARGET})");
     cmd::run(cmd::new("rustup").args(["target", "add", WASM_TARGET])).map_err(|e| {
         format!("{e}\n  the wasm32 standard library could not be installed; check network access to rustup")
+    })
+}
+
+/// The standard library's sources, which release builds of the host packages compile for size
+/// (`xtask/src/build/lean_std.rs`).
+fn std_sources() -> Result {
+    if crate::build::lean_std::sources_present() {
+        println!("ok: rust-src component present");
+        return Ok(());
+    }
+    println!("installing: rust-src component (rustup component add rust-src): the host packages' release builds");
+    println!("  compile the standard library for size from it");
+    cmd::run(cmd::new("rustup").args(["component", "add", "rust-src"])).map_err(|e| {
+        format!("{e}\n  the standard library's sources could not be installed; check network access to rustup")
     })
 }
 
