@@ -57,24 +57,27 @@ fn destructive_verb(name: &str) -> Option<&'static str> {
     })
 }
 
-/// The lowercase words of an identifier: split at non-alphanumerics and at lower→upper case changes.
+/// The lowercase words of an identifier: split at anything but ASCII letters and digits, and at lower→upper case
+/// changes. MCP's tool names are ASCII (letters, digits, `_`, `-`, `.`), and so are the verbs; a character outside
+/// ASCII separates words too, so that no letter of another script glued to a verb hides it (`Δdelete`, `deleteé`).
+/// ASCII alone also keeps the standard library's Unicode case tables out of the host's wasm.
 fn words(name: &str) -> impl Iterator<Item = String> + '_ {
     let mut words = Vec::new();
     let mut current = String::new();
     let mut previous_lower = false;
     for c in name.chars() {
-        if !c.is_alphanumeric() {
+        if !c.is_ascii_alphanumeric() {
             if !current.is_empty() {
                 words.push(std::mem::take(&mut current));
             }
             previous_lower = false;
             continue;
         }
-        if c.is_uppercase() && previous_lower && !current.is_empty() {
+        if c.is_ascii_uppercase() && previous_lower && !current.is_empty() {
             words.push(std::mem::take(&mut current));
         }
-        previous_lower = c.is_lowercase() || c.is_ascii_digit();
-        current.extend(c.to_lowercase());
+        previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        current.push(c.to_ascii_lowercase());
     }
     if !current.is_empty() {
         words.push(current);
@@ -113,6 +116,14 @@ mod tests {
         {
             assert!(is_destructive(&tool(name, read_only())), "{name}");
         }
+    }
+
+    #[test]
+    fn a_letter_outside_ascii_does_not_hide_a_verb() {
+        for name in ["Δdelete", "deleteé", "ñ_remove", "purge\u{200b}all", "ÉDrop"] {
+            assert!(name_is_destructive(name), "{name}");
+        }
+        assert!(!name_is_destructive("éditer_dropdown"));
     }
 
     #[test]
