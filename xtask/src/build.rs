@@ -245,16 +245,28 @@ fn build_host_wasm(host: &WasmCrate, variant: HostVariant, profile: Profile) -> 
         (HostVariant::Full, Profile::Release) => target_dir().join("host-full"),
         (HostVariant::ClientOnly, _) => target_dir().join("host-client"),
     };
-    let mut cargo = cmd::cargo();
-    cargo.args(["build", "--target", WASM_TARGET, "-p", &host.package, "--target-dir"]).arg(&target);
-    if variant == HostVariant::ClientOnly {
-        cargo.args(["--no-default-features", "--features", "talc"]);
+    let command = || {
+        let mut cargo = cmd::cargo();
+        cargo.args(["build", "--target", WASM_TARGET, "-p", &host.package, "--target-dir"]).arg(&target);
+        if variant == HostVariant::ClientOnly {
+            cargo.args(["--no-default-features", "--features", "talc"]);
+        }
+        if profile == Profile::Release {
+            cargo.arg("--release");
+        }
+        cargo
+    };
+    let mut cargo = command();
+    if profile == Profile::Release && lean_std::apply(&mut cargo) {
+        // The flags are unstable: a toolchain that no longer takes them still builds the package, heavier (and the
+        // size budgets say so).
+        if let Err(error) = cmd::run(&mut cargo) {
+            cmd::run(&mut command())?;
+            lean_std::fell_back(&error);
+        }
+    } else {
+        cmd::run(&mut cargo)?;
     }
-    if profile == Profile::Release {
-        cargo.arg("--release");
-        lean_std::apply(&mut cargo);
-    }
-    cmd::run(&mut cargo)?;
     Ok(target.join(WASM_TARGET).join(profile.dir()).join(format!("{}.wasm", host.lib)))
 }
 

@@ -38,16 +38,27 @@ pub(crate) fn sources_present() -> bool {
 }
 
 /// Makes `cargo` (a `cargo build --target wasm32-unknown-unknown --release` of the host) compile and link the lean
-/// standard library, or says why it cannot and leaves it as it is.
-pub(crate) fn apply(cargo: &mut Command) {
+/// standard library, and says so; or says why it cannot, and leaves it as it is.
+pub(crate) fn apply(cargo: &mut Command) -> bool {
     if !sources_present() {
         println!(
-            "warning: the toolchain has no rust-src: the host packages link the prebuilt standard library, about 37 \
-             KiB of gzip heavier than their budgets allow (`rustup component add rust-src`, or `cargo xtask setup`)"
+            "warning: the toolchain has no rust-src: the host packages link the prebuilt standard library, heavier \
+             than their budgets allow (the full host by about 36 KiB of gzip; `rustup component add rust-src`, or \
+             `cargo xtask setup`)"
         );
-        return;
+        return false;
     }
     let flags: Vec<String> = RUSTFLAGS.iter().map(|flag| format!("{flag:?}")).collect();
     let config = format!("target.{WASM_TARGET}.rustflags=[{}]", flags.join(", "));
     cargo.env("RUSTC_BOOTSTRAP", "1").args(BUILD_STD).arg("--config").arg(config);
+    true
+}
+
+/// Says that a build with the lean standard library failed with `error` and the prebuilt one built the package.
+pub(crate) fn fell_back(error: &str) {
+    println!(
+        "warning: the host could not be built with its standard library compiled for size ({error}), and was built \
+         with the prebuilt one: the package is heavier than its budget allows. This toolchain may have renamed an \
+         unstable flag of xtask/src/build/lean_std.rs"
+    );
 }
