@@ -46,7 +46,7 @@ const DEFINED_FORMATS: &[&str] = &[
 
 /// Removes every `format` JSON Schema does not define (schemars writes `uint32`, `double`, `int64`, …, which some
 /// LLM providers refuse) from `schema` and each of its subschemas. What schemars' `RestrictFormats` does, without
-/// its boxed transform and set of names: 2.0 KiB of gzip in every server's bundle.
+/// its boxed transform and B-tree set of names: 0.7-1.2 KiB of gzip off every server's bundle.
 fn keep_defined_formats(schema: &mut JsonObject) {
     if schema.get("format").and_then(Value::as_str).is_some_and(|format| !DEFINED_FORMATS.contains(&format)) {
         schema.remove("format");
