@@ -6,13 +6,24 @@
 //! optional input field is its plain type rather than `["T", "null"]`.
 
 use mcp_worker_protocol::JsonObject;
-use schemars::JsonSchema;
-use schemars::generate::SchemaSettings;
+use schemars::generate::{SchemaGenerator, SchemaSettings};
+use schemars::{JsonSchema, Schema};
 use serde_json::Value;
 
+/// `T`'s schema. Only the call of `T`'s generator is compiled once per type; what comes before and after it once.
 fn schema_object<T: JsonSchema>() -> JsonObject {
-    let generator = SchemaSettings::draft2020_12().into_generator();
-    let mut object = match generator.into_root_schema_for::<T>().to_value() {
+    object_of(generator().into_root_schema_for::<T>())
+}
+
+#[inline(never)]
+fn generator() -> SchemaGenerator {
+    SchemaSettings::draft2020_12().into_generator()
+}
+
+/// A generated schema as the object MCP carries: no `$schema`, only the formats JSON Schema defines.
+#[inline(never)]
+fn object_of(schema: Schema) -> JsonObject {
+    let mut object = match schema.to_value() {
         Value::Object(map) => map,
         _ => JsonObject::new(),
     };
@@ -98,7 +109,12 @@ fn each_subschema(value: &mut Value, listed: bool) {
 /// The `inputSchema` of a tool whose arguments are `A`. MCP requires an object root, so the root always says
 /// `"type": "object"` (argument types are structs or maps).
 pub(crate) fn input_schema<A: JsonSchema>() -> JsonObject {
-    let mut object = schema_object::<A>();
+    as_input(schema_object::<A>())
+}
+
+/// [`input_schema`] from the generated schema.
+#[inline(never)]
+fn as_input(mut object: JsonObject) -> JsonObject {
     if object.get("type").and_then(Value::as_str) != Some("object") {
         object.insert("type".into(), "object".into());
     }

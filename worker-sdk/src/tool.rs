@@ -87,30 +87,19 @@ impl ToolDef {
     /// ```
     pub fn new<M, H: ToolHandler<M>>(name: impl Into<String>, handler: H) -> Self {
         let name = name.into();
-        let mut definition = Tool::new(name.clone(), crate::schema::input_schema::<H::Args>());
-        // structuredContent must be an object; other values travel as {"result": value}.
-        let mut wrap = false;
-        if let Some(schema) = <H::Output as IntoCallToolResult>::output_schema() {
-            wrap = !crate::schema::is_object_schema(&schema);
-            definition.output_schema = Some(if wrap { wrapped_schema(schema) } else { schema }.into());
-        }
+        let (definition, wrap) = definition(
+            name.clone(),
+            crate::schema::input_schema::<H::Args>(),
+            <H::Output as IntoCallToolResult>::output_schema(),
+        );
         let handler = Rc::new(handler);
         let erased: ErasedToolHandler =
             Rc::new(move |ctx: Ctx, raw: Option<&RawValue>| match parse_arguments::<H::Args>(raw) {
                 Ok(args) => handler
                     .call(ctx, args)
-                    .map(move |output| {
-                        let mut result = output.into_call_tool_result();
-                        if wrap && let Some(value) = result.structured_content.take() {
-                            result.structured_content = Some(serde_json::json!({ "result": value }));
-                        }
-                        result
-                    })
+                    .map(move |output| wrapped_result(output.into_call_tool_result(), wrap))
                     .boxed_local(),
-                Err((pointer, message)) => {
-                    let message = invalid_arguments(&name, [(pointer.as_str(), message.as_str())]);
-                    futures_util::future::ready(CallToolResult::error(message)).boxed_local()
-                }
+                Err((pointer, message)) => refused(&name, &pointer, &message),
             });
         Self { definition, handler: erased }
     }
@@ -182,6 +171,36 @@ impl ToolDef {
         self.definition.input_schema = schema.into();
         self
     }
+}
+
+/// A tool's definition from its schemas, and whether its `structuredContent` travels wrapped: it must be an
+/// object, so other values travel as `{"result": value}`. Apart from [`ToolDef::new`], which is compiled once per
+/// tool, as is all that follows.
+#[inline(never)]
+fn definition(name: String, input_schema: JsonObject, output_schema: Option<JsonObject>) -> (Tool, bool) {
+    let mut definition = Tool::new(name, input_schema);
+    let mut wrap = false;
+    if let Some(schema) = output_schema {
+        wrap = !crate::schema::is_object_schema(&schema);
+        definition.output_schema = Some(if wrap { wrapped_schema(schema) } else { schema }.into());
+    }
+    (definition, wrap)
+}
+
+/// `result`, its `structuredContent` wrapped when `wrap` says so (see [`definition`]).
+#[inline(never)]
+fn wrapped_result(mut result: CallToolResult, wrap: bool) -> CallToolResult {
+    if wrap && let Some(value) = result.structured_content.take() {
+        result.structured_content = Some(serde_json::json!({ "result": value }));
+    }
+    result
+}
+
+/// The answer to arguments that do not fit the tool's type: a tool error naming where and why.
+#[inline(never)]
+fn refused(name: &str, pointer: &str, message: &str) -> LocalBoxFuture<'static, CallToolResult> {
+    let message = invalid_arguments(name, [(pointer, message)]);
+    futures_util::future::ready(CallToolResult::error(message)).boxed_local()
 }
 
 fn wrapped_schema(schema: JsonObject) -> JsonObject {
