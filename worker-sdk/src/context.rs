@@ -218,37 +218,57 @@ impl Ctx {
         params: Option<&P>,
         timeout_ms: Option<u32>,
     ) -> Result<R> {
+        // Only writing the params and reading the result depend on their types: the rest is compiled once.
+        let params = match params.map(serde_json::to_value).transpose() {
+            Ok(params) => params,
+            Err(e) => return Err(Error::InvalidResponse { method: method.to_owned(), reason: format!("params: {e}") }),
+        };
+        let answer = self.request_value(key, method, params, timeout_ms).await?;
+        match mcp_worker_protocol::json::from_value(answer) {
+            Ok(result) => Ok(result),
+            Err(e) => Err(self.unreadable_answer(method, e.to_string()).await),
+        }
+    }
+
+    /// [`Ctx::request_as`] with the params written: the client's answer. In the modern era, from this round or an
+    /// earlier one; otherwise the run is interrupted and this never completes (the session drops the handler and
+    /// answers `input_required`).
+    async fn request_value(
+        &self,
+        key: Option<&str>,
+        method: &str,
+        params: Option<serde_json::Value>,
+        timeout_ms: Option<u32>,
+    ) -> Result<serde_json::Value> {
         if let Some(modern) = &self.inner.modern {
-            return self.ask(modern, key, method, params).await;
+            let Some(rounds) = &modern.rounds else {
+                return Err(Error::CapabilityMissing {
+                    method: method.to_owned(),
+                    capability: "input requests".into(),
+                });
+            };
+            if let Asked::Answered(answer) = rounds.ask(crate::clock::now_ms(), key, method, params) {
+                return Ok(answer);
+            }
+            return std::future::pending().await;
         }
         let link = &self.inner.link;
         let timeout = timeout_ms.unwrap_or(link.client_request_timeout_ms());
-        peer::request(link.peer(), method, params, timeout).await
+        let raw = peer::request(link.peer(), method, params.as_ref(), timeout).await?;
+        mcp_worker_protocol::json::from_str(raw.get())
+            .map_err(|e| Error::InvalidResponse { method: method.to_owned(), reason: e.to_string() })
     }
 
-    /// A question of the modern era: the client's answer, from this round or an earlier one; otherwise the run is
-    /// interrupted and this never completes (the session drops the handler and answers `input_required`).
-    async fn ask<P: Serialize, R: DeserializeOwned>(
-        &self,
-        modern: &Modern,
-        key: Option<&str>,
-        method: &str,
-        params: Option<&P>,
-    ) -> Result<R> {
-        let Some(rounds) = &modern.rounds else {
-            return Err(Error::CapabilityMissing { method: method.to_owned(), capability: "input requests".into() });
-        };
-        let params = params
-            .map(serde_json::to_value)
-            .transpose()
-            .map_err(|e| Error::InvalidResponse { method: method.to_owned(), reason: format!("params: {e}") })?;
-        if let Asked::Answered(answer) = rounds.ask(crate::clock::now_ms(), key, method, params) {
-            match mcp_worker_protocol::json::from_value(answer) {
-                Ok(result) => return Ok(result),
-                Err(e) => rounds.invalid_answer(method, &e.to_string()),
+    /// What an answer the server cannot read as the result it asked for comes to: an error in the handshake era;
+    /// in the modern era, the request fails as the client's mistake and this never completes.
+    async fn unreadable_answer(&self, method: &str, reason: String) -> Error {
+        match self.inner.modern.as_ref().and_then(|modern| modern.rounds.as_ref()) {
+            Some(rounds) => {
+                rounds.invalid_answer(method, &reason);
+                std::future::pending().await
             }
+            None => Error::InvalidResponse { method: method.to_owned(), reason },
         }
-        std::future::pending().await
     }
 
     /// Asks the user to fill in a form (`elicitation/create`, form mode). Fails with

@@ -13,8 +13,6 @@ use futures_util::future::{Either, select};
 use mcp_worker_protocol::jsonrpc::{Response, encode_request};
 use mcp_worker_protocol::pending::{PendingTable, cancel_notice};
 use mcp_worker_protocol::{ErrorObject, RequestId, methods};
-use serde::Serialize;
-use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -82,12 +80,13 @@ impl Drop for PendingGuard {
 }
 
 /// Sends `method` to the client and waits for its result, for at most `timeout_ms` (when the session has a timer).
-pub(crate) async fn request<P: Serialize, R: DeserializeOwned>(
+/// Not generic: the caller writes the params and reads the result (see `Ctx::request_as`).
+pub(crate) async fn request(
     peer: &Rc<Peer>,
     method: &str,
-    params: Option<&P>,
+    params: Option<&serde_json::Value>,
     timeout_ms: u32,
-) -> Result<R, Error> {
+) -> Result<Box<RawValue>, Error> {
     check_capability(peer, method)?;
     let id = peer.outgoing.table.borrow_mut().next_id();
     let frame = encode_request(&RequestId::Number(id), method, params)
@@ -104,17 +103,15 @@ pub(crate) async fn request<P: Serialize, R: DeserializeOwned>(
         },
         None => Some(answer.await),
     };
-    let raw = match outcome {
-        Some(Ok(Ok(raw))) => raw,
-        Some(Ok(Err(error))) => return Err(Error::Rpc { method: method.to_owned(), error }),
+    match outcome {
+        Some(Ok(Ok(raw))) => Ok(raw),
+        Some(Ok(Err(error))) => Err(Error::Rpc { method: method.to_owned(), error }),
         // The session dropped the pending table: it is over.
-        Some(Err(oneshot::Canceled)) => return Err(Error::Closed),
+        Some(Err(oneshot::Canceled)) => Err(Error::Closed),
         None => {
             guard.reason = format!("timed out after {timeout_ms} ms");
             drop(guard);
-            return Err(Error::Timeout { method: method.to_owned(), ms: timeout_ms });
+            Err(Error::Timeout { method: method.to_owned(), ms: timeout_ms })
         }
-    };
-    mcp_worker_protocol::json::from_str(raw.get())
-        .map_err(|e| Error::InvalidResponse { method: method.to_owned(), reason: e.to_string() })
+    }
 }
