@@ -150,28 +150,14 @@ impl PromptDef {
             arguments.iter().filter(|a| a.required == Some(true)).map(|a| a.name.clone()).collect();
         definition.arguments = (!arguments.is_empty()).then_some(arguments);
         let handler = Rc::new(handler);
-        let get: GetFn = Rc::new(move |ctx: Ctx, mut values: NameMap<String>| {
-            if let Some(declared) = &declared {
-                values.retain(|k, _| declared.iter().any(|d| d == k));
-            }
-            if let Some(missing) = required.iter().find(|r| !values.contains_key(r)) {
-                let error =
-                    ErrorObject::invalid_params(format!("Missing required argument `{missing}` for prompt {name}"))
-                        .with_data(serde_json::json!({ "prompt": name, "argument": missing }));
-                return futures_util::future::ready(Err(error)).boxed_local();
-            }
-            let object: serde_json::Map<String, Value> =
-                values.into_iter().map(|(k, v)| (k, Value::String(v))).collect();
-            match serde_path_to_error::deserialize::<_, H::Args>(mcp_worker_protocol::json::Objects::new(
-                Value::Object(object),
-            )) {
+        let get: GetFn = Rc::new(move |ctx: Ctx, values: NameMap<String>| {
+            let read = checked_arguments(&name, declared.as_deref(), &required, values).and_then(|object| {
+                serde_path_to_error::deserialize::<_, H::Args>(mcp_worker_protocol::json::Objects::new(object))
+                    .map_err(|err| invalid_arguments(&name, err.inner(), &err.path().to_string()))
+            });
+            match read {
                 Ok(args) => handler.call(ctx, args).map(IntoPromptResult::into_prompt_result).boxed_local(),
-                Err(err) => {
-                    let error =
-                        ErrorObject::invalid_params(format!("Invalid arguments for prompt {name}: {}", err.inner()))
-                            .with_data(serde_json::json!({ "prompt": name, "path": err.path().to_string() }));
-                    futures_util::future::ready(Err(error)).boxed_local()
-                }
+                Err(error) => futures_util::future::ready(Err(error)).boxed_local(),
             }
         });
         Self { definition, get, completers: Completers::default() }
@@ -252,4 +238,34 @@ fn prompt_arguments<A: DeserializeOwned + JsonSchema>() -> Vec<PromptArgument> {
             argument
         })
         .collect()
+}
+
+/// A prompt's arguments as the object its type is read from: those it does not declare dropped when it refuses
+/// unknown fields (`declared`), and an error when one it requires is missing. Compiled once, not once per prompt.
+#[inline(never)]
+fn checked_arguments(
+    name: &str,
+    declared: Option<&[String]>,
+    required: &[String],
+    mut values: NameMap<String>,
+) -> Result<Value, ErrorObject> {
+    if let Some(declared) = declared {
+        values.retain(|k, _| declared.iter().any(|d| d == k));
+    }
+    if let Some(missing) = required.iter().find(|r| !values.contains_key(r)) {
+        return Err(ErrorObject::invalid_params(format!("Missing required argument `{missing}` for prompt {name}"))
+            .with_data(serde_json::json!({ "prompt": name, "argument": missing })));
+    }
+    let mut object = serde_json::Map::new();
+    for (key, value) in values {
+        object.insert(key, Value::String(value));
+    }
+    Ok(Value::Object(object))
+}
+
+/// The error for arguments that do not read as the prompt's type.
+#[inline(never)]
+fn invalid_arguments(name: &str, error: &serde_json::Error, path: &str) -> ErrorObject {
+    ErrorObject::invalid_params(format!("Invalid arguments for prompt {name}: {error}"))
+        .with_data(serde_json::json!({ "prompt": name, "path": path }))
 }
