@@ -15,6 +15,7 @@ fn schema_object<T: JsonSchema>() -> JsonObject {
     object_of(generator().into_root_schema_for::<T>())
 }
 
+/// A generator of JSON Schema 2020-12, the dialect MCP assumes.
 #[inline(never)]
 fn generator() -> SchemaGenerator {
     SchemaSettings::draft2020_12().into_generator()
