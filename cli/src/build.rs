@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use mcp_worker_build::project::Project;
-use mcp_worker_build::{WASM_TARGET, bundle, command, tools};
+use mcp_worker_build::{WASM_TARGET, bundle, command, prebuilt_schemas, tools};
 
 use crate::Result;
 use crate::args::Parsed;
@@ -18,11 +18,18 @@ pub(crate) fn run(args: &Parsed) -> Result<PathBuf> {
         return Err(format!("build: unexpected argument `{extra}`"));
     }
     let manifest = PathBuf::from(args.option("--manifest-path").unwrap_or("Cargo.toml"));
-    build(&manifest, args.flag("--release"), args.option("--out-dir").map(PathBuf::from))
+    let out_dir = args.option("--out-dir").map(PathBuf::from);
+    build(&manifest, args.flag("--release"), args.flag("--prebuilt-schemas"), out_dir)
 }
 
-/// Builds the crate of `manifest` into its bundle; returns the bundle's directory.
-pub(crate) fn build(manifest: &Path, release: bool, out_dir: Option<PathBuf>) -> Result<PathBuf> {
+/// Builds the crate of `manifest` into its bundle, with its schemas made at build time when `prebuilt_schemas`
+/// says so (`mcp_worker_build::prebuilt_schemas`); returns the bundle's directory.
+pub(crate) fn build(
+    manifest: &Path,
+    release: bool,
+    prebuilt_schemas: bool,
+    out_dir: Option<PathBuf>,
+) -> Result<PathBuf> {
     if !manifest.is_file() {
         return Err(format!(
             "no {} here: run this in a server crate, or pass --manifest-path (`mcp-worker new` makes one)",
@@ -31,17 +38,36 @@ pub(crate) fn build(manifest: &Path, release: bool, out_dir: Option<PathBuf>) ->
     }
     wasm_target()?;
     let project = Project::load(manifest)?;
-    let mut cargo = command::cargo();
-    cargo.args(["build", "--lib", "--target", WASM_TARGET, "--manifest-path"]).arg(manifest);
-    if release {
-        cargo.arg("--release");
-    }
-    command::run(&mut cargo)?;
+    let cargo = || {
+        let mut cargo = command::cargo();
+        cargo.args(["build", "--lib", "--target", WASM_TARGET, "--manifest-path"]).arg(manifest);
+        if release {
+            cargo.arg("--release");
+        }
+        cargo
+    };
+    command::run(&mut cargo())?;
     let wasm_bindgen = tools::wasm_bindgen(&project.wasm_bindgen)?;
     let wasm_opt = if release { tools::wasm_opt()? } else { None };
     let esbuild = if release { tools::esbuild()? } else { None };
     let out_dir = out_dir.unwrap_or_else(|| project.dir.join(DEFAULT_OUT));
     let wasm = project.wasm(if release { "release" } else { "debug" });
+    let recorded = if prebuilt_schemas {
+        let dir = project.target_dir.join("mcp-worker-schemas");
+        let scratch = dir.join(format!("{}.glue", project.package));
+        let recorded = prebuilt_schemas::record(&wasm_bindgen, &wasm, &scratch, &dir, &project.package)?;
+        let mut second = cargo();
+        prebuilt_schemas::second_build(&mut second, &dir);
+        command::run(&mut second).map_err(|error| {
+            format!(
+                "{error}\n  --prebuilt-schemas builds the crate with the `prebuilt-schemas` feature of its \
+                 mcp-worker-sdk, which must have it and be depended on under that name"
+            )
+        })?;
+        Some(recorded)
+    } else {
+        None
+    };
     bundle::assemble(&bundle::Assembly {
         wasm: &wasm,
         out_dir: &out_dir,
@@ -50,6 +76,9 @@ pub(crate) fn build(manifest: &Path, release: bool, out_dir: Option<PathBuf>) ->
         wasm_opt: wasm_opt.as_deref(),
         esbuild: esbuild.as_deref(),
     })?;
+    if let Some(recorded) = &recorded {
+        prebuilt_schemas::verify(&out_dir, recorded)?;
+    }
     let size = std::fs::metadata(out_dir.join("server_bg.wasm")).map(|m| m.len()).unwrap_or(0);
     println!(
         "bundle: {} ({} wasm, {:.1} KiB)",

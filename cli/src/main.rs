@@ -24,9 +24,11 @@ usage: mcp-worker <command> [options]
 
 commands:
   new <dir> [--name NAME]    a new MCP server crate in <dir>, from the template
-  build [--release] [--manifest-path PATH] [--out-dir DIR]
+  build [--release] [--prebuilt-schemas] [--manifest-path PATH] [--out-dir DIR]
                              the crate's bundle for the browser (default: bundle/ beside Cargo.toml): server.js,
-                             server_bg.wasm, bootstrap.js, manifest.json and the Node entry serve.mjs
+                             server_bg.wasm, bootstrap.js, manifest.json and the Node entry serve.mjs;
+                             --prebuilt-schemas makes the schemas at build time (a lighter bundle: every argument
+                             type must appear with an empty environment, see the SDK's README)
   dev [--port 8090] [--manifest-path PATH]
                              build, serve the bundle in the console on http://127.0.0.1:<port>/, rebuild on change
   inspect <bundle dir>       the bundle's manifest and tools (runs the server under Node)
@@ -50,7 +52,12 @@ fn dispatch(args: &[String]) -> Result {
     };
     match command.as_str() {
         "new" => new::run(&args::Parsed::parse(rest, &["--name"], &[])?),
-        "build" => build::run(&args::Parsed::parse(rest, &["--manifest-path", "--out-dir"], &["--release"])?).map(drop),
+        "build" => build::run(&args::Parsed::parse(
+            rest,
+            &["--manifest-path", "--out-dir"],
+            &["--release", "--prebuilt-schemas"],
+        )?)
+        .map(drop),
         "dev" => dev::run(&args::Parsed::parse(rest, &["--port", "--manifest-path"], &[])?),
         "inspect" => inspect::run(&args::Parsed::parse(rest, &[], &[])?),
         "help" | "-h" | "--help" => {

@@ -22,6 +22,7 @@ pub mod fingerprint;
 pub mod lockfile;
 pub mod manifest;
 pub mod policy;
+pub mod prebuilt_schemas;
 pub mod project;
 pub mod serve;
 pub mod tools;

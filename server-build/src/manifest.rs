@@ -13,25 +13,27 @@ use serde_json::Value;
 
 use crate::Result;
 
-/// Loads `<bundle>/server.js` and `server_bg.wasm` in node and prints `mcp_worker_manifest()`. The glue is an ES
-/// module; a copy named `.mjs` loads as one wherever the bundle lives.
+/// Loads `<bundle>/server.js` and `server_bg.wasm` in node and prints what the export named by the second argument
+/// returns (`mcp_worker_manifest`, indented; or `mcp_worker_schemas`, as it is). The glue is an ES module; a copy
+/// named `.mjs` loads as one wherever the bundle lives.
 const PROBE: &str = r#"
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-const bundle = process.argv[1];
+const [bundle, exported] = process.argv.slice(1);
 const dir = mkdtempSync(join(tmpdir(), "mcp-worker-manifest-"));
 try {
   copyFileSync(join(bundle, "server.js"), join(dir, "server.mjs"));
   const glue = await import(pathToFileURL(join(dir, "server.mjs")).href);
-  if (typeof glue.mcp_worker_manifest !== "function") {
-    throw new Error("server.js exports no mcp_worker_manifest(): export the server with mcp_worker_sdk::export_server!");
+  if (typeof glue[exported] !== "function") {
+    throw new Error(`server.js exports no ${exported}(): export the server with mcp_worker_sdk::export_server! (of this SDK version)`);
   }
   glue.initSync({ module: readFileSync(join(bundle, "server_bg.wasm")) });
   // Pretty-printed here rather than in the wasm, where a pretty printer would cost every server; by its text, not
   // through JSON.parse, which would change numbers a double cannot hold (2^53 + 1 in a tool's schema).
-  process.stdout.write(indent(glue.mcp_worker_manifest()));
+  const text = glue[exported]();
+  process.stdout.write(exported === "mcp_worker_manifest" ? indent(text) : text);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
@@ -71,25 +73,29 @@ function indent(text) {
 
 /// Writes `<bundle>/manifest.json` from the bundle's own `mcp_worker_manifest()`.
 pub fn write_manifest(bundle: &Path) -> Result<PathBuf> {
-    let mut node = Command::new("node");
-    node.args(["--input-type=module", "-e", PROBE]).arg(bundle);
-    println!("$ node (read the manifest of {})", bundle.display());
-    let output = node.output().map_err(|e| format!("node could not start: {e} (install Node.js 20 or later)"))?;
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        return Err(format!(
-            "reading the manifest of {} failed ({}):\n{}",
-            bundle.display(),
-            output.status,
-            stderr.trim()
-        ));
-    }
-    let text = String::from_utf8_lossy(&output.stdout);
-    let manifest =
-        check_manifest(&text).map_err(|e| format!("{}: the server's manifest is not valid: {e}", bundle.display()))?;
+    let manifest = read_manifest(bundle)?;
     let path = bundle.join("manifest.json");
     fs::write(&path, manifest).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(path)
+}
+
+/// The bundle's own `mcp_worker_manifest()`, checked, as [`write_manifest`] writes it.
+pub fn read_manifest(bundle: &Path) -> Result<String> {
+    let text = run_export(bundle, "mcp_worker_manifest", "the manifest")?;
+    check_manifest(&text).map_err(|e| format!("{}: the server's manifest is not valid: {e}", bundle.display()))
+}
+
+/// What the export `exported` of the bundle's glue returns, run in node (`what` names it in messages).
+pub fn run_export(bundle: &Path, exported: &str, what: &str) -> Result<String> {
+    let mut node = Command::new("node");
+    node.args(["--input-type=module", "-e", PROBE]).arg(bundle).arg(exported);
+    println!("$ node (read {what} of {})", bundle.display());
+    let output = node.output().map_err(|e| format!("node could not start: {e} (install Node.js 20 or later)"))?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        return Err(format!("reading {what} of {} failed ({}):\n{}", bundle.display(), output.status, stderr.trim()));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
 /// Checks a manifest against the documented format and returns it as the server wrote it (its members in the

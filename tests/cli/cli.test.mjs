@@ -38,15 +38,18 @@ test("new makes a crate, build makes its bundle, inspect lists its tool", { time
   const again = await run(CLI, ["new", "greeter"], { cwd: dir }).catch((error) => error);
   assert.match(String(again.stderr), /exists and is not empty/, "new refuses to write over a crate");
 
-  // A release build (wasm-opt found or installed, as a server author's machine would); `dev` below builds for debug.
-  const built = await run(CLI, ["build", "--release"], { cwd: crate, maxBuffer: 64 << 20 });
+  // A release build (wasm-opt found or installed, as a server author's machine would), its schemas made at build
+  // time; `dev` below builds for debug, its schemas made in the worker.
+  const built = await run(CLI, ["build", "--release", "--prebuilt-schemas"], { cwd: crate, maxBuffer: 64 << 20 });
   assert.match(`${built.stdout}${built.stderr}`, /wasm-opt/, "the release build optimizes the wasm");
+  assert.match(`${built.stdout}${built.stderr}`, /--features mcp-worker-sdk\/prebuilt-schemas/, "a second build embeds the schemas");
   for (const file of ["bootstrap.js", "server.js", "server_bg.wasm", "manifest.json", "serve.mjs"]) {
     assert.ok((await stat(join(crate, "bundle", file))).size > 0, `the bundle has ${file}`);
   }
   const manifest = JSON.parse(await readFile(join(crate, "bundle/manifest.json"), "utf8"));
   assert.equal(manifest.name, "greeter");
   assert.equal(manifest.title, "Greeter");
+  assert.equal(manifest.tools[0].inputSchema.properties.name.type, "string", "the tool's schema, from the embedded table");
 
   const inspected = await run(CLI, ["inspect", "bundle"], { cwd: crate });
   assert.match(inspected.stdout, /tools \(1\):\n {2}greet \(read-only\): Greets someone by name/);

@@ -28,7 +28,7 @@ const FORMATS: &[&str] = &["email", "uri", "date", "date-time"];
 pub(crate) fn form_schema<T: JsonSchema>() -> Result<JsonObject, Error> {
     let type_name = T::schema_name().into_owned();
     let fail = |reason: String| Error::InvalidForm { type_name: type_name.clone(), reason };
-    let schema = crate::schema::input_schema::<T>();
+    let schema = crate::schema::generated_input_schema::<T>();
     let defs = match schema.get("$defs") {
         Some(Value::Object(defs)) => defs.clone(),
         _ => JsonObject::new(),

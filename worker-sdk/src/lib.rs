@@ -25,6 +25,7 @@ mod request_state;
 mod resource;
 mod result;
 mod schema;
+mod schema_table;
 mod server;
 mod session;
 mod state;
@@ -58,6 +59,8 @@ pub use peer::{
 pub use prompt::{IntoPromptResult, PromptDef, PromptHandler};
 pub use resource::{IntoReadResult, ResourceDef, ResourceRequest, ResourceTemplateDef};
 pub use result::{IntoCallToolResult, Json, JsonWithText};
+#[doc(hidden)]
+pub use schema_table::install as __install_prebuilt_schemas;
 pub use schemars;
 pub use server::{DEFAULT_CLIENT_REQUEST_TIMEOUT_MS, DEFAULT_LIST_TTL_MS, DEFAULT_PAGE_SIZE, Server};
 pub use session::{Session, Spawner};
@@ -72,7 +75,9 @@ pub use tool::{ToolDef, ToolHandler};
 ///   `options.detachStrings: true` (from the bootstrap, when the host's `connect` asks) sends results' large strings
 ///   beside their frames ([`Session::enable_detached_strings`]), as UTF-8 bytes with `options.detachBytes: true`;
 /// - `mcp_worker_manifest()`, which returns the server's [`Manifest`] as JSON (built with an empty environment);
-///   `cargo xtask build` writes it to `manifest.json` next to the bundle.
+///   `cargo xtask build` writes it to `manifest.json` next to the bundle;
+/// - `mcp_worker_schemas()`, which returns the schemas the server makes (built with an empty environment), by type
+///   name: a release build embeds them in the bundle with the `prebuilt-schemas` feature.
 ///
 /// ```ignore
 /// mcp_worker_sdk::export_server!(|_env| Server::new("echo", "1.0.0"));
@@ -89,6 +94,7 @@ macro_rules! export_server {
             env: $crate::web::__private::wasm_bindgen::JsValue,
             options: $crate::web::__private::wasm_bindgen::JsValue,
         ) {
+            $crate::__embed_prebuilt_schemas!();
             $crate::web::connect(port, env, options, $factory);
         }
 
@@ -96,7 +102,44 @@ macro_rules! export_server {
         #[$crate::web::__private::wasm_bindgen::prelude::wasm_bindgen(wasm_bindgen = $crate::web::__private::wasm_bindgen)]
         #[doc(hidden)]
         pub fn mcp_worker_manifest() -> String {
+            $crate::__embed_prebuilt_schemas!();
             $crate::web::manifest($factory)
         }
+
+        #[cfg(target_arch = "wasm32")]
+        #[$crate::web::__private::wasm_bindgen::prelude::wasm_bindgen(wasm_bindgen = $crate::web::__private::wasm_bindgen)]
+        #[doc(hidden)]
+        pub fn mcp_worker_schemas() -> String {
+            $crate::__embed_prebuilt_schemas!();
+            $crate::web::schemas($factory)
+        }
     };
+}
+
+/// With the `prebuilt-schemas` feature: reads the table of schemas the build made for this crate (in the directory
+/// `MCP_WORKER_SCHEMAS_DIR` names, `<package>.json`) into the wasm, and installs it.
+#[cfg(feature = "prebuilt-schemas")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __embed_prebuilt_schemas {
+    () => {
+        $crate::__install_prebuilt_schemas(include_str!(concat!(
+            env!(
+                "MCP_WORKER_SCHEMAS_DIR",
+                "the prebuilt-schemas feature reads the schemas the build made from the directory \
+                 MCP_WORKER_SCHEMAS_DIR names: build with `cargo xtask build --release` or `mcp-worker build --release`"
+            ),
+            "/",
+            env!("CARGO_PKG_NAME"),
+            ".json"
+        )))
+    };
+}
+
+/// Without the `prebuilt-schemas` feature, schemas are generated: nothing to install.
+#[cfg(not(feature = "prebuilt-schemas"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __embed_prebuilt_schemas {
+    () => {};
 }

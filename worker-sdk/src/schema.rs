@@ -10,9 +10,35 @@ use schemars::generate::{SchemaGenerator, SchemaSettings};
 use schemars::{JsonSchema, Schema};
 use serde_json::Value;
 
-/// `T`'s schema. Only the call of `T`'s generator is compiled once per type; what comes before and after it once.
+/// `T`'s schema: generated, or with the `prebuilt-schemas` feature read from the table the build embedded (see
+/// [`crate::schema_table`]). Only the call of `T`'s generator is compiled once per type; what comes before and after
+/// it once.
 fn schema_object<T: JsonSchema>() -> JsonObject {
+    let name = std::any::type_name::<T>();
+    #[cfg(not(feature = "prebuilt-schemas"))]
+    let schema = generated::<T>();
+    #[cfg(feature = "prebuilt-schemas")]
+    let schema = crate::schema_table::prebuilt(name);
+    made(name, schema)
+}
+
+/// Makes the schemas of the SDK's own argument types, so that a build's table always holds them: tools and prompts
+/// added as the server runs most often take none ([`crate::NoArgs`]).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) fn make_sdk_schemas() {
+    let _ = schema_object::<crate::NoArgs>();
+}
+
+/// `T`'s schema, generated.
+fn generated<T: JsonSchema>() -> JsonObject {
     object_of(generator().into_root_schema_for::<T>())
+}
+
+/// A schema made for the type `name`: noted while the build records them.
+#[inline(never)]
+fn made(name: &str, schema: JsonObject) -> JsonObject {
+    crate::schema_table::record(name, &schema);
+    schema
 }
 
 /// A generator of JSON Schema 2020-12, the dialect MCP assumes.
@@ -128,6 +154,12 @@ fn as_input(mut object: JsonObject) -> JsonObject {
         }
     }
     object
+}
+
+/// The `inputSchema` of `A`, always generated: for schemas made as the server runs (an elicitation's form), which
+/// the build does not see.
+pub(crate) fn generated_input_schema<A: JsonSchema>() -> JsonObject {
+    as_input(generated::<A>())
 }
 
 /// The schema of what a tool returns as `structuredContent`, as generated (its root may not be an object).

@@ -90,6 +90,12 @@ pub fn manifest(factory: impl FnOnce(&Env) -> Server) -> String {
     factory(&Env::default()).manifest().to_json()
 }
 
+/// The schemas the server makes, built from the factory with an empty environment: the table a release build
+/// embeds (see [`crate::schema_table`]). Called by the code [`crate::export_server!`] generates.
+pub fn schemas(factory: impl FnOnce(&Env) -> Server) -> String {
+    crate::schema_table::recorded(|| drop(factory(&Env::default())))
+}
+
 /// Posts frames of kept results with the JavaScript string of the kept text made once: while the session answers
 /// with the same text (the same `Rc`), only the frame's head is converted. A `tools/list` of 500 tools is about
 /// 96 KB of text, which costs the worker 0.1 ms to convert on every answer.

@@ -7,14 +7,16 @@ pub(crate) mod budgets;
 pub(crate) mod lean_std;
 mod parallel;
 
+use std::collections::HashMap;
 use std::fmt;
 use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
 use mcp_worker_build::fingerprint::Fingerprint;
 pub(crate) use mcp_worker_build::lockfile::toml_string;
-use mcp_worker_build::{WASM_TARGET, bundle};
+use mcp_worker_build::{WASM_TARGET, bundle, prebuilt_schemas};
 
 use crate::{Result, cmd, display, root, target_dir};
 /// The host's JavaScript binding crate (its package ships as `target/pkg/host/`).
@@ -131,7 +133,7 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
     // First the wasm. The servers and the host in separate builds: a build unifies its packages' features, and a
     // feature the host's runtime needs (serde_json's float_roundtrip, about 12 KiB of gzip) must not reach every
     // server's bundle. Then the host, and the `McpClient`-only host.
-    if !servers.is_empty() {
+    let servers_build = || {
         let mut cargo = cmd::cargo();
         cargo.args(["build", "--target", WASM_TARGET]);
         for krate in &servers {
@@ -140,7 +142,19 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
         if profile == Profile::Release {
             cargo.arg("--release");
         }
-        cmd::run(&mut cargo)?;
+        cargo
+    };
+    let wasm_dir = target_dir().join(WASM_TARGET).join(profile.dir());
+    let mut recorded = HashMap::new();
+    if !servers.is_empty() {
+        cmd::run(&mut servers_build())?;
+        // A release bundle's schemas are made at build time: recorded from this build, embedded by a second.
+        if profile == Profile::Release {
+            recorded = record_schemas(&servers, &wasm_dir)?;
+            let mut cargo = servers_build();
+            prebuilt_schemas::second_build(&mut cargo, &schemas_dir());
+            cmd::run(&mut cargo)?;
+        }
     }
     let host_wasm = match &host {
         Some(host) => Some((
@@ -151,7 +165,6 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
     };
 
     // Then each package from its wasm, all at once: wasm-opt takes most of a release build's time, on one thread.
-    let wasm_dir = target_dir().join(WASM_TARGET).join(profile.dir());
     let bundles = target_dir().join("bundles");
     if args.only.is_empty() {
         remove_stale_bundles(&bundles, &servers)?;
@@ -166,6 +179,7 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
         let out_dir = bundles.join(&server.dir);
         let wasm = wasm_dir.join(format!("{}.wasm", server.lib));
         outputs.bundles.push(out_dir.clone());
+        let recorded = recorded.remove(&server.package);
         jobs.push((
             file_len(&wasm),
             Box::new(move || {
@@ -176,8 +190,11 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
                     wasm_bindgen: Path::new("wasm-bindgen"),
                     wasm_opt: (profile == Profile::Release).then_some(wasm_opt_path.as_path()),
                     esbuild: (profile == Profile::Release).then_some(esbuild_path.as_path()),
-                })
-                .map(drop)
+                })?;
+                match recorded {
+                    Some(recorded) => prebuilt_schemas::verify(&out_dir, &recorded),
+                    None => Ok(()),
+                }
             }),
         ));
     }
@@ -223,6 +240,31 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
         }
     }
     Ok(outputs)
+}
+
+/// Where the release build keeps each server's table of schemas (see [`prebuilt_schemas`]).
+fn schemas_dir() -> PathBuf {
+    target_dir().join("prebuilt-schemas")
+}
+
+/// The schemas (and manifest) of each server's first release build, by package, its table written for the second.
+fn record_schemas(servers: &[WasmCrate], wasm_dir: &Path) -> Result<HashMap<String, prebuilt_schemas::Recorded>> {
+    let (dir, recorded) = (schemas_dir(), Mutex::new(HashMap::new()));
+    let (dir, recorded_ref) = (&dir, &recorded);
+    let jobs: Vec<parallel::Job<'_>> = servers
+        .iter()
+        .map(|server| -> parallel::Job<'_> {
+            Box::new(move || {
+                let wasm = wasm_dir.join(format!("{}.wasm", server.lib));
+                let scratch = dir.join(format!("{}.glue", server.package));
+                let table = prebuilt_schemas::record(Path::new("wasm-bindgen"), &wasm, &scratch, dir, &server.package)?;
+                recorded_ref.lock().unwrap_or_else(PoisonError::into_inner).insert(server.package.clone(), table);
+                Ok(())
+            })
+        })
+        .collect();
+    parallel::run_all(jobs)?;
+    Ok(recorded.into_inner().unwrap_or_else(PoisonError::into_inner))
 }
 
 /// Which of the host's two packages.
