@@ -556,7 +556,9 @@ function detachedPage() {
       const os = await import("node:os");
       profileDir = fs.mkdtempSync(path.join(os.tmpdir(), "mcp-worker-bench-"));
       const done = new Promise((resolve, reject) => (settle = { resolve, reject }));
-      child = spawn(CHROMIUM, [...BENCH_ARGS, `--user-data-dir=${profileDir}`, pageUrl], { stdio: "ignore" });
+      // A process group of its own, so that closing ends every process Chromium started (its renderers and
+      // utilities outlive the browser process for a moment, writing to the profile directory meanwhile).
+      child = spawn(CHROMIUM, [...BENCH_ARGS, `--user-data-dir=${profileDir}`, pageUrl], { stdio: "ignore", detached: true });
       child.on("error", (error) => settle.reject(new Error(`cannot start ${CHROMIUM}: ${error.message}`)));
       child.on("exit", (code, signal) =>
         settle.reject(new Error(`Chromium exited (${signal ?? `code ${code}`}) before the bench reported its results`)));
@@ -570,10 +572,19 @@ function detachedPage() {
     async close() {
       if (child && child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGKILL");
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+          child.kill("SIGKILL");
+        }
         await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
       }
-      if (profileDir) fs.rmSync(profileDir, { recursive: true, force: true, maxRetries: 3 });
+      // The figures are in by now: a profile directory that cannot be removed is reported, not a failed bench.
+      try {
+        if (profileDir) fs.rmSync(profileDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      } catch (error) {
+        console.log(`note: could not remove Chromium's profile directory ${profileDir}: ${error.message}`);
+      }
     },
   };
 }
