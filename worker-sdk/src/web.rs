@@ -93,7 +93,11 @@ pub fn manifest(factory: impl FnOnce(&Env) -> Server) -> String {
 /// The schemas the server makes, built from the factory with an empty environment: the table a release build
 /// embeds (see [`crate::schema_table`]). Called by the code [`crate::export_server!`] generates.
 pub fn schemas(factory: impl FnOnce(&Env) -> Server) -> String {
-    crate::schema_table::recorded(|| drop(factory(&Env::default())))
+    crate::schema_table::recorded(|| {
+        // Tools and prompts added as the server runs most often take no arguments: the table always has those.
+        crate::schema::make_sdk_schemas();
+        drop(factory(&Env::default()));
+    })
 }
 
 /// Posts frames of kept results with the JavaScript string of the kept text made once: while the session answers
