@@ -213,8 +213,8 @@ describe("remote servers over Streamable HTTP", () => {
     }
   });
 
-  it("signs in with OAuth in a popup that comes back through the redirect page shipped with the package", async () => {
-    const oauth = await startOAuthServers();
+  it("signs in with OAuth in a popup that comes back through the redirect page shipped with the package, and ends its session with the token", async () => {
+    const oauth = await startOAuthServers({ stateful: true });
     try {
       await page.evaluate(async (url) => {
         const { popupAuthorize, callbackUrl } = await import("/pkg/host/oauth-popup.mjs");
@@ -253,6 +253,11 @@ describe("remote servers over Streamable HTTP", () => {
       assert.equal(out.opened.length, 1, "one sign-in for the session");
       assert.equal(out.opened[0].code_challenge_method, "S256");
       assert.equal(out.opened[0].resource, oauth.url);
+      // Closing ends the session on the server: its DELETE carries the token, as every request must.
+      const refusedBefore = oauth.refused();
+      for (let i = 0; i < 50 && oauth.ended() === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(oauth.ended(), 1, "the DELETE ended the session");
+      assert.equal(oauth.refused(), refusedBefore, "the DELETE was not refused for want of a token");
     } finally {
       await oauth.close();
     }

@@ -259,9 +259,11 @@ impl Transport for HttpTransport {
         for (_, post) in self.posts.borrow_mut().drain() {
             post.abort();
         }
-        // The session ends on the server too; nothing waits for the answer.
+        // The session ends on the server too, with the tokens in use (authorization goes with every request);
+        // nothing waits for the answer.
         if self.session.borrow().id.is_some() {
-            let headers = fetching::headers(self.session.borrow().headers(RequestKind::Delete, None));
+            let mut headers = fetching::headers(self.session.borrow().headers(RequestKind::Delete, None));
+            headers.extend(self.current_bearer().map(|bearer| ("Authorization".into(), bearer)));
             let request = self.request(&self.url, "DELETE", &headers, None, fetching::Abort::Never);
             wasm_bindgen_futures::spawn_local(async move {
                 if let Ok(promise) = request {

@@ -103,6 +103,11 @@ impl HttpTransport {
                 self.refresh(false).await;
             }
         }
+        self.current_bearer()
+    }
+
+    /// The `Authorization` header of the tokens in use, as they are (no refresh).
+    pub(super) fn current_bearer(&self) -> Option<String> {
         self.auth.current.borrow().as_ref().map(|a| a.saved.tokens.authorization_header().to_string())
     }
 
