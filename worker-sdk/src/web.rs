@@ -91,7 +91,7 @@ pub fn manifest(factory: impl FnOnce(&Env) -> Server) -> String {
 }
 
 /// The schemas the server makes, built from the factory with an empty environment: the table a release build
-/// embeds (see [`crate::schema_table`]). Called by the code [`crate::export_server!`] generates.
+/// embeds with the SDK's `prebuilt-schemas` feature. Called by the code [`crate::export_server!`] generates.
 pub fn schemas(factory: impl FnOnce(&Env) -> Server) -> String {
     crate::schema_table::recorded(|| {
         // Tools and prompts added as the server runs most often take no arguments: the table always has those.
