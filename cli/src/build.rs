@@ -38,7 +38,7 @@ pub(crate) fn build(
     }
     wasm_target()?;
     let project = Project::load(manifest)?;
-    let cargo = || {
+    let cargo = |release: bool| {
         let mut cargo = command::cargo();
         cargo.args(["build", "--lib", "--target", WASM_TARGET, "--manifest-path"]).arg(manifest);
         if release {
@@ -46,7 +46,9 @@ pub(crate) fn build(
         }
         cargo
     };
-    command::run(&mut cargo())?;
+    // With prebuilt schemas, they are recorded from a debug build (the same schemas, in a build kept apart from the
+    // release one), then embedded.
+    command::run(&mut cargo(release && !prebuilt_schemas))?;
     let wasm_bindgen = tools::wasm_bindgen(&project.wasm_bindgen)?;
     let wasm_opt = if release { tools::wasm_opt()? } else { None };
     let esbuild = if release { tools::esbuild()? } else { None };
@@ -55,8 +57,9 @@ pub(crate) fn build(
     let recorded = if prebuilt_schemas {
         let dir = project.target_dir.join("mcp-worker-schemas");
         let scratch = dir.join(format!("{}.glue", project.package));
-        let recorded = prebuilt_schemas::record(&wasm_bindgen, &wasm, &scratch, &dir, &project.package)?;
-        let mut second = cargo();
+        let debug_wasm = project.wasm("debug");
+        let recorded = prebuilt_schemas::record(&wasm_bindgen, &debug_wasm, &scratch, &dir, &project.package)?;
+        let mut second = cargo(release);
         prebuilt_schemas::second_build(&mut second, &dir);
         command::run(&mut second).map_err(|error| {
             format!(

@@ -1,10 +1,11 @@
 //! Release bundles whose schemas are made at build time, so that the worker carries neither schemars nor each
 //! argument type's schema code (the SDK's `prebuilt-schemas` feature; `worker-sdk/src/schema_table.rs`):
 //!
-//! 1. the crate is built as usual, and its wasm run once in node: `mcp_worker_schemas()` returns the schemas the
-//!    server makes, by type name ([`record`]), written where the second build reads them;
-//! 2. the crate is built again with [`FEATURE`], and [`DIR_VAR`] naming that directory ([`second_build`]): its
-//!    `export_server!` embeds the table;
+//! 1. the crate is built as usual, for debug (the schemas are the same, and a build of its own does not make cargo
+//!    link the release build again each time), and its wasm run once in node: `mcp_worker_schemas()` returns the
+//!    schemas the server makes, by type name ([`record`]), written where the second build reads them;
+//! 2. the crate is built for release with [`FEATURE`], and [`DIR_VAR`] naming that directory ([`second_build`]):
+//!    its `export_server!` embeds the table;
 //! 3. the bundle is assembled from the second build and checked ([`verify`]): the same manifest, and the same
 //!    schemas, as the first build's.
 //!

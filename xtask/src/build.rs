@@ -133,7 +133,7 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
     // First the wasm. The servers and the host in separate builds: a build unifies its packages' features, and a
     // feature the host's runtime needs (serde_json's float_roundtrip, about 12 KiB of gzip) must not reach every
     // server's bundle. Then the host, and the `McpClient`-only host.
-    let servers_build = || {
+    let servers_build = |profile: Profile| {
         let mut cargo = cmd::cargo();
         cargo.args(["build", "--target", WASM_TARGET]);
         for krate in &servers {
@@ -147,11 +147,14 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
     let wasm_dir = target_dir().join(WASM_TARGET).join(profile.dir());
     let mut recorded = HashMap::new();
     if !servers.is_empty() {
-        cmd::run(&mut servers_build())?;
-        // A release bundle's schemas are made at build time: recorded from this build, embedded by a second.
+        // A release bundle's schemas are made at build time: recorded from the debug build (the schemas are the
+        // same, and the two builds are kept apart: two release builds, with and without the feature, would write
+        // the same file, and link every server again on every build), embedded by the release build.
+        cmd::run(&mut servers_build(Profile::Debug))?;
         if profile == Profile::Release {
-            recorded = record_schemas(&servers, &wasm_dir)?;
-            let mut cargo = servers_build();
+            let debug_wasm = target_dir().join(WASM_TARGET).join(Profile::Debug.dir());
+            recorded = record_schemas(&servers, &debug_wasm)?;
+            let mut cargo = servers_build(Profile::Release);
             prebuilt_schemas::second_build(&mut cargo, &schemas_dir());
             cmd::run(&mut cargo)?;
         }
