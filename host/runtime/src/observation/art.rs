@@ -47,7 +47,10 @@ pub struct ArtObservation {
 impl StatusEvent {
     /// The event as an ART observation.
     pub fn to_observation(&self) -> ArtObservation {
-        let event = serde_json::to_value(self).unwrap_or(Value::Null);
+        // Through its JSON text, which the status socket writes anyway: serializing events into `Value`s too
+        // would compile every event's serialization a second time.
+        let text = serde_json::to_string(self).unwrap_or_default();
+        let event: Value = mcp_worker_protocol::json::from_str(&text).unwrap_or(Value::Null);
         let tag = event.get("type").and_then(Value::as_str).unwrap_or_default().to_owned();
         let mut metadata = Map::new();
         metadata.insert("source".into(), json!("mcp-worker"));
