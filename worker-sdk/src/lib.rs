@@ -127,7 +127,7 @@ macro_rules! __embed_prebuilt_schemas {
             env!(
                 "MCP_WORKER_SCHEMAS_DIR",
                 "the prebuilt-schemas feature reads the schemas the build made from the directory \
-                 MCP_WORKER_SCHEMAS_DIR names: build with `cargo xtask build --release` or `mcp-worker build --release`"
+                 MCP_WORKER_SCHEMAS_DIR names: build with `mcp-worker build --release --prebuilt-schemas`"
             ),
             "/",
             env!("CARGO_PKG_NAME"),

@@ -60,7 +60,7 @@ fn parse(text: &str) -> Result<JsonObject, String> {
 ///
 /// # Panics
 /// When the table has none: the server made a schema the build did not see (it registered a tool or prompt only
-/// under an environment other than the empty one the build runs it with). The message says so, and the host
+/// under an environment other than the empty one the build runs it with, or while it runs). The message says so, and the host
 /// reports it as the server's failure to start.
 #[cfg_attr(not(feature = "prebuilt-schemas"), allow(dead_code))]
 pub(crate) fn prebuilt(name: &str) -> JsonObject {
@@ -70,14 +70,15 @@ pub(crate) fn prebuilt(name: &str) -> JsonObject {
 fn lookup(table: Option<&JsonObject>, name: &str) -> Result<JsonObject, String> {
     let Some(table) = table else {
         return Err("this server was built with prebuilt schemas, and none were embedded: build it with \
-                    `cargo xtask build --release` or `mcp-worker build --release`"
+                    `mcp-worker build --release --prebuilt-schemas` (or `cargo xtask build --release` in the workspace)"
             .into());
     };
     match table.get(name) {
         Some(Value::Object(schema)) => Ok(schema.clone()),
         _ => Err(format!(
-            "the schema of `{name}` was not made at build time: the server uses it only in an environment other \
-             than the empty one its build runs it with. Build it without the `prebuilt-schemas` feature"
+            "the schema of `{name}` was not made at build time: the server uses it only in another environment than \
+             the empty one its build runs it with, or only in a tool or prompt it adds while it runs. Build it \
+             without the `prebuilt-schemas` feature"
         )),
     }
 }

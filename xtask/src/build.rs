@@ -250,7 +250,7 @@ fn schemas_dir() -> PathBuf {
     target_dir().join("prebuilt-schemas")
 }
 
-/// The schemas (and manifest) of each server's first release build, by package, its table written for the second.
+/// The schemas (and manifest) of each server's debug build, by package, its table written for the release build.
 fn record_schemas(servers: &[WasmCrate], wasm_dir: &Path) -> Result<HashMap<String, prebuilt_schemas::Recorded>> {
     let (dir, recorded) = (schemas_dir(), Mutex::new(HashMap::new()));
     let (dir, recorded_ref) = (&dir, &recorded);
