@@ -2,43 +2,44 @@
 //! a server made of the application).
 //!
 //! Ids are given in increasing order and mostly answered in it, so a deque sorted by id inserts at its back and
-//! removes at its front in constant time, and finds an id by binary search. It does what a `BTreeMap<i64, V>` did
+//! removes at its front in constant time, and finds an id by binary search. A server keeps the requests it is
+//! serving by [`crate::RequestId`] in one too: a host's ids count up as well. It does what a `BTreeMap<i64, V>` did
 //! here for a fraction of the code every wasm binary carries: a B-tree brings about 5 KiB of code for each type of
 //! value it holds.
 
 use std::collections::VecDeque;
 
-/// Values by request id (`K`, an integer), in id order.
+/// Values by request id (`K`: an integer, or a [`crate::RequestId`]), in id order.
 #[derive(Debug)]
 pub struct IdMap<K, V> {
     entries: VecDeque<(K, V)>,
 }
 
-impl<K: Ord + Copy, V> Default for IdMap<K, V> {
+impl<K: Ord, V> Default for IdMap<K, V> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<K: Ord + Copy, V> IdMap<K, V> {
+impl<K: Ord, V> IdMap<K, V> {
     /// An empty map.
     pub const fn new() -> Self {
         Self { entries: VecDeque::new() }
     }
 
     /// Where `id` is, or where it would go.
-    fn find(&self, id: K) -> Result<usize, usize> {
+    fn find(&self, id: &K) -> Result<usize, usize> {
         // Most ids are newer than every other: their place is the end.
         match self.entries.back() {
-            Some((last, _)) if *last < id => Err(self.entries.len()),
+            Some((last, _)) if last < id => Err(self.entries.len()),
             None => Err(0),
-            _ => self.entries.binary_search_by_key(&id, |(key, _)| *key),
+            _ => self.entries.binary_search_by(|(key, _)| key.cmp(id)),
         }
     }
 
     /// Puts `value` under `id`; returns the value it replaces.
     pub fn insert(&mut self, id: K, value: V) -> Option<V> {
-        match self.find(id) {
+        match self.find(&id) {
             Ok(at) => self.entries.get_mut(at).map(|(_, held)| std::mem::replace(held, value)),
             Err(at) => {
                 self.entries.insert(at, (id, value));
@@ -48,13 +49,13 @@ impl<K: Ord + Copy, V> IdMap<K, V> {
     }
 
     /// Removes and returns the value under `id`.
-    pub fn remove(&mut self, id: K) -> Option<V> {
+    pub fn remove(&mut self, id: &K) -> Option<V> {
         let at = self.find(id).ok()?;
         self.entries.remove(at).map(|(_, value)| value)
     }
 
     /// The value under `id`.
-    pub fn get_mut(&mut self, id: K) -> Option<&mut V> {
+    pub fn get_mut(&mut self, id: &K) -> Option<&mut V> {
         let at = self.find(id).ok()?;
         self.entries.get_mut(at).map(|(_, value)| value)
     }
@@ -83,9 +84,14 @@ impl<K: Ord + Copy, V> IdMap<K, V> {
         self.entries.drain(..).collect()
     }
 
+    /// Whether there is a value under `id`.
+    pub fn contains(&self, id: &K) -> bool {
+        self.find(id).is_ok()
+    }
+
     /// The ids, in order.
-    pub fn keys(&self) -> impl Iterator<Item = K> + '_ {
-        self.entries.iter().map(|(id, _)| *id)
+    pub fn keys(&self) -> impl Iterator<Item = &K> {
+        self.entries.iter().map(|(id, _)| id)
     }
 
     /// The values, in id order.

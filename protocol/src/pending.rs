@@ -69,7 +69,7 @@ impl<W> PendingTable<W> {
     /// pending (its answer is late, or bogus).
     pub fn take_response(&mut self, id: &RequestId) -> Option<Entry<W>> {
         match id {
-            RequestId::Number(id) => self.entries.remove(*id),
+            RequestId::Number(id) => self.entries.remove(id),
             // Requests from this side always have integer ids.
             _ => None,
         }
@@ -77,13 +77,13 @@ impl<W> PendingTable<W> {
 
     /// Forgets request `id` (abandoned, failed, or answered another way) and returns it if it was pending.
     pub fn remove(&mut self, id: i64) -> Option<Entry<W>> {
-        self.entries.remove(id)
+        self.entries.remove(&id)
     }
 
     /// Progress was reported on request `id` at `now`: its deadline moves if it moves with progress. Returns the
     /// request's waiter, or `None` when the request is not pending.
     pub fn progressed(&mut self, id: i64, now: f64) -> Option<&W> {
-        let entry = self.entries.get_mut(id)?;
+        let entry = self.entries.get_mut(&id)?;
         if let Some(deadline) = &mut entry.deadline {
             deadline.progressed(now);
         }

@@ -7,7 +7,6 @@ use crate::prompt::PromptDef;
 use crate::resource::{ResourceDef, ResourceTemplateDef};
 use crate::tool::{ToolDef, check_tool_name};
 use mcp_worker_protocol::NameMap;
-use std::collections::HashMap;
 
 /// An item of a registry: its kind (for messages), its key, and its own validity.
 pub(crate) trait Item {
@@ -88,34 +87,35 @@ fn check_uri(kind: &'static str, uri: &str) -> Result<(), Error> {
 /// Items of one kind in registration order, indexed by key.
 pub(crate) struct Items<T> {
     list: Vec<T>,
-    index: HashMap<String, usize>,
+    /// Positions in `list`, sorted by the items' keys.
+    index: Vec<usize>,
     /// Counts the changes, so that what is made from the items (a listing) knows when it is stale.
     version: u64,
 }
 
 impl<T> Default for Items<T> {
     fn default() -> Self {
-        Self { list: Vec::new(), index: HashMap::new(), version: 0 }
+        Self { list: Vec::new(), index: Vec::new(), version: 0 }
     }
 }
 
 impl<T: Item> Items<T> {
     pub(crate) fn add(&mut self, item: T) -> Result<(), Error> {
         item.check()?;
-        if self.index.contains_key(item.key()) {
+        let Err(at) = self.find(item.key()) else {
             return Err(Error::Duplicate { kind: T::KIND, name: item.key().to_owned() });
-        }
-        self.index.insert(item.key().to_owned(), self.list.len());
+        };
+        self.index.insert(at, self.list.len());
         self.list.push(item);
         self.version += 1;
         Ok(())
     }
 
     pub(crate) fn remove(&mut self, key: &str) -> Option<T> {
-        let position = self.index.remove(key)?;
+        let position = self.index.remove(self.find(key).ok()?);
         let item = self.list.remove(position);
         self.version += 1;
-        for i in self.index.values_mut() {
+        for i in &mut self.index {
             if *i > position {
                 *i -= 1;
             }
@@ -124,7 +124,12 @@ impl<T: Item> Items<T> {
     }
 
     pub(crate) fn get(&self, key: &str) -> Option<&T> {
-        self.index.get(key).and_then(|i| self.list.get(*i))
+        self.find(key).ok().map(|at| &self.list[self.index[at]])
+    }
+
+    /// Where in `index` the item of `key` is, or would go.
+    fn find(&self, key: &str) -> Result<usize, usize> {
+        self.index.binary_search_by(|&position| self.list[position].key().cmp(key))
     }
 
     pub(crate) fn all(&self) -> &[T] {
@@ -193,6 +198,25 @@ mod tests {
         assert_eq!(tools.get("d").map(Item::key), Some("d"));
         assert_eq!(tools.add(tool("c")), Err(Error::Duplicate { kind: "tool", name: "c".into() }));
         assert!(matches!(tools.add(tool("bad name")), Err(Error::InvalidName { kind: "tool", .. })));
+    }
+
+    #[test]
+    fn items_added_in_any_order_are_found_by_key_and_listed_in_the_order_they_came() {
+        let mut tools = Items::default();
+        let names: Vec<String> = (0..200).rev().map(|i| format!("tool_{i:03}")).collect();
+        for name in &names {
+            tools.add(tool(name)).unwrap();
+        }
+        for name in &names {
+            assert_eq!(tools.get(name).map(Item::key), Some(name.as_str()));
+            assert!(matches!(tools.add(tool(name)), Err(Error::Duplicate { .. })));
+        }
+        assert!(tools.get("tool_200").is_none());
+        assert!(tools.remove("tool_100").is_some());
+        assert!(tools.get("tool_100").is_none());
+        assert_eq!(tools.get("tool_099").map(Item::key), Some("tool_099"), "found after a removal moved it");
+        let listed: Vec<&str> = tools.all().iter().map(Item::key).take(2).collect();
+        assert_eq!(listed, ["tool_199", "tool_198"]);
     }
 
     #[test]

@@ -4,10 +4,10 @@ use super::{Session, Spawner};
 use crate::cancel::CancelSignal;
 use crate::peer::encode_reply;
 use futures_util::future::{AbortHandle, Abortable, LocalBoxFuture};
+use mcp_worker_protocol::id_map::IdMap;
 use mcp_worker_protocol::jsonrpc::encode_result_text;
 use mcp_worker_protocol::{ErrorObject, RequestId};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::future::Future;
 use std::task::{Context, Waker};
 
@@ -19,12 +19,12 @@ struct Call {
 /// The requests being served, by id, and how their tasks run.
 pub(super) struct InFlight {
     spawn: Spawner,
-    calls: RefCell<HashMap<RequestId, Call>>,
+    calls: RefCell<IdMap<RequestId, Call>>,
 }
 
 impl InFlight {
     pub(super) fn new(spawn: Spawner) -> Self {
-        Self { spawn, calls: RefCell::new(HashMap::new()) }
+        Self { spawn, calls: RefCell::new(IdMap::new()) }
     }
 
     pub(super) fn len(&self) -> usize {
@@ -32,7 +32,7 @@ impl InFlight {
     }
 
     pub(super) fn contains(&self, id: &RequestId) -> bool {
-        self.calls.borrow().contains_key(id)
+        self.calls.borrow().contains(id)
     }
 
     /// Stops the handler serving `id`; it sends no response. Unknown or finished ids are ignored.

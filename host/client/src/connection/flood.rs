@@ -203,7 +203,7 @@ impl Connection {
 
     /// The progress waiting for request `id`, to deliver before its answer.
     pub(super) fn take_held_progress(&self, id: i64) -> Option<ProgressParams> {
-        self.inner.flood.borrow_mut().progress.remove(id)
+        self.inner.flood.borrow_mut().progress.remove(&id)
     }
 
     /// Counts a notification over the rate against the window; past the bound, reports what was dropped and

@@ -47,7 +47,7 @@ pub struct ServerRequests {
 
 impl fmt::Debug for ServerRequests {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let ids: Vec<u64> = self.waiting.borrow().keys().collect();
+        let ids: Vec<u64> = self.waiting.borrow().keys().copied().collect();
         f.debug_struct("ServerRequests").field("waiting", &ids).finish()
     }
 }
@@ -137,7 +137,7 @@ impl ServerRequests {
     }
 
     fn settle(&self, id: u64, outcome: Settlement, reply: Option<Result<Value, ErrorObject>>) -> bool {
-        let Some(waiting) = self.waiting.borrow_mut().remove(id) else { return false };
+        let Some(waiting) = self.waiting.borrow_mut().remove(&id) else { return false };
         if let Some(reply) = reply {
             let _ = waiting.reply.send(reply);
         }
