@@ -60,6 +60,22 @@ impl<K: Ord, V> IdMap<K, V> {
         self.entries.get_mut(at).map(|(_, value)| value)
     }
 
+    /// The value under `id`.
+    pub fn get(&self, id: &K) -> Option<&V> {
+        let at = self.find(id).ok()?;
+        self.entries.get(at).map(|(_, value)| value)
+    }
+
+    /// Keeps only the entries for which `keep` is true.
+    pub fn retain(&mut self, mut keep: impl FnMut(&K, &V) -> bool) {
+        self.entries.retain(|(id, value)| keep(id, value));
+    }
+
+    /// Removes every entry.
+    pub fn clear(&mut self) {
+        self.entries.clear();
+    }
+
     /// Removes and returns the entry with the lowest id.
     pub fn pop_first(&mut self) -> Option<(K, V)> {
         self.entries.pop_front()
@@ -92,6 +108,11 @@ impl<K: Ord, V> IdMap<K, V> {
     /// The ids, in order.
     pub fn keys(&self) -> impl Iterator<Item = &K> {
         self.entries.iter().map(|(id, _)| id)
+    }
+
+    /// The entries, in id order.
+    pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
+        self.entries.iter().map(|(id, value)| (id, value))
     }
 
     /// The values, in id order.

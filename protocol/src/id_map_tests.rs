@@ -76,3 +76,19 @@ fn request_ids_of_both_kinds_are_found_whatever_order_they_came_in() {
     assert_eq!(map.remove(&RequestId::from(3)), Some(4));
     assert_eq!(map.values().copied().collect::<Vec<_>>(), [2, 3], "numbers first, then strings");
 }
+
+#[test]
+fn entries_are_read_kept_and_cleared_in_id_order() {
+    let mut map: IdMap<i64, f64> = IdMap::new();
+    for (id, at) in [(4, 40.0), (2, 20.0), (6, 60.0)] {
+        map.insert(id, at);
+    }
+    assert_eq!(map.get(&2), Some(&20.0));
+    assert_eq!(map.get(&3), None);
+    assert_eq!(map.iter().map(|(id, at)| (*id, *at)).collect::<Vec<_>>(), [(2, 20.0), (4, 40.0), (6, 60.0)]);
+    map.retain(|id, at| *id != 4 && *at < 100.0);
+    assert_eq!(map.keys().copied().collect::<Vec<_>>(), [2, 6]);
+    assert_eq!(map.get(&6), Some(&60.0), "found after entries before it went");
+    map.clear();
+    assert!(map.is_empty());
+}

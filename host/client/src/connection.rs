@@ -28,6 +28,7 @@ use crate::error::{Error, Result};
 use crate::limits::{NotificationLimits, ServerRequestLimits};
 use crate::server_requests::ServerRequestHandlers;
 use futures_channel::oneshot;
+use mcp_worker_protocol::id_map::IdMap;
 use mcp_worker_protocol::jsonrpc::{encode_error, encode_notification, encode_request};
 use mcp_worker_protocol::notifications::ProgressParams;
 use mcp_worker_protocol::pending::{Deadline, PendingTable, cancel_notice};
@@ -35,7 +36,6 @@ use mcp_worker_protocol::{IncomingError, Message, Notification, RequestId, metho
 use serde::Serialize;
 use serde_json::value::RawValue;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::{Rc, Weak};
@@ -153,11 +153,11 @@ struct Inner {
     on_close: RefCell<Option<CloseHandler>>,
     on_cancel: RefCell<Option<CancelHandler>>,
     /// Requests the host cancelled, and when (only while a cancel handler is set).
-    cancelled: RefCell<HashMap<i64, f64>>,
+    cancelled: RefCell<IdMap<i64, f64>>,
     server_requests: RefCell<Option<ServerRequestHandlers>>,
     /// Requests from the server being handled, to drop them if the server cancels, they time out or the
     /// connection closes.
-    incoming: RefCell<HashMap<RequestId, incoming::Incoming>>,
+    incoming: RefCell<IdMap<RequestId, incoming::Incoming>>,
     server_request_limits: std::cell::Cell<ServerRequestLimits>,
     flood: RefCell<flood::Flood>,
     on_flood: RefCell<Option<FloodHandler>>,
@@ -198,9 +198,9 @@ impl Connection {
             on_notification: RefCell::new(None),
             on_close: RefCell::new(None),
             on_cancel: RefCell::new(None),
-            cancelled: RefCell::new(HashMap::new()),
+            cancelled: RefCell::new(IdMap::new()),
             server_requests: RefCell::new(None),
-            incoming: RefCell::new(HashMap::new()),
+            incoming: RefCell::new(IdMap::new()),
             server_request_limits: std::cell::Cell::new(ServerRequestLimits::default()),
             flood: RefCell::new(flood::Flood::new(NotificationLimits::default())),
             on_flood: RefCell::new(None),
@@ -573,7 +573,8 @@ impl Connection {
         for (_, entry) in pending {
             entry.waiter.reply.complete(Err(cause.clone()));
         }
-        let incoming: Vec<incoming::Incoming> = self.inner.incoming.borrow_mut().drain().map(|(_, a)| a).collect();
+        let incoming: Vec<incoming::Incoming> =
+            self.inner.incoming.borrow_mut().drain().into_iter().map(|(_, a)| a).collect();
         for request in incoming {
             request.abort.abort();
         }

@@ -193,12 +193,7 @@ impl Connection {
     pub(super) fn sweep_server_requests(&self, now: f64) {
         let overdue: Vec<(mcp_worker_protocol::RequestId, Incoming)> = {
             let mut incoming = self.inner.incoming.borrow_mut();
-            let ids: Vec<_> = incoming
-                .iter()
-                .filter(|(_, request)| request.deadline.is_some_and(|at| now >= at))
-                .map(|(id, _)| id.clone())
-                .collect();
-            ids.into_iter().filter_map(|id| incoming.remove(&id).map(|request| (id, request))).collect()
+            incoming.remove_picked(|request| request.deadline.is_some_and(|at| now >= at))
         };
         let ms = self.inner.server_request_limits.get().timeout_ms;
         for (id, request) in overdue {

@@ -66,6 +66,6 @@ impl Connection {
     }
 
     pub(super) fn forget_old_cancellations(&self, now: f64) {
-        self.inner.cancelled.borrow_mut().retain(|_, at| now - *at < FORGET_AFTER_MS);
+        self.inner.cancelled.borrow_mut().retain(|_, at| now - at < FORGET_AFTER_MS);
     }
 }

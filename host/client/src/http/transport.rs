@@ -21,6 +21,7 @@ use crate::{Error, Result, Transport};
 use futures_channel::oneshot;
 use futures_util::future::select;
 use gloo_timers::future::TimeoutFuture;
+use mcp_worker_protocol::id_map::IdMap;
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 use web_sys::AbortController;
@@ -170,7 +171,7 @@ pub async fn connect(spec: HttpSpec) -> Result<McpClient> {
         oauth,
         auth: authorize::AuthState::new(on_authorization_required),
         stream_settled: RefCell::new(None),
-        posts: RefCell::new(std::collections::HashMap::new()),
+        posts: RefCell::new(IdMap::new()),
     });
     let weak = Rc::downgrade(&transport);
     let connection = Connection::new(
@@ -247,7 +248,7 @@ struct HttpTransport {
     stream_settled: RefCell<Option<oneshot::Sender<()>>>,
     /// MCP 2026-07-28: what aborts each request's POST, by request id. Closing a request's stream is how that
     /// revision cancels it over HTTP.
-    posts: RefCell<std::collections::HashMap<i64, AbortController>>,
+    posts: RefCell<IdMap<i64, AbortController>>,
 }
 
 impl Transport for HttpTransport {

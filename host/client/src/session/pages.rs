@@ -3,19 +3,19 @@
 
 use super::MAX_LIST_PAGES;
 use mcp_worker_protocol::PaginatedParams;
-use std::collections::HashSet;
 
 /// Where a read of the list `method` is: the cursor to ask for next, and the cursors seen.
 pub(crate) struct Pages<'a> {
     method: &'a str,
     cursor: Option<String>,
-    seen: HashSet<String>,
+    /// The cursors seen, sorted.
+    seen: Vec<String>,
     requested: usize,
 }
 
 impl<'a> Pages<'a> {
     pub(crate) fn new(method: &'a str) -> Self {
-        Self { method, cursor: None, seen: HashSet::new(), requested: 0 }
+        Self { method, cursor: None, seen: Vec::new(), requested: 0 }
     }
 
     /// The params of the next page to request; an error once [`MAX_LIST_PAGES`] pages have been requested.
@@ -30,8 +30,9 @@ impl<'a> Pages<'a> {
     /// Takes the cursor a page named (`None`: it was the last): whether there is another page to request.
     pub(crate) fn follow(&mut self, next: Option<String>) -> Result<bool, String> {
         let Some(next) = next else { return Ok(false) };
-        if !self.seen.insert(next.clone()) {
-            return Err(format!("{} repeated cursor {next:?}", self.method));
+        match self.seen.binary_search(&next) {
+            Ok(_) => return Err(format!("{} repeated cursor {next:?}", self.method)),
+            Err(at) => self.seen.insert(at, next.clone()),
         }
         self.cursor = Some(next);
         Ok(true)

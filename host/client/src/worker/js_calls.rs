@@ -11,9 +11,9 @@ use crate::connection::{Connection, ReplyCallback, RequestOptions};
 use crate::error::Error;
 use crate::session::first_tools::FirstTools;
 use crate::session::{CallOptions, McpClient};
+use mcp_worker_protocol::id_map::IdMap;
 use mcp_worker_protocol::methods;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -58,7 +58,7 @@ type KeptEnvelope = (Rc<str>, JsValue);
 #[derive(Clone)]
 pub struct JsCalls {
     sender: Rc<FrameSender>,
-    waiting: Rc<RefCell<HashMap<i64, JsAnswer>>>,
+    waiting: Rc<RefCell<IdMap<i64, JsAnswer>>>,
     /// The connection's envelope members as a JavaScript string, made once: it is the same for every call.
     envelope: Rc<RefCell<Option<KeptEnvelope>>>,
     /// The first page of tools, asked for when the worker started (see `js_listing`).
@@ -170,7 +170,7 @@ impl JsCalls {
         }
         #[expect(clippy::cast_possible_truncation, reason = "plainMessage accepts only safe integers")]
         let id = message_id(message) as i64;
-        if !self.waiting.borrow().contains_key(&id) {
+        if !self.waiting.borrow().contains(&id) {
             return false;
         }
         // The connection forgets the request (it no longer times out); a request it no longer has is late.
