@@ -16,9 +16,9 @@ pub use thread::ThreadConfig;
 use crate::config::ServerConfig;
 use crate::manager::{ManagerEvent, McpTransportManager};
 use crate::registry::{RegistryChange, ToolRegistry};
+use litemap::LiteMap;
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// What a restore brought back, and what it skipped.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -99,13 +99,18 @@ pub enum Write {
 /// write nothing.
 #[derive(Debug, Default)]
 pub struct Saver {
-    saved: HashMap<String, Value>,
+    saved: LiteMap<String, Value>,
 }
 
 impl Saver {
     /// A saver that knows what is stored already.
     pub fn new(saved: impl IntoIterator<Item = (String, Value)>) -> Self {
-        Self { saved: saved.into_iter().collect() }
+        // One at a time: a map collected from an iterator compiles a stable sort of its own.
+        let mut map = LiteMap::new();
+        for (key, value) in saved {
+            map.insert(key, value);
+        }
+        Self { saved: map }
     }
 
     /// The write `event` calls for, if any.

@@ -10,6 +10,7 @@ use crate::{Error, Result};
 use futures_util::FutureExt;
 use futures_util::future::{LocalBoxFuture, Shared};
 use js_sys::WebAssembly;
+use litemap::LiteMap;
 use mcp_worker_client::Error as ClientError;
 use mcp_worker_client::http;
 use mcp_worker_client::http::transport::HttpSpec;
@@ -18,7 +19,6 @@ use mcp_worker_client::server_requests::Spawner;
 use mcp_worker_client::session::McpClient;
 use mcp_worker_client::worker::{WorkerSpec, compile_module};
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// Time and tasks in the page.
@@ -49,7 +49,7 @@ type Compile = Shared<LocalBoxFuture<'static, Result<WebAssembly::Module, String
 /// Starts wasm servers in module Web Workers, compiling each bundle's wasm once.
 #[derive(Default)]
 pub struct WorkerLauncher {
-    modules: RefCell<HashMap<String, Compile>>,
+    modules: RefCell<LiteMap<String, Compile>>,
     compiles: Cell<usize>,
 }
 

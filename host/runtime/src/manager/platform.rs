@@ -7,11 +7,11 @@ use crate::config::TransportConfig;
 use crate::credentials::{CredentialDecl, IdentityChange, Secret, ServerIdentity};
 use crate::manifest::BundleManifest;
 use futures_util::future::LocalBoxFuture;
+use litemap::LiteMap;
 use mcp_worker_client::connection::Connection;
 use mcp_worker_client::limits::WorkerLimits;
 use mcp_worker_client::sandbox::{BlockedRequest, Isolation};
 use mcp_worker_client::session::{ClientOptions, McpClient};
-use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
 
@@ -179,7 +179,7 @@ pub trait CredentialSource {
 /// one set with [`StaticCredentials::set_bound`] is released only to that identity, as the vault does.
 #[derive(Default)]
 pub struct StaticCredentials {
-    values: std::cell::RefCell<HashMap<(String, String), Held>>,
+    values: std::cell::RefCell<LiteMap<(String, String), Held>>,
 }
 
 /// A value, and the identity it is released to (any, when `None`).

@@ -6,7 +6,7 @@
 //! of server `github`, including tools it adds later, and of no other server ([`super::naming`]; a server whose name
 //! is not plain has no such prefix, and a tool whose name clashed has none either).
 
-use std::collections::HashMap;
+use litemap::LiteMap;
 
 /// The enabled tool names of each thread.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -14,7 +14,7 @@ pub struct ThreadEnablement {
     /// Each thread's entries, sorted and without repeats. A sorted list rather than a set type: it is sorted with
     /// the sort of `String`s the host links anyway, where a set built from an iterator compiled a stable sort of
     /// its own for each kind of entry.
-    threads: HashMap<String, Vec<String>>,
+    threads: LiteMap<String, Vec<String>>,
 }
 
 impl ThreadEnablement {
