@@ -189,14 +189,19 @@ fn post_fatal(error: &str) {
 }
 
 /// A panic ends the worker. The host (and through it a model) is told what the panic said, never where in the
-/// server's source it happened; the location goes to the worker's console, for the author.
+/// server's source it happened; the location goes to the worker's console, for the author, when the build kept it
+/// (release bundles built by `cargo xtask build --release` keep none: `xtask/src/build/lean_std.rs`).
 fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
-        web_sys::console::error_1(&format!("server panicked: {info}").into());
         let payload = info.payload();
         let message =
             payload.downcast_ref::<&str>().copied().or_else(|| payload.downcast_ref::<String>().map(String::as_str));
-        post_fatal(&panic_report(message));
+        let report = panic_report(message);
+        // `post_fatal` writes the report to the console too.
+        if let Some(place) = info.location().filter(|place| place.line() > 0) {
+            web_sys::console::error_1(&format!("{report} (at {place})").into());
+        }
+        post_fatal(&report);
     }));
 }
 

@@ -154,9 +154,17 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
         if profile == Profile::Release {
             let debug_wasm = target_dir().join(WASM_TARGET).join(Profile::Debug.dir());
             recorded = record_schemas(&servers, &debug_wasm)?;
-            let mut cargo = servers_build(Profile::Release);
-            prebuilt_schemas::second_build(&mut cargo, &schemas_dir());
-            cmd::run(&mut cargo)?;
+            let release = || {
+                let mut cargo = servers_build(Profile::Release);
+                prebuilt_schemas::second_build(&mut cargo, &schemas_dir());
+                cargo
+            };
+            let mut cargo = release();
+            if lean_std::apply(&mut cargo, lean_std::Panics::Reported) {
+                lean_std::run_or_fall_back("the servers", &mut cargo, release)?;
+            } else {
+                cmd::run(&mut cargo)?;
+            }
         }
     }
     let host_wasm = match &host {
@@ -302,13 +310,8 @@ fn build_host_wasm(host: &WasmCrate, variant: HostVariant, profile: Profile) -> 
         cargo
     };
     let mut cargo = command();
-    if profile == Profile::Release && lean_std::apply(&mut cargo) {
-        // The flags are unstable: a toolchain that no longer takes them still builds the package, heavier (and the
-        // size budgets say so).
-        if let Err(error) = cmd::run(&mut cargo) {
-            cmd::run(&mut command())?;
-            lean_std::fell_back(&error);
-        }
+    if profile == Profile::Release && lean_std::apply(&mut cargo, lean_std::Panics::Trap) {
+        lean_std::run_or_fall_back("the host", &mut cargo, command)?;
     } else {
         cmd::run(&mut cargo)?;
     }

@@ -63,20 +63,20 @@ fn wasm_target() -> Result {
     })
 }
 
-/// The standard library's sources, which release builds of the host packages compile for size
-/// (`xtask/src/build/lean_std.rs`). Without them those builds link the prebuilt standard library, and say so: the
-/// console still runs, and only the host packages' size budgets fail. So a failed install is a warning here.
+/// The standard library's sources, which release builds of the host packages and the servers' bundles compile for
+/// size (`xtask/src/build/lean_std.rs`). Without them those builds link the prebuilt standard library, and say so:
+/// the console still runs, and only the size budgets fail. So a failed install is a warning here.
 fn std_sources() {
     if crate::build::lean_std::sources_present() {
         println!("ok: rust-src component present");
         return;
     }
-    println!("installing: rust-src component (rustup component add rust-src): the host packages' release builds");
-    println!("  compile the standard library for size from it");
+    println!("installing: rust-src component (rustup component add rust-src): release builds of the host packages");
+    println!("  and the servers' bundles compile the standard library for size from it");
     if let Err(e) = cmd::run(cmd::new("rustup").args(["component", "add", "rust-src"])) {
         println!(
             "warning: {e}\n  the standard library's sources could not be installed (check network access to \
-             rustup): release builds of the host packages will be heavier than their size budgets allow"
+             rustup): release builds of the host packages and bundles will be heavier than their size budgets allow"
         );
     }
 }
