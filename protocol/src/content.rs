@@ -269,7 +269,7 @@ impl<'de> Deserialize<'de> for ContentBlock {
             return Err(de::Error::custom("a content block must be an object"));
         };
         let known = match kind.as_deref() {
-            Some("text" | "image" | "audio" | "resource_link" | "resource") => obj.remove("type"),
+            Some("text" | "image" | "audio" | "resource_link" | "resource") => crate::members::take(obj, "type"),
             _ => None,
         };
         if known.is_none() {

@@ -15,6 +15,7 @@ pub mod json;
 pub mod jsonrpc;
 pub mod lifecycle;
 pub mod logging;
+pub mod members;
 pub mod methods;
 pub mod modern;
 pub mod name_map;

@@ -349,16 +349,18 @@ fn typed(kind: &str, mut body: String, server: &ServerInfoMeta, members: JsonObj
         // Perhaps a `_meta` of its own (or the text "_meta" in a value): merged for certain through a value.
         let info: Value = crate::json::from_str(&server.info)?;
         let mut value: Value = crate::json::from_str(&body)?;
-        if let Value::Object(object) = &mut value {
-            match object.get_mut("_meta") {
+        if let Value::Object(object) = value {
+            // `resultType` goes first, written below.
+            let mut kept = crate::members::without(object, &["resultType"]);
+            match kept.get_mut("_meta") {
                 Some(Value::Object(existing)) => {
                     existing.insert(meta::SERVER_INFO.into(), info);
                 }
                 _ => {
-                    object.insert("_meta".into(), serde_json::json!({ meta::SERVER_INFO: info }));
+                    kept.insert("_meta".into(), serde_json::json!({ meta::SERVER_INFO: info }));
                 }
             }
-            object.remove("resultType");
+            value = Value::Object(kept);
         }
         body = serde_json::to_string(&value)?;
     } else {

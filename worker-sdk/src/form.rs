@@ -53,7 +53,7 @@ pub(crate) fn form_schema<T: JsonSchema>() -> Result<JsonObject, Error> {
 /// Follows a `#/$defs/...` reference (enums are defined there), keeping the field's own description.
 fn resolve(property: &Value, defs: &JsonObject) -> Option<JsonObject> {
     let mut property = property.as_object()?.clone();
-    if let Some(target) = property.remove("$ref") {
+    if let Some(target) = mcp_worker_protocol::members::take(&mut property, "$ref") {
         let name = target.as_str()?.strip_prefix("#/$defs/")?;
         for (key, value) in defs.get(name)?.as_object()? {
             property.entry(key.clone()).or_insert_with(|| value.clone());
@@ -63,7 +63,7 @@ fn resolve(property: &Value, defs: &JsonObject) -> Option<JsonObject> {
 }
 
 /// Keeps what the spec's primitive schemas allow, or says why the field cannot be a form field.
-fn primitive(name: &str, mut property: JsonObject) -> Result<Value, String> {
+fn primitive(name: &str, property: JsonObject) -> Result<Value, String> {
     let kind = property.get("type").and_then(Value::as_str).map(str::to_owned);
     let keep: &[&str] = match kind.as_deref() {
         Some("string") if property.contains_key("enum") => &["type", "title", "description", "enum", "default"],
@@ -86,11 +86,11 @@ fn primitive(name: &str, mut property: JsonObject) -> Result<Value, String> {
             ));
         }
     };
-    property.retain(|key, _| keep.contains(&key.as_str()));
+    let (_, mut property) = mcp_worker_protocol::members::split_off(property, keep);
     if let Some(format) = property.get("format").and_then(Value::as_str)
         && !FORMATS.contains(&format)
     {
-        property.remove("format");
+        mcp_worker_protocol::members::take(&mut property, "format");
     }
     Ok(Value::Object(property))
 }

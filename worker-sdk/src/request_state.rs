@@ -94,12 +94,13 @@ struct Payload {
 /// What a state is bound to: the method and the request's params without `_meta`, `inputResponses` and
 /// `requestState` (a digest, so the state does not repeat the arguments).
 pub(crate) fn binding(method: &str, params: &Value) -> String {
-    let mut salient = params.clone();
-    if let Value::Object(object) = &mut salient {
-        for key in ["_meta", "inputResponses", "requestState"] {
-            object.remove(key);
-        }
-    }
+    let salient = match params {
+        Value::Object(object) => Value::Object(mcp_worker_protocol::members::without(
+            object.clone(),
+            &["_meta", "inputResponses", "requestState"],
+        )),
+        other => other.clone(),
+    };
     let mut digest = Sha256::new();
     digest.update(method.as_bytes());
     digest.update([0]);

@@ -54,7 +54,7 @@ fn object_of(schema: Schema) -> JsonObject {
         Value::Object(map) => map,
         _ => JsonObject::new(),
     };
-    object.remove("$schema");
+    mcp_worker_protocol::members::take(&mut object, "$schema");
     keep_defined_formats(&mut object);
     object
 }
@@ -87,7 +87,7 @@ const DEFINED_FORMATS: &[&str] = &[
 /// its boxed transform and B-tree set of names: 0.7-1.2 KiB of gzip off every server's bundle.
 fn keep_defined_formats(schema: &mut JsonObject) {
     if schema.get("format").and_then(Value::as_str).is_some_and(|format| !DEFINED_FORMATS.contains(&format)) {
-        schema.remove("format");
+        mcp_worker_protocol::members::take(schema, "format");
     }
     for (keyword, value) in schema.iter_mut() {
         match keyword.as_str() {
@@ -204,14 +204,14 @@ fn drop_null_from_optional_fields(schema: &mut JsonObject) {
             _ => None,
         };
         if let Some(Value::Object(inner)) = single_non_null {
-            property.remove("anyOf");
+            mcp_worker_protocol::members::take(property, "anyOf");
             for (key, value) in inner {
                 property.entry(key).or_insert(value);
             }
         }
         // `"default": null` describes the absent value, which is now simply "not given".
         if property.get("default") == Some(&Value::Null) {
-            property.remove("default");
+            mcp_worker_protocol::members::take(property, "default");
         }
     }
 }

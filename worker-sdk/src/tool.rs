@@ -203,10 +203,10 @@ fn refused(name: &str, pointer: &str, message: &str) -> LocalBoxFuture<'static, 
     futures_util::future::ready(CallToolResult::error(message)).boxed_local()
 }
 
-fn wrapped_schema(schema: JsonObject) -> JsonObject {
-    let mut schema = serde_json::Value::Object(schema);
+fn wrapped_schema(mut schema: JsonObject) -> JsonObject {
     // `$defs` stay at the root so that `#/$defs/...` references still resolve.
-    let defs = schema.as_object_mut().and_then(|s| s.remove("$defs"));
+    let defs = mcp_worker_protocol::members::take(&mut schema, "$defs");
+    let schema = serde_json::Value::Object(schema);
     let mut wrapped = serde_json::json!({
         "type": "object",
         "properties": { "result": schema },

@@ -1,0 +1,62 @@
+//! Taking members out of a JSON object by copying the others rather than removing: `serde_json::Map::remove` (and
+//! `retain`) link the B-tree's removal code (merging and rebalancing nodes) into every wasm that calls them. A
+//! server's bundle took members out only where it finishes a schema, a result or a form, for which a copy costs
+//! nothing that matters: 2.1-3.4 KiB of gzip off each sample server's bundle. The host removes members in many
+//! places and keeps that code; these functions cost it 0.3 KiB.
+
+use crate::JsonObject;
+use serde_json::Value;
+
+/// `object` split in two: the members not named in `names`, and those named, each in the order of its keys.
+pub fn split_off(object: JsonObject, names: &[&str]) -> (JsonObject, JsonObject) {
+    let mut kept = JsonObject::new();
+    let mut taken = JsonObject::new();
+    for (key, value) in object {
+        if names.contains(&key.as_str()) { &mut taken } else { &mut kept }.insert(key, value);
+    }
+    (kept, taken)
+}
+
+/// `object` without the members named in `names`.
+pub fn without(object: JsonObject, names: &[&str]) -> JsonObject {
+    split_off(object, names).0
+}
+
+/// Takes the member `name` out of `object`, in place.
+pub fn take(object: &mut JsonObject, name: &str) -> Option<Value> {
+    if !object.contains_key(name) {
+        return None;
+    }
+    let (kept, taken) = split_off(std::mem::take(object), &[name]);
+    *object = kept;
+    taken.into_iter().next().map(|(_, value)| value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn object(value: Value) -> JsonObject {
+        match value {
+            Value::Object(object) => object,
+            _ => JsonObject::new(),
+        }
+    }
+
+    #[test]
+    fn members_are_split_by_name_and_keep_their_values() {
+        let (kept, taken) = split_off(object(json!({"a": 1, "b": [2], "c": {"d": 3}})), &["b", "x"]);
+        assert_eq!(Value::Object(kept), json!({"a": 1, "c": {"d": 3}}));
+        assert_eq!(Value::Object(taken), json!({"b": [2]}));
+        assert_eq!(Value::Object(without(object(json!({"a": 1, "b": 2})), &["a", "b"])), json!({}));
+    }
+
+    #[test]
+    fn a_member_is_taken_once() {
+        let mut value = object(json!({"$defs": {"X": {}}, "type": "array"}));
+        assert_eq!(take(&mut value, "$defs"), Some(json!({"X": {}})));
+        assert_eq!(take(&mut value, "$defs"), None);
+        assert_eq!(Value::Object(value), json!({"type": "array"}));
+    }
+}
