@@ -159,7 +159,7 @@ impl McpClient {
                     let (options, token) = self.tool_call_options(id, call.clone());
                     match token {
                         Some(token) => params.insert("_meta".into(), serde_json::json!({ "progressToken": token })),
-                        None => params.remove("_meta"),
+                        None => mcp_worker_protocol::members::take(&mut params, "_meta"),
                     };
                     self.connection.request_with_id(id, method, Some(&params), options).await?
                 }
@@ -172,7 +172,7 @@ impl McpClient {
             params.insert("inputResponses".into(), Value::Object(answers));
             match asked.request_state {
                 Some(state) => params.insert("requestState".into(), Value::String(state)),
-                None => params.remove("requestState"),
+                None => mcp_worker_protocol::members::take(&mut params, "requestState"),
             };
         }
         Err(self.protocol_error(format!("{method} asked for input {MAX_INPUT_ROUNDS} times without completing")))
