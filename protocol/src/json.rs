@@ -38,7 +38,7 @@ pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> serde_json::
 }
 
 /// A deserializer that reads every struct as a map: any deserializer wrapped (serde_json's, a `Value`, or one that
-/// wraps them, such as `serde_path_to_error`'s).
+/// wraps them).
 #[derive(Debug)]
 pub struct Objects<D>(D);
 

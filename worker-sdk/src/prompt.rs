@@ -152,8 +152,8 @@ impl PromptDef {
         let handler = Rc::new(handler);
         let get: GetFn = Rc::new(move |ctx: Ctx, values: NameMap<String>| {
             let read = checked_arguments(&name, declared.as_deref(), &required, values).and_then(|object| {
-                serde_path_to_error::deserialize::<_, H::Args>(mcp_worker_protocol::json::Objects::new(object))
-                    .map_err(|err| invalid_arguments(&name, err.inner(), &err.path().to_string()))
+                crate::argument_problem::read::<H::Args>(&serde_json::to_string(&object).unwrap_or_default())
+                    .map_err(|(pointer, message)| invalid_arguments(&name, &pointer, &message))
             });
             match read {
                 Ok(args) => handler.call(ctx, args).map(IntoPromptResult::into_prompt_result).boxed_local(),
@@ -263,9 +263,11 @@ fn checked_arguments(
     Ok(Value::Object(object))
 }
 
-/// The error for arguments that do not read as the prompt's type.
+/// The error for arguments that do not read as the prompt's type: what is wrong, and the JSON pointer of the
+/// argument at fault (empty for the arguments as a whole).
 #[inline(never)]
-fn invalid_arguments(name: &str, error: &serde_json::Error, path: &str) -> ErrorObject {
-    ErrorObject::invalid_params(format!("Invalid arguments for prompt {name}: {error}"))
-        .with_data(serde_json::json!({ "prompt": name, "path": path }))
+fn invalid_arguments(name: &str, pointer: &str, message: &str) -> ErrorObject {
+    let at = if pointer.is_empty() { String::new() } else { format!("{pointer}: ") };
+    ErrorObject::invalid_params(format!("Invalid arguments for prompt {name}: {at}{message}"))
+        .with_data(serde_json::json!({ "prompt": name, "path": pointer }))
 }

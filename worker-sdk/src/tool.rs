@@ -4,13 +4,12 @@ use crate::args::{ArgsOnly, WithCtx};
 use crate::context::Ctx;
 use crate::result::IntoCallToolResult;
 use futures_util::future::{FutureExt, LocalBoxFuture};
-use mcp_worker_protocol::invalid_arguments::{invalid_arguments, json_pointer};
+use mcp_worker_protocol::invalid_arguments::invalid_arguments;
 use mcp_worker_protocol::lifecycle::Icon;
 use mcp_worker_protocol::{CallToolResult, JsonObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
-use serde_path_to_error::Segment;
 use std::future::Future;
 use std::rc::Rc;
 
@@ -221,36 +220,11 @@ fn wrapped_schema(mut schema: JsonObject) -> JsonObject {
     }
 }
 
-/// Deserializes tool arguments; when they do not fit, the JSON pointer of the value at fault and what is wrong with
-/// it (never a position in the JSON text, which the caller did not write).
+/// Deserializes tool arguments (absent or `null` ones read as `{}`); when they do not fit, the JSON pointer of the
+/// value at fault and what is wrong with it ([`crate::argument_problem::read`]).
 fn parse_arguments<A: DeserializeOwned>(raw: Option<&RawValue>) -> Result<A, (String, String)> {
     let text = raw.map_or("{}", RawValue::get);
-    let text = if text == "null" { "{}" } else { text };
-    let mut de = serde_json::Deserializer::from_str(text);
-    serde_path_to_error::deserialize::<_, A>(mcp_worker_protocol::json::Objects::new(&mut de)).map_err(|err| {
-        let segments: Vec<String> = err
-            .path()
-            .iter()
-            .filter_map(|segment| match segment {
-                Segment::Seq { index } => Some(index.to_string()),
-                Segment::Map { key } => Some(key.clone()),
-                Segment::Enum { variant } => Some(variant.clone()),
-                Segment::Unknown => None,
-            })
-            .collect();
-        let message = crate::argument_problem::in_host_words(&without_position(err.inner()));
-        (json_pointer(segments.iter().map(String::as_str)), message)
-    })
-}
-
-/// A serde_json error's message without the "at line 1 column 26" it ends with.
-fn without_position(error: &serde_json::Error) -> String {
-    let text = error.to_string();
-    let position = format!(" at line {} column {}", error.line(), error.column());
-    match text.strip_suffix(&position) {
-        Some(message) if error.line() > 0 => message.to_owned(),
-        _ => text,
-    }
+    crate::argument_problem::read(if text == "null" { "{}" } else { text })
 }
 
 /// Checks a tool name against the spec's rules (SEP-986): 1-128 characters of `A-Z a-z 0-9 _ - .`.

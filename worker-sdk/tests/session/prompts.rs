@@ -217,3 +217,35 @@ fn prompt_and_resource_handlers_report_progress_against_the_callers_token() {
     // Without a token, neither reports.
     assert_eq!(h.exchange(&crate::harness::request(3, "prompts/get", json!({"name": "slow"}))).len(), 1);
 }
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Tone {
+    Formal,
+    Casual,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Toned {
+    tone: Tone,
+}
+
+#[test]
+fn arguments_that_do_not_read_as_the_type_are_named_by_pointer_in_the_hosts_words() {
+    let server = Server::new("prompts", "1").prompt(PromptDef::new("toned", |args: Toned| async move {
+        match args.tone {
+            Tone::Formal => "Good day.",
+            Tone::Casual => "Hi!",
+        }
+    }));
+    let mut h = Harness::new(server);
+    let r = h.request(1, "prompts/get", json!({"name": "toned", "arguments": {"tone": "loud"}}));
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert_eq!(
+        r["error"]["message"],
+        "Invalid arguments for prompt toned: /tone: must be one of [\"formal\",\"casual\"], got string \"loud\"",
+    );
+    assert_eq!(r["error"]["data"], json!({"prompt": "toned", "path": "/tone"}));
+    let r = h.request(2, "prompts/get", json!({"name": "toned", "arguments": {"tone": "casual"}}));
+    assert_eq!(r["result"]["messages"][0]["content"]["text"], "Hi!", "{r}");
+}
