@@ -33,7 +33,8 @@ pub(crate) fn recorded(build: impl FnOnce()) -> String {
     RECORDING.with_borrow_mut(|recording| *recording = Some(JsonObject::new()));
     build();
     let table = RECORDING.with_borrow_mut(Option::take).unwrap_or_default();
-    Value::Object(table).to_string()
+    // Not `to_string()` (`Display`), which links serde_json's pretty printer too.
+    serde_json::to_string(&table).unwrap_or_default()
 }
 
 /// Reads the table embedded at build time (once: later calls keep the first).
