@@ -53,7 +53,8 @@ pub(crate) fn to_cell(value: &Value) -> String {
         Value::String(text) => text.clone(),
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => n.to_string(),
-        Value::Array(_) | Value::Object(_) => value.to_string(),
+        // `serde_json::to_string`, not `Display`, which links serde_json's pretty printer too.
+        Value::Array(_) | Value::Object(_) => serde_json::to_string(value).unwrap_or_default(),
     }
 }
 
