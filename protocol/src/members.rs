@@ -23,6 +23,18 @@ pub fn without(object: JsonObject, names: &[&str]) -> JsonObject {
     split_off(object, names).0
 }
 
+/// `object`'s JSON text without the members named in `names` (in key order, as serde_json writes a map), written
+/// from the object as it is: nothing is copied.
+pub fn text_without(object: &JsonObject, names: &[&str]) -> String {
+    struct Without<'a>(&'a JsonObject, &'a [&'a str]);
+    impl serde::Serialize for Without<'_> {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.collect_map(self.0.iter().filter(|(key, _)| !self.1.contains(&key.as_str())))
+        }
+    }
+    serde_json::to_string(&Without(object, names)).unwrap_or_default()
+}
+
 /// Takes the member `name` out of `object`, in place.
 pub fn take(object: &mut JsonObject, name: &str) -> Option<Value> {
     if !object.contains_key(name) {
@@ -51,6 +63,15 @@ mod tests {
         assert_eq!(Value::Object(kept), json!({"a": 1, "c": {"d": 3}}));
         assert_eq!(Value::Object(taken), json!({"b": [2]}));
         assert_eq!(Value::Object(without(object(json!({"a": 1, "b": 2})), &["a", "b"])), json!({}));
+    }
+
+    #[test]
+    fn text_without_members_is_the_text_of_the_object_without_them() {
+        let whole = object(json!({"c": [1, {"z": null}], "a": "x", "_meta": {"p": 1}, "b": 2.5}));
+        let expected = serde_json::to_string(&without(whole.clone(), &["_meta", "q"])).unwrap();
+        assert_eq!(text_without(&whole, &["_meta", "q"]), expected);
+        assert_eq!(text_without(&whole, &[]), serde_json::to_string(&whole).unwrap());
+        assert_eq!(text_without(&JsonObject::new(), &["a"]), "{}");
     }
 
     #[test]

@@ -94,19 +94,19 @@ struct Payload {
 /// What a state is bound to: the method and the request's params without `_meta`, `inputResponses` and
 /// `requestState` (a digest, so the state does not repeat the arguments).
 pub(crate) fn binding(method: &str, params: &Value) -> String {
+    // serde_json's maps are ordered, so equal params give equal text whatever order the client wrote them in; the
+    // text is written from the params as they are, without copying their arguments. (`serde_json::to_string`
+    // rather than `Display`, whose pretty form would be linked too.)
     let salient = match params {
-        Value::Object(object) => Value::Object(mcp_worker_protocol::members::without(
-            object.clone(),
-            &["_meta", "inputResponses", "requestState"],
-        )),
-        other => other.clone(),
+        Value::Object(object) => {
+            mcp_worker_protocol::members::text_without(object, &["_meta", "inputResponses", "requestState"])
+        }
+        other => serde_json::to_string(other).unwrap_or_default(),
     };
     let mut digest = Sha256::new();
     digest.update(method.as_bytes());
     digest.update([0]);
-    // serde_json's maps are ordered, so equal params give equal text whatever order the client wrote them in.
-    // (`serde_json::to_string` rather than `Display`, whose pretty form would be linked too.)
-    digest.update(serde_json::to_string(&salient).unwrap_or_default().as_bytes());
+    digest.update(salient.as_bytes());
     hex(&digest.finalize())
 }
 
