@@ -34,11 +34,11 @@ pub(super) fn generic(
         }
         _ => {}
     }
-    if let Some(Value::Array(allowed)) = schema.get("enum")
+    if let Some(listed @ Value::Array(allowed)) = schema.get("enum")
         && !allowed.iter().any(|v| equal(v, instance, work))
         && !work.exhausted()
     {
-        push(errors, path, || format!("must be one of {}, got {}", excerpt::json(allowed), describe(instance)));
+        push(errors, path, || format!("must be one of {}, got {}", excerpt::json(listed), describe(instance)));
     }
     if let Some(constant) = schema.get("const")
         && !equal(constant, instance, work)
@@ -148,7 +148,7 @@ pub(super) fn describe(value: &Value) -> String {
         Value::Array(_) => return "an array".into(),
         Value::Object(_) => return "an object".into(),
     };
-    let shown = value.to_string();
+    let shown = serde_json::to_string(value).unwrap_or_default();
     if shown.chars().count() <= 40 { format!("{kind} {shown}") } else { kind.into() }
 }
 

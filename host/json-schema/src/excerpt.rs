@@ -1,23 +1,17 @@
 //! Values, names and messages as shown in violations, cut to a length a model can read and a page can afford: the
 //! schema and the value may be large, and a message is built for every violation found.
 
-use serde::Serialize;
-use std::io;
+use serde_json::Value;
 
 /// At most this many bytes of a value or a name are shown.
 const SHOWN: usize = 160;
 
-/// Compact JSON of `value`, cut after [`SHOWN`] bytes with `…`. Never serializes more than that.
-pub(crate) fn json<T: Serialize + ?Sized>(value: &T) -> String {
-    let mut out = Capped { bytes: Vec::new(), cut: false };
-    // The writer refuses bytes past the cap; that error is the cut, not a failure.
-    let _ = serde_json::to_writer(&mut out, value);
-    // A cut may fall inside a character: keep what is whole.
-    let text = match std::str::from_utf8(&out.bytes) {
-        Ok(text) => text,
-        Err(e) => std::str::from_utf8(&out.bytes[..e.valid_up_to()]).unwrap_or_default(),
-    };
-    if out.cut { format!("{text}…") } else { text.to_owned() }
+/// Compact JSON of `value` (as `serde_json::to_string` writes it), cut after [`SHOWN`] bytes with `…`. Never writes
+/// more than that: members and elements past the cut are not visited.
+pub(crate) fn json(value: &Value) -> String {
+    let mut out = Capped { text: String::new(), cut: false };
+    out.value(value);
+    if out.cut { format!("{}…", out.text) } else { out.text }
 }
 
 /// `name` quoted (Rust's `{:?}`), cut after [`SHOWN`] bytes with `…`.
@@ -39,42 +33,83 @@ pub(crate) fn prefix(text: &str, limit: usize) -> &str {
     &text[..end]
 }
 
+/// JSON text written up to [`SHOWN`] bytes. Each writer returns whether there was room for all it had to write.
 struct Capped {
-    bytes: Vec<u8>,
+    text: String,
     cut: bool,
 }
 
-impl io::Write for Capped {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let room = SHOWN - self.bytes.len();
-        if buf.len() > room {
-            self.bytes.extend_from_slice(&buf[..room]);
-            self.cut = true;
-            return Err(io::Error::other("cut"));
+impl Capped {
+    fn value(&mut self, value: &Value) -> bool {
+        match value {
+            Value::Array(items) => {
+                self.push("[")
+                    && items.iter().enumerate().all(|(i, item)| (i == 0 || self.push(",")) && self.value(item))
+                    && self.push("]")
+            }
+            Value::Object(members) => {
+                self.push("{")
+                    && members.iter().enumerate().all(|(i, (name, item))| {
+                        (i == 0 || self.push(",")) && self.string(name) && self.push(":") && self.value(item)
+                    })
+                    && self.push("}")
+            }
+            Value::String(text) => self.string(text),
+            scalar => self.push(&serde_json::to_string(scalar).unwrap_or_default()),
         }
-        self.bytes.extend_from_slice(buf);
-        Ok(buf.len())
     }
 
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
+    /// Escaping only lengthens text, so no more of `text` than [`SHOWN`] bytes is ever escaped.
+    fn string(&mut self, text: &str) -> bool {
+        self.push(&serde_json::to_string(prefix(text, SHOWN)).unwrap_or_default())
+    }
+
+    /// Appends `piece`, or as much of it as there is room for (then the text is cut).
+    fn push(&mut self, piece: &str) -> bool {
+        let room = SHOWN - self.text.len();
+        if piece.len() > room {
+            self.text.push_str(prefix(piece, room));
+            self.cut = true;
+            return false;
+        }
+        self.text.push_str(piece);
+        true
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::Value;
     use serde_json::json;
 
     #[test]
     fn short_values_are_shown_whole_and_long_ones_cut() {
         assert_eq!(json(&json!(["metric", "imperial"])), r#"["metric","imperial"]"#);
-        let long = json::<[Value]>(&[json!((0..1000).collect::<Vec<_>>())]);
+        let long = json(&json!([(0..1000).collect::<Vec<_>>()]));
         assert!(long.len() <= SHOWN + '…'.len_utf8() && long.ends_with('…'), "{long}");
+        assert!(long.starts_with("[[0,1,2,3,"), "{long}");
         assert_eq!(quoted("city"), "\"city\"");
         let name = "é".repeat(200);
         assert!(quoted(&name).ends_with('…') && quoted(&name).len() < SHOWN + 8);
         assert_eq!(cut("abcdef", 3), "abc…");
+    }
+
+    #[test]
+    fn values_read_as_serde_json_writes_them_up_to_the_cut() {
+        for value in [
+            json!(null),
+            json!(-1.5),
+            json!({"unit": "m\"s", "tags": [true, null, {}], "": []}),
+            json!("line\nbreak \u{7} é"),
+        ] {
+            assert_eq!(json(&value), serde_json::to_string(&value).unwrap());
+        }
+        // Cut inside a member's name, inside a string, and inside an escape: the same prefix serde_json writes.
+        for value in [json!({"x".repeat(300): 1}), json!(["é".repeat(300)]), json!(["\u{1}".repeat(100)])] {
+            let whole = serde_json::to_string(&value).unwrap();
+            let shown = json(&value);
+            let kept = shown.strip_suffix('…').unwrap_or_else(|| panic!("not cut: {shown}"));
+            assert!(whole.starts_with(kept) && kept.len() > SHOWN - 4, "{shown}");
+        }
     }
 }
