@@ -4,7 +4,6 @@
 //! and the server's `manifest.json` (see `manifest`).
 
 pub(crate) mod budgets;
-pub(crate) mod lean_std;
 mod parallel;
 
 use std::collections::HashMap;
@@ -12,11 +11,12 @@ use std::fmt;
 use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::{Mutex, PoisonError};
 
 use mcp_worker_build::fingerprint::Fingerprint;
 pub(crate) use mcp_worker_build::lockfile::toml_string;
-use mcp_worker_build::{WASM_TARGET, bundle, prebuilt_schemas};
+use mcp_worker_build::{WASM_TARGET, bundle, lean_std, prebuilt_schemas};
 
 use crate::{Result, cmd, display, root, target_dir};
 /// The host's JavaScript binding crate (its package ships as `target/pkg/host/`).
@@ -159,12 +159,7 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
                 prebuilt_schemas::second_build(&mut cargo, &schemas_dir());
                 cargo
             };
-            let mut cargo = release();
-            if lean_std::apply(&mut cargo, lean_std::Panics::Reported) {
-                lean_std::run_or_fall_back("the servers", &mut cargo, release)?;
-            } else {
-                cmd::run(&mut cargo)?;
-            }
+            lean_release_build("the servers' bundles", lean_std::Panics::Reported, release)?;
         }
     }
     let host_wasm = match &host {
@@ -309,13 +304,36 @@ fn build_host_wasm(host: &WasmCrate, variant: HostVariant, profile: Profile) -> 
         }
         cargo
     };
-    let mut cargo = command();
-    if profile == Profile::Release && lean_std::apply(&mut cargo, lean_std::Panics::Trap) {
-        lean_std::run_or_fall_back("the host", &mut cargo, command)?;
+    if profile == Profile::Release {
+        lean_release_build("the host's wasm", lean_std::Panics::Trap, command)?;
     } else {
-        cmd::run(&mut cargo)?;
+        cmd::run(&mut command())?;
     }
     Ok(target.join(WASM_TARGET).join(profile.dir()).join(format!("{}.wasm", host.lib)))
+}
+
+/// Runs the release build `command` makes with the standard library compiled for size ([`lean_std`]), its panics
+/// keeping what `panics` says; with the prebuilt one, and a warning that says why, when the toolchain has no sources
+/// for it or no longer takes its unstable flags (the packages are then heavier than their budgets allow).
+fn lean_release_build(what: &str, panics: lean_std::Panics, command: impl Fn() -> Command) -> Result {
+    if !lean_std::sources_present() {
+        println!(
+            "warning: {what}: the toolchain has no rust-src; built with the prebuilt standard library, heavier \
+             than the budgets allow (the full host by about 36 KiB of gzip, each server's bundle by 3-12; `rustup \
+             component add rust-src`, or `cargo xtask setup`)"
+        );
+        return cmd::run(&mut command());
+    }
+    let mut lean = command();
+    lean_std::apply(&mut lean, panics);
+    if let Some(error) = lean_std::run_or_fall_back(&mut lean, command)? {
+        println!(
+            "warning: {what}: the build with the standard library compiled for size failed ({error}); built again \
+             with the prebuilt one, heavier than the budgets allow. This toolchain may have renamed an unstable \
+             flag of server-build/src/lean_std.rs"
+        );
+    }
+    Ok(())
 }
 
 /// The size of a file, 0 if it cannot be read (its job then says why).

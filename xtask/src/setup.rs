@@ -64,10 +64,10 @@ fn wasm_target() -> Result {
 }
 
 /// The standard library's sources, which release builds of the host packages and the servers' bundles compile for
-/// size (`xtask/src/build/lean_std.rs`). Without them those builds link the prebuilt standard library, and say so:
+/// size (`server-build/src/lean_std.rs`). Without them those builds link the prebuilt standard library, and say so:
 /// the console still runs, and only the size budgets fail. So a failed install is a warning here.
 fn std_sources() {
-    if crate::build::lean_std::sources_present() {
+    if mcp_worker_build::lean_std::sources_present() {
         println!("ok: rust-src component present");
         return;
     }
