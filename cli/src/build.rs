@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use mcp_worker_build::lean_std::{self, Panics};
 use mcp_worker_build::project::Project;
 use mcp_worker_build::{WASM_TARGET, bundle, command, prebuilt_schemas, tools};
 
@@ -19,24 +20,40 @@ pub(crate) fn run(args: &Parsed) -> Result<PathBuf> {
     }
     let manifest = PathBuf::from(args.option("--manifest-path").unwrap_or("Cargo.toml"));
     let out_dir = args.option("--out-dir").map(PathBuf::from);
-    build(&manifest, args.flag("--release"), args.flag("--prebuilt-schemas"), out_dir)
+    let options = Options {
+        release: args.flag("--release"),
+        prebuilt_schemas: args.flag("--prebuilt-schemas"),
+        lean_std: args.flag("--lean-std"),
+    };
+    build(&manifest, options, out_dir)
 }
 
-/// Builds the crate of `manifest` into its bundle, with its schemas made at build time when `prebuilt_schemas`
-/// says so (`mcp_worker_build::prebuilt_schemas`); returns the bundle's directory.
-pub(crate) fn build(
-    manifest: &Path,
-    release: bool,
-    prebuilt_schemas: bool,
-    out_dir: Option<PathBuf>,
-) -> Result<PathBuf> {
+/// How `mcp-worker build` builds a crate.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Options {
+    /// Optimized, and run through wasm-opt (`--release`).
+    pub(crate) release: bool,
+    /// Schemas made at build time (`--prebuilt-schemas`, `mcp_worker_build::prebuilt_schemas`).
+    pub(crate) prebuilt_schemas: bool,
+    /// The release build links a standard library compiled for its size (`--lean-std`,
+    /// `mcp_worker_build::lean_std`).
+    pub(crate) lean_std: bool,
+}
+
+/// Builds the crate of `manifest` into its bundle as `options` say; returns the bundle's directory.
+pub(crate) fn build(manifest: &Path, options: Options, out_dir: Option<PathBuf>) -> Result<PathBuf> {
+    let Options { release, prebuilt_schemas, lean_std } = options;
     if !manifest.is_file() {
         return Err(format!(
             "no {} here: run this in a server crate, or pass --manifest-path (`mcp-worker new` makes one)",
             manifest.display()
         ));
     }
+    if lean_std && !release {
+        return Err("--lean-std compiles the standard library for a release build's size: add --release".into());
+    }
     wasm_target()?;
+    let lean_std = lean_std && std_sources();
     let project = Project::load(manifest)?;
     let cargo = |release: bool| {
         let mut cargo = command::cargo();
@@ -46,9 +63,36 @@ pub(crate) fn build(
         }
         cargo
     };
+    // The release build, the one the bundle is made from: with the schemas embedded, and the lean standard library,
+    // when the options say so.
+    let final_build = |recorded_in: Option<&Path>| {
+        let plain = || {
+            let mut cargo = cargo(release);
+            if let Some(dir) = recorded_in {
+                prebuilt_schemas::second_build(&mut cargo, dir);
+            }
+            cargo
+        };
+        if !lean_std {
+            return command::run(&mut plain());
+        }
+        let mut lean = plain();
+        lean_std::apply(&mut lean, Panics::Reported);
+        if let Some(error) = lean_std::run_or_fall_back(&mut lean, plain)? {
+            println!(
+                "warning: the build with the standard library compiled for size failed ({error}); built again with \
+                 the prebuilt one. This toolchain may no longer take one of the unstable flags --lean-std passes"
+            );
+        }
+        Ok(())
+    };
     // With prebuilt schemas, they are recorded from a debug build (the same schemas, in a build kept apart from the
     // release one), then embedded.
-    command::run(&mut cargo(release && !prebuilt_schemas))?;
+    if prebuilt_schemas {
+        command::run(&mut cargo(false))?;
+    } else {
+        final_build(None)?;
+    }
     let wasm_bindgen = tools::wasm_bindgen(&project.wasm_bindgen)?;
     let wasm_opt = if release { tools::wasm_opt()? } else { None };
     let esbuild = if release { tools::esbuild()? } else { None };
@@ -59,9 +103,7 @@ pub(crate) fn build(
         let scratch = dir.join(format!("{}.glue", project.package));
         let debug_wasm = project.wasm("debug");
         let recorded = prebuilt_schemas::record(&wasm_bindgen, &debug_wasm, &scratch, &dir, &project.package)?;
-        let mut second = cargo(release);
-        prebuilt_schemas::second_build(&mut second, &dir);
-        command::run(&mut second).map_err(|error| {
+        final_build(Some(&dir)).map_err(|error| {
             format!(
                 "{error}\n  --prebuilt-schemas builds the crate with the `prebuilt-schemas` feature of its \
                  mcp-worker-sdk, which must have it and be depended on under that name"
@@ -84,9 +126,10 @@ pub(crate) fn build(
     }
     let size = std::fs::metadata(out_dir.join("server_bg.wasm")).map(|m| m.len()).unwrap_or(0);
     println!(
-        "bundle: {} ({} wasm, {:.1} KiB)",
+        "bundle: {} ({} wasm{}, {:.1} KiB)",
         out_dir.display(),
         if release { "release" } else { "debug" },
+        if lean_std { ", standard library compiled for size" } else { "" },
         kib(size)
     );
     println!(
@@ -107,6 +150,20 @@ fn wasm_target() -> Result {
     }
     println!("installing: the {WASM_TARGET} target (rustup target add {WASM_TARGET})");
     command::run(Command::new("rustup").args(["target", "add", WASM_TARGET]))
+}
+
+/// Whether the toolchain has the standard library's sources that `--lean-std` compiles, added with rustup when
+/// they are missing. Without them the build goes on with the prebuilt standard library, and says so.
+fn std_sources() -> bool {
+    if lean_std::sources_present() {
+        return true;
+    }
+    println!("installing: the standard library's sources, for --lean-std (rustup component add rust-src)");
+    if let Err(error) = command::run(Command::new("rustup").args(["component", "add", "rust-src"])) {
+        println!("warning: {error}; building with the prebuilt standard library instead");
+        return false;
+    }
+    lean_std::sources_present()
 }
 
 fn kib(bytes: u64) -> f64 {

@@ -42,7 +42,7 @@ pub(crate) fn run(args: &Parsed) -> Result {
     let site = project.target_dir.join("mcp-worker-dev");
     console.assemble(&site, &project.package)?;
     let bundle = site.join("bundles").join(&project.package);
-    crate::build::build(&manifest, false, false, Some(bundle.clone()))?;
+    crate::build::build(&manifest, crate::build::Options::default(), Some(bundle.clone()))?;
     let server = serve::serve(&site, SocketAddr::from(([127, 0, 0, 1], port)), headers)?;
     println!("\nconsole: {}  (your server is in its catalogue as `{}`)", server.url(), project.package);
     println!("watching {} for changes (Ctrl-C to stop)", project.dir.display());
@@ -55,7 +55,7 @@ pub(crate) fn run(args: &Parsed) -> Result {
         }
         seen = now;
         println!("\nchanged: rebuilding");
-        match crate::build::build(&manifest, false, false, Some(bundle.clone())) {
+        match crate::build::build(&manifest, crate::build::Options::default(), Some(bundle.clone())) {
             Ok(_) => println!("rebuilt: restart `{}` in the console to run the new build", project.package),
             Err(e) => println!("the build failed (the console keeps the last good bundle):\n{e}"),
         }

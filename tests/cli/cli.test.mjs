@@ -1,6 +1,7 @@
 // The server author's command line, as an author outside this workspace meets it: `mcp-worker new` makes a crate in
-// a temporary directory, `mcp-worker build` turns it into a bundle, `mcp-worker inspect` lists its tools, and the
-// host (the client-only package) loads the bundle in headless Chromium and calls its tool.
+// a temporary directory, `mcp-worker build` turns it into a bundle (and, with --lean-std, a lighter one),
+// `mcp-worker inspect` lists its tools, and the host (the client-only package) loads the bundle in headless Chromium
+// and calls its tool.
 // `mcp-worker dev` serves the bundle in the console and rebuilds it when its source changes.
 // Run by `cargo xtask test`, which builds the CLI (MCP_WORKER_CLI) and the host packages (MCP_WORKER_HOST_PKG, the
 // client-only one; MCP_WORKER_HOST_PACKAGE, the full one the console runs on).
@@ -53,6 +54,20 @@ test("new makes a crate, build makes its bundle, inspect lists its tool", { time
 
   const inspected = await run(CLI, ["inspect", "bundle"], { cwd: crate });
   assert.match(inspected.stdout, /tools \(1\):\n {2}greet \(read-only\): Greets someone by name/);
+
+  // --lean-std: the same bundle, its standard library compiled for size; the browser test below runs this one.
+  const plainWasm = (await stat(join(crate, "bundle/server_bg.wasm"))).size;
+  const debugOnly = await run(CLI, ["build", "--lean-std"], { cwd: crate }).catch((error) => error);
+  assert.match(String(debugOnly.stderr), /--lean-std compiles the standard library for a release build's size: add --release/);
+  const lean = await run(CLI, ["build", "--release", "--prebuilt-schemas", "--lean-std"], { cwd: crate, maxBuffer: 64 << 20 });
+  const leanOutput = `${lean.stdout}${lean.stderr}`;
+  assert.match(leanOutput, /-Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size/, "the release build compiles the standard library");
+  assert.doesNotMatch(leanOutput, /built again with the prebuilt one|building with the prebuilt standard library/, "no fallback");
+  assert.match(leanOutput, /release wasm, standard library compiled for size/);
+  const leanWasm = (await stat(join(crate, "bundle/server_bg.wasm"))).size;
+  assert.ok(leanWasm < plainWasm * 0.97, `the lean bundle's wasm (${leanWasm} bytes) is lighter than the plain one's (${plainWasm})`);
+  const leanManifest = JSON.parse(await readFile(join(crate, "bundle/manifest.json"), "utf8"));
+  assert.deepEqual(leanManifest.tools, manifest.tools, "the same tools, with the same schemas");
 });
 
 test("the host loads the built bundle in Chromium and calls its tool", async () => {
