@@ -112,3 +112,15 @@ fn a_float_in_the_wrong_place_is_named_without_std_float_formatting() {
     let error = from_str::<Inner>(r#"{"name": 1.5}"#).unwrap_err().to_string();
     assert!(error.starts_with("invalid type: floating point `1.5`, expected a string"), "{error}");
 }
+
+#[test]
+fn a_string_in_the_wrong_place_is_quoted_as_json_quotes_it() {
+    // Rust's `{:?}` would write `"tab\there \"é\" \u{1}"`, and link the standard library's Unicode tables.
+    assert_eq!(
+        de::Unexpected::Str("tab\there \"é\" \u{1}").to_string(),
+        r#"string "tab\there \"é\" \u0001""#,
+        "serde_core is not the patched copy in vendor/: is [patch.crates-io] in Cargo.toml still used?"
+    );
+    let error = from_str::<f64>(r#""two""#).unwrap_err().to_string();
+    assert!(error.starts_with(r#"invalid type: string "two", expected f64"#), "{error}");
+}

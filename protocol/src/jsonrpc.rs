@@ -36,7 +36,7 @@ impl fmt::Display for RequestId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Number(n) => write!(f, "{n}"),
-            Self::String(s) => write!(f, "{s:?}"),
+            Self::String(s) => f.write_str(&crate::quoted::quoted(s)),
         }
     }
 }

@@ -23,6 +23,7 @@ pub mod notifications;
 pub mod object_text;
 pub mod pending;
 pub mod prompts;
+pub mod quoted;
 pub mod resources;
 pub mod roots;
 pub mod sampling;

@@ -470,7 +470,7 @@ pub fn result_kind(result: &str) -> Result<ResultKind, String> {
     match read.result_type.as_deref() {
         None | Some(result_type::COMPLETE) => Ok(ResultKind::Complete),
         Some(result_type::INPUT_REQUIRED) => Ok(ResultKind::InputRequired),
-        Some(other) => Err(format!("unknown resultType {other:?}")),
+        Some(other) => Err(format!("unknown resultType {}", crate::quoted::quoted(other))),
     }
 }
 

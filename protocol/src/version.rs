@@ -35,8 +35,8 @@ impl std::fmt::Display for UnsupportedVersion {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "server answered protocol version {:?}; supported: {}",
-            self.answered,
+            "server answered protocol version {}; supported: {}",
+            crate::quoted::quoted(&self.answered),
             SUPPORTED_PROTOCOL_VERSIONS.join(", ")
         )
     }

@@ -15,6 +15,7 @@ use mcp_worker_client::sandbox::{Isolation, NetworkPolicy};
 use mcp_worker_client::session::McpClient;
 use mcp_worker_client::worker::{JsCalls, WorkerSpec, compile_module, spawn_with_js_calls};
 use mcp_worker_protocol::NameMap;
+use mcp_worker_protocol::quoted::quoted;
 use serde::Deserialize;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -128,7 +129,8 @@ impl SpawnOptions {
             Some("2026-07-28") => Ok(Protocol::Modern),
             Some("2025-11-25") => Ok(Protocol::Handshake),
             Some(other) => Err(JsFailure::from(ClientError::InvalidInput(format!(
-                "`protocol` must be \"auto\", \"2026-07-28\" or \"2025-11-25\", not {other:?}"
+                "`protocol` must be \"auto\", \"2026-07-28\" or \"2025-11-25\", not {}",
+                quoted(other)
             )))),
         }
     }
@@ -145,7 +147,7 @@ impl SpawnOptions {
                 "`network` limits only sandboxed servers: a server on the page's origin reaches what the page can"
                     .into(),
             )),
-            Some(other) => Err(invalid(format!("`isolation` must be \"sandbox\" or \"page\", not {other:?}"))),
+            Some(other) => Err(invalid(format!("`isolation` must be \"sandbox\" or \"page\", not {}", quoted(other)))),
         }
     }
 

@@ -14,9 +14,10 @@ pub(crate) fn json(value: &Value) -> String {
     if out.cut { format!("{}…", out.text) } else { out.text }
 }
 
-/// `name` quoted (Rust's `{:?}`), cut after [`SHOWN`] bytes with `…`.
+/// `name` quoted as a JSON string, cut after [`SHOWN`] bytes with `…` (after the closing quote).
 pub(crate) fn quoted(name: &str) -> String {
-    if name.len() <= SHOWN { format!("{name:?}") } else { format!("{:?}…", prefix(name, SHOWN)) }
+    let shown = serde_json::to_string(prefix(name, SHOWN)).unwrap_or_default();
+    if name.len() <= SHOWN { shown } else { format!("{shown}…") }
 }
 
 /// A message embedded in another one (the closest failing branch), cut after `limit` bytes with `…`.

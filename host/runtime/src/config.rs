@@ -16,6 +16,7 @@ use crate::credentials::{CredentialDecl, ServerIdentity};
 use litemap::LiteMap;
 use mcp_worker_client::Protocol;
 pub use mcp_worker_client::sandbox::{InvalidOrigin, Isolation, NetworkPolicy};
+use mcp_worker_protocol::quoted::quoted;
 use serde_json::{Map, Value, json};
 use std::fmt;
 
@@ -401,8 +402,8 @@ impl ConfigError {
         match (self.entry.is_empty(), self.field.is_empty()) {
             (true, true) => self.message.clone(),
             (true, false) => format!("{}: {}", self.field, self.message),
-            (false, true) => format!("server {:?}: {}", self.entry, self.message),
-            (false, false) => format!("server {:?}, field {}: {}", self.entry, self.field, self.message),
+            (false, true) => format!("server {}: {}", quoted(&self.entry), self.message),
+            (false, false) => format!("server {}, field {}: {}", quoted(&self.entry), self.field, self.message),
         }
     }
 }

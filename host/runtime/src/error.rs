@@ -3,6 +3,7 @@
 
 use crate::status::ServerStatus;
 use mcp_worker_client::Error as ClientError;
+use mcp_worker_protocol::quoted::quoted;
 
 /// A runtime error.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -13,7 +14,7 @@ pub enum Error {
     #[error(transparent)]
     Client(#[from] ClientError),
     /// No server of this name is configured.
-    #[error("no server named {server:?}")]
+    #[error("no server named {server}", server = quoted(.server))]
     UnknownServer {
         /// The name asked for.
         server: String,

@@ -60,6 +60,7 @@ use mcp_worker_client::server_requests::ServerRequestHandlers;
 use mcp_worker_client::session::{ClientOptions, McpClient};
 use mcp_worker_protocol::LoggingMessageParams;
 use mcp_worker_protocol::notifications::ProgressParams;
+use mcp_worker_protocol::quoted::quoted;
 use serde::Serialize;
 use std::cell::RefCell;
 use std::fmt;
@@ -377,7 +378,7 @@ impl McpTransportManager {
         {
             let mut slots = self.inner.slots.borrow_mut();
             if slots.contains_key(&name) {
-                return Err(Error::invalid(format!("a server named {name:?} already exists")));
+                return Err(Error::invalid(format!("a server named {name} already exists", name = quoted(&name))));
             }
             let health = ServerHealth::new(&config);
             let slot = Slot {

@@ -11,6 +11,7 @@ pub(crate) mod fetch;
 
 use crate::config::NetworkPolicy;
 use crate::credentials::CredentialDecl;
+use mcp_worker_protocol::quoted::quoted;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 
@@ -112,15 +113,16 @@ fn credentials(entries: &[Value]) -> Result<Vec<CredentialDecl>, String> {
             Some(Value::String(name)) if is_credential_name(name) => name.clone(),
             Some(Value::String(name)) => {
                 return Err(format!(
-                    "credentials[{i}].name {name:?} is not a usable name (1-{MAX_CREDENTIAL_NAME} of A-Z a-z 0-9 _, \
-                     not starting with a digit)"
+                    "credentials[{i}].name {name} is not a usable name (1-{MAX_CREDENTIAL_NAME} of A-Z a-z 0-9 _, \
+                     not starting with a digit)",
+                    name = quoted(name)
                 ));
             }
             Some(_) => return Err(format!("credentials[{i}].name is not a string")),
             None => return Err(format!("credentials[{i}].name is missing")),
         };
         if !seen.insert(name.clone()) {
-            return Err(format!("credentials[{i}].name {name:?} is declared twice"));
+            return Err(format!("credentials[{i}].name {name} is declared twice", name = quoted(&name)));
         }
         let description = match fields.get("description") {
             None => String::new(),

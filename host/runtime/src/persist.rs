@@ -17,6 +17,7 @@ use crate::config::ServerConfig;
 use crate::manager::{ManagerEvent, McpTransportManager};
 use crate::registry::{RegistryChange, ToolRegistry};
 use litemap::LiteMap;
+use mcp_worker_protocol::quoted::quoted;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -50,7 +51,7 @@ pub fn restore(
         let problem = |reason: String| CorruptRecord { store: servers_store.to_owned(), key: key.clone(), reason };
         let added = match ServerConfig::from_json(&value) {
             Err(errors) => Err(errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")),
-            Ok(config) if config.name != key => Err(format!("holds the server {:?}", config.name)),
+            Ok(config) if config.name != key => Err(format!("holds the server {}", quoted(&config.name))),
             Ok(config) => {
                 // Kept in the form the saver compares with, so that an older stored form is not rewritten for
                 // nothing at the server's first status change.

@@ -30,6 +30,7 @@ pub use limits::{LimitReport, LimitViolation, TextField, ToolLimits};
 use crate::listeners::{ListenerId, Listeners};
 use mcp_worker_client::session::ListedTools;
 use mcp_worker_protocol::Tool;
+use mcp_worker_protocol::quoted::quoted;
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::fmt;
@@ -49,7 +50,7 @@ pub enum RegistryError {
         existing: String,
     },
     /// The name is not usable.
-    #[error("tool name {name:?} is not usable: {reason}")]
+    #[error("tool name {name} is not usable: {reason}", name = quoted(.name))]
     InvalidName {
         /// The name.
         name: String,
@@ -58,7 +59,7 @@ pub enum RegistryError {
     },
     /// A tool's name clashed, and so did the name it got instead (two equal SHA-256 hashes): it is not
     /// registered while the clash lasts.
-    #[error("tool {tool:?} of server {server:?} is not registered: its name clashed, and so did its clash name")]
+    #[error("tool {tool} of server {server} is not registered: its name clashed, and so did its clash name", tool = quoted(.tool), server = quoted(.server))]
     Unnamed {
         /// The server.
         server: String,
@@ -148,7 +149,7 @@ impl ServerTools {
             parts
                 .push(format!("its tool list went past the registry's limits: {}", limits::describe(&self.violations)));
         }
-        (!parts.is_empty()).then(|| format!("server {server:?}: {}", parts.join("; ")))
+        (!parts.is_empty()).then(|| format!("server {}: {}", quoted(server), parts.join("; ")))
     }
 }
 
@@ -242,7 +243,7 @@ impl ToolRegistry {
             let mut table = self.table.borrow_mut();
             if let Some(existing) = table.index.get(&name) {
                 let existing = match existing.server() {
-                    Some(server) => format!("tool {:?} of server {server:?}", existing.original_name()),
+                    Some(server) => format!("tool {} of server {}", quoted(existing.original_name()), quoted(server)),
                     None => "a native tool".to_owned(),
                 };
                 return Err(RegistryError::Duplicate { name, existing });
@@ -276,7 +277,7 @@ impl ToolRegistry {
         for tool in tools {
             let base = (self.naming.base)(server, &tool.name);
             if !seen.insert(tool.name.clone()) {
-                let existing = format!("tool {:?} of server {server:?}", limits::shown(&tool.name, 128));
+                let existing = format!("tool {} of server {}", quoted(&limits::shown(&tool.name, 128)), quoted(server));
                 rejected.push(RegistryError::Duplicate { name: base, existing });
                 continue;
             }

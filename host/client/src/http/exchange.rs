@@ -4,6 +4,7 @@
 
 use super::mirrored::{ModernPeek, header_params, param_headers};
 use super::tool_headers::{Listed, ToolHeaders};
+use mcp_worker_protocol::quoted::quoted;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -253,8 +254,8 @@ pub fn classify_post(
             "" if status == 204 => PostReply::Accepted,
             other => PostReply::Failed {
                 reason: format!(
-                    "the server answered with content type {:?}, neither application/json nor text/event-stream",
-                    if other.is_empty() { "(none)" } else { other }
+                    "the server answered with content type {}, neither application/json nor text/event-stream",
+                    quoted(if other.is_empty() { "(none)" } else { other })
                 ),
             },
         },

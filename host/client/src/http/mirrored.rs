@@ -7,6 +7,7 @@
 //! `tools/list`): [`header_params`] says why.
 
 use crate::http::oauth::encoding::base64;
+use mcp_worker_protocol::quoted::quoted;
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -107,7 +108,7 @@ pub fn header_params(schema: &Value) -> Result<Vec<HeaderParam>, String> {
     for param in &found {
         let lower = param.header.to_ascii_lowercase();
         if seen.contains(&lower) {
-            return Err(format!("x-mcp-header {:?} appears twice", param.header));
+            return Err(format!("x-mcp-header {} appears twice", quoted(&param.header)));
         }
         seen.push(lower);
     }
@@ -147,13 +148,14 @@ fn checked_header(header: &Value, property: &serde_json::Map<String, Value>) -> 
     let Some(header) = header.as_str() else { return Err("x-mcp-header must be a string".into()) };
     let tchar = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
     if header.is_empty() || !header.chars().all(tchar) {
-        return Err(format!("x-mcp-header {header:?} is not an HTTP header name token"));
+        return Err(format!("x-mcp-header {header} is not an HTTP header name token", header = quoted(header)));
     }
     match property.get("type").and_then(Value::as_str) {
         Some("string" | "integer" | "boolean") => Ok(header.to_owned()),
         other => Err(format!(
-            "x-mcp-header {header:?} is on a property of type {}: only integer, string and boolean are mirrored",
-            other.unwrap_or("(none)")
+            "x-mcp-header {header} is on a property of type {}: only integer, string and boolean are mirrored",
+            other.unwrap_or("(none)"),
+            header = quoted(header),
         )),
     }
 }

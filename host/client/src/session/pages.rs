@@ -3,6 +3,7 @@
 
 use super::MAX_LIST_PAGES;
 use mcp_worker_protocol::PaginatedParams;
+use mcp_worker_protocol::quoted::quoted;
 
 /// Where a read of the list `method` is: the cursor to ask for next, and the cursors seen.
 pub(crate) struct Pages<'a> {
@@ -31,7 +32,7 @@ impl<'a> Pages<'a> {
     pub(crate) fn follow(&mut self, next: Option<String>) -> Result<bool, String> {
         let Some(next) = next else { return Ok(false) };
         match self.seen.binary_search(&next) {
-            Ok(_) => return Err(format!("{} repeated cursor {next:?}", self.method)),
+            Ok(_) => return Err(format!("{} repeated cursor {}", self.method, quoted(&next))),
             Err(at) => self.seen.insert(at, next.clone()),
         }
         self.cursor = Some(next);

@@ -9,6 +9,7 @@ use super::convert::{JsFailure, options_from_js, property, to_js};
 use super::{Inner, JsRuntime};
 use js_sys::{Function, Promise};
 use mcp_worker_client::worker::describe_js;
+use mcp_worker_protocol::quoted::quoted;
 use mcp_worker_protocol::{ErrorObject, methods};
 use mcp_worker_runtime::observation::{EventFilter, EventKind, ObservationType, StatusEvent, Watches};
 use serde::Deserialize;
@@ -64,7 +65,9 @@ impl JsRuntime {
         let observations = match json.format.as_deref() {
             None | Some("event") => false,
             Some("observation") => true,
-            Some(other) => return Err(JsFailure::invalid(format!("unknown format {other:?}")).into()),
+            Some(other) => {
+                return Err(JsFailure::invalid(format!("unknown format {other}", other = quoted(other))).into());
+            }
         };
         let deliver: Rc<dyn Fn(&StatusEvent)> = Rc::new(move |event: &StatusEvent| {
             let value = if observations { to_js(&event.to_observation()) } else { to_js(event) };

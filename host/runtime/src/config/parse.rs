@@ -4,6 +4,7 @@ use super::{ConfigError, Isolation, NetworkPolicy, ServerConfig, TransportConfig
 use crate::credentials::{CredentialDecl, EnvTemplate};
 use litemap::LiteMap;
 use mcp_worker_client::Protocol;
+use mcp_worker_protocol::quoted::quoted;
 use serde_json::{Map, Value};
 
 /// Reads the entry `name` (its key under `mcpServers`, or its `name` field).
@@ -335,7 +336,7 @@ impl Fields<'_> {
         if is_env_name(name) {
             Some(name.to_owned())
         } else {
-            self.error(field, format!("{name:?} is not a usable name (letters, digits, _)"));
+            self.error(field, format!("{name} is not a usable name (letters, digits, _)", name = quoted(name)));
             None
         }
     }
@@ -430,7 +431,7 @@ impl Fields<'_> {
                 let url = match url {
                     Some(url) if url.starts_with("https://") || url.starts_with("http://") => Some(url),
                     Some(url) => {
-                        self.error("url", format!("{url:?} is not an http(s) URL"));
+                        self.error("url", format!("{url} is not an http(s) URL", url = quoted(&url)));
                         None
                     }
                     None => {
@@ -448,7 +449,10 @@ impl Fields<'_> {
                     if !http || !proxy.contains("{url}") {
                         self.error(
                             "proxy",
-                            format!("{proxy:?} is not an http(s) URL with {{url}} where the server's URL goes"),
+                            format!(
+                                "{proxy} is not an http(s) URL with {{url}} where the server's URL goes",
+                                proxy = quoted(proxy)
+                            ),
                         );
                     }
                 }
@@ -460,7 +464,10 @@ impl Fields<'_> {
                 Some(TransportConfig::Stdio { command: command?, args })
             }
             other => {
-                self.error("type", format!("unknown transport {other:?} (expected wasm, http or stdio)"));
+                self.error(
+                    "type",
+                    format!("unknown transport {other} (expected wasm, http or stdio)", other = quoted(other)),
+                );
                 None
             }
         }

@@ -6,6 +6,7 @@
 use super::error::{CredentialError, CredentialResult};
 use super::scope::CredentialDecl;
 use super::secret::Secret;
+use mcp_worker_protocol::quoted::quoted;
 
 /// One `env` value, split into text and references.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,9 +29,9 @@ impl EnvTemplate {
         while let Some(start) = rest.find("${") {
             push_text(&mut parts, &rest[..start]);
             let after = &rest[start + 2..];
-            let end = after
-                .find('}')
-                .ok_or_else(|| CredentialError::InvalidInput(format!("unterminated ${{ in env value {value:?}")))?;
+            let end = after.find('}').ok_or_else(|| {
+                CredentialError::InvalidInput(format!("unterminated ${{ in env value {value}", value = quoted(value)))
+            })?;
             let inner = &after[..end];
             let (name, fallback) = match inner.split_once(":-") {
                 Some((name, fallback)) => (name, Some(fallback.to_owned())),

@@ -7,6 +7,7 @@
 //! identity. When they differ, the server waits with an [`IdentityChange`] until the application confirms the
 //! change (after asking its user), which binds the credentials to the new identity.
 
+use mcp_worker_protocol::quoted::quoted;
 use serde::{Deserialize, Serialize, Serializer};
 use std::fmt;
 
@@ -113,7 +114,7 @@ impl IdentityChange {
 impl fmt::Display for IdentityChange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let names = self.credentials.join(", ");
-        write!(f, "the credentials {names} of server {:?} were stored ", self.server)?;
+        write!(f, "the credentials {names} of server {} were stored ", quoted(&self.server))?;
         match &self.stored_for {
             Some(before) => write!(f, "for {before}")?,
             None => f.write_str("before they were bound to a server's code")?,

@@ -4,6 +4,7 @@
 use super::error::{CredentialError, CredentialResult};
 use super::secret::Secret;
 use litemap::LiteMap;
+use mcp_worker_protocol::quoted::quoted;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -61,7 +62,7 @@ impl MissingCredentials {
 
 impl fmt::Display for MissingCredentials {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "server {:?} needs credentials:", self.server)?;
+        write!(f, "server {} needs credentials:", quoted(&self.server))?;
         for (i, decl) in self.missing.iter().enumerate() {
             let sep = if i == 0 { " " } else { ", " };
             if decl.description.is_empty() {
@@ -83,7 +84,10 @@ pub fn check_name(kind: &str, name: &str) -> CredentialResult<()> {
         return Err(CredentialError::InvalidInput(format!("{kind} name longer than {MAX_NAME_LEN} bytes")));
     }
     if name.chars().any(char::is_control) {
-        return Err(CredentialError::InvalidInput(format!("{kind} name {name:?} has control characters")));
+        return Err(CredentialError::InvalidInput(format!(
+            "{kind} name {name} has control characters",
+            name = quoted(name)
+        )));
     }
     Ok(())
 }

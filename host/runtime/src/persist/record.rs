@@ -2,6 +2,7 @@
 //! records that cannot be read are reported (and skipped) instead of failing the whole load.
 
 use super::error::StateError;
+use mcp_worker_protocol::quoted::quoted;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -31,7 +32,7 @@ impl CorruptRecord {
 
 impl fmt::Display for CorruptRecord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unreadable record {:?} in {}: {}", self.key, self.store, self.reason)
+        write!(f, "unreadable record {} in {}: {}", quoted(&self.key), self.store, self.reason)
     }
 }
 

@@ -20,6 +20,7 @@ pub use text::TRUNCATION_MARKER;
 pub(crate) use text::shown;
 
 use super::schema_prep::subschemas_mut;
+use mcp_worker_protocol::quoted::quoted;
 use mcp_worker_protocol::{JsonObject, ObjectText, Tool};
 use serde::Serialize;
 use serde_json::Value;
@@ -128,10 +129,10 @@ impl fmt::Display for LimitViolation {
                 write!(f, "{listed} tools listed, at most {kept} are registered; the rest were dropped")
             }
             Self::Truncated { tool, field, chars, max } => {
-                write!(f, "the {field} of tool {tool:?} has {chars} characters; cut to {max}")
+                write!(f, "the {field} of tool {tool} has {chars} characters; cut to {max}", tool = quoted(tool))
             }
             Self::ControlCharacters { tool, field } => {
-                write!(f, "the {field} of tool {tool:?} has control characters; removed")
+                write!(f, "the {field} of tool {tool} has control characters; removed", tool = quoted(tool))
             }
         }
     }
@@ -152,7 +153,7 @@ pub struct LimitReport {
 
 impl LimitReport {
     pub(super) fn new(server: &str, violations: Vec<LimitViolation>) -> Self {
-        let message = format!("server {server:?}: {}", describe(&violations));
+        let message = format!("server {}: {}", quoted(server), describe(&violations));
         Self { server: server.to_owned(), violations, message }
     }
 }

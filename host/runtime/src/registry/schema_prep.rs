@@ -23,6 +23,7 @@ mod root;
 pub(super) use keywords::subschemas_mut;
 
 use mcp_worker_protocol::JsonObject;
+use mcp_worker_protocol::quoted::quoted;
 use serde_json::Value;
 
 /// Where a schema is going.
@@ -60,7 +61,7 @@ pub enum SchemaError {
         found: String,
     },
     /// A property name the target refuses.
-    #[error("property {name:?} at {path} is not accepted by {target:?} (names must match ^[a-zA-Z0-9_.-]{{1,64}}$)")]
+    #[error("property {name} at {path} is not accepted by {target:?} (names must match ^[a-zA-Z0-9_.-]{{1,64}}$)", name = quoted(.name))]
     PropertyName {
         /// The name.
         name: String,

@@ -2,6 +2,7 @@
 //! (server and credential name), never its contents, and says "altered or moved", never which byte.
 
 use super::key::KeyMode;
+use mcp_worker_protocol::quoted::quoted;
 use mcp_worker_runtime::credentials::{self as declarations, IdentityChange, MissingCredentials};
 use mcp_worker_runtime::persist::StorageError;
 
@@ -39,7 +40,7 @@ pub enum CredentialError {
     },
     /// A credential does not decrypt with the right key: its bytes were altered, or it was copied or moved from
     /// another server or name.
-    #[error("credential {name:?} of server {server:?} cannot be decrypted: it was altered or moved")]
+    #[error("credential {name} of server {server} cannot be decrypted: it was altered or moved", name = quoted(.name), server = quoted(.server))]
     Tampered {
         /// The server the record is stored under.
         server: String,

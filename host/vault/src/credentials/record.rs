@@ -10,6 +10,7 @@ use super::error::{CredentialError, CredentialResult};
 use super::key::{DataKey, Sealed, random};
 use aes_gcm::Nonce;
 use aes_gcm::aead::{Aead, Payload};
+use mcp_worker_protocol::quoted::quoted;
 use mcp_worker_runtime::credentials::{Secret, ServerIdentity};
 use serde::{Deserialize, Serialize};
 
@@ -86,7 +87,7 @@ impl CredentialRecord {
 
     /// Reads a stored record (as JSON), refusing shapes and versions this version does not write.
     pub(crate) fn from_json(server: &str, name: &str, value: serde_json::Value) -> CredentialResult<Self> {
-        let what = || format!("credential {name:?} of server {server:?}");
+        let what = || format!("credential {name} of server {server}", name = quoted(name), server = quoted(server));
         let record: Self = mcp_worker_protocol::json::from_value(value)
             .map_err(|e| CredentialError::corrupt(what(), e.to_string()))?;
         if !(1..=RECORD_FORMAT_VERSION).contains(&record.v) {

@@ -2,6 +2,7 @@
 //! database. Each operation is one short IndexedDB transaction.
 
 use super::database::{self, Database, SERVER_SETTINGS, SERVERS, THREADS, from_js, idb_error, key_text, to_js};
+use mcp_worker_protocol::quoted::quoted;
 use mcp_worker_runtime::persist::record::{self, CorruptRecord, Loaded};
 use mcp_worker_runtime::persist::{StateError, StateResult, ThreadConfig};
 use rexie::TransactionMode;
@@ -95,14 +96,14 @@ impl Collection {
     }
 
     fn operation(&self, verb: &str, key: &str) -> String {
-        format!("{verb} {key:?} in {}", self.store)
+        format!("{verb} {} in {}", quoted(key), self.store)
     }
 
     fn encode<T: Serialize + ?Sized>(&self, key: &str, value: &T) -> StateResult<JsValue> {
         if key.is_empty() {
             return Err(StateError::InvalidInput(format!("empty key in {}", self.store)));
         }
-        let what = format!("{key:?} in {}", self.store);
+        let what = format!("{} in {}", quoted(key), self.store);
         let envelope = record::encode(&what, value)?;
         to_js(&envelope).map_err(|cause| StateError::Encode { what, cause })
     }

@@ -410,7 +410,24 @@ impl<'a> fmt::Display for Unexpected<'a> {
             // write floats themselves and reach this only for the other kinds of value. See vendor/README.md.
             Float(_) => formatter.write_str("floating point"),
             Char(c) => write!(formatter, "character `{}`", c),
-            Str(s) => write!(formatter, "string {:?}", s),
+            // mcp-worker: quoted as JSON quotes a string, not with `{:?}`, whose escaping of unprintable and
+            // combining characters linked the standard library's Unicode tables into every crate that reads JSON.
+            // See vendor/README.md.
+            Str(s) => {
+                formatter.write_str("string \"")?;
+                for c in s.chars() {
+                    match c {
+                        '"' => formatter.write_str("\\\"")?,
+                        '\\' => formatter.write_str("\\\\")?,
+                        '\n' => formatter.write_str("\\n")?,
+                        '\r' => formatter.write_str("\\r")?,
+                        '\t' => formatter.write_str("\\t")?,
+                        c if (c as u32) < 0x20 => write!(formatter, "\\u{:04x}", c as u32)?,
+                        c => fmt::Write::write_char(formatter, c)?,
+                    }
+                }
+                formatter.write_str("\"")
+            }
             Bytes(_) => formatter.write_str("byte array"),
             Unit => formatter.write_str("unit value"),
             Option => formatter.write_str("Option value"),

@@ -1,11 +1,13 @@
 //! Why an authorization step cannot go on, in words a user can act on.
 
+use mcp_worker_protocol::quoted::quoted;
+
 /// An authorization step that cannot go on. Each message says what was wrong and, where someone can act, what to do.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum OAuthError {
     /// A URL that is not an absolute http(s) URL.
-    #[error("the {what} URL {url:?} cannot be used: {reason}")]
+    #[error("the {what} URL {url} cannot be used: {reason}", url = quoted(.url))]
     BadUrl {
         /// Which URL (`MCP server`, `token endpoint`, …).
         what: &'static str,
@@ -16,8 +18,8 @@ pub enum OAuthError {
     },
     /// An authorization server URL in plain http on a host other than this machine.
     #[error(
-        "the {what} {url:?} is not https: OAuth sends secrets there, so only https (or http on localhost) is \
-         accepted; ask the server's operator for an https address"
+        "the {what} {url} is not https: OAuth sends secrets there, so only https (or http on localhost) is \
+         accepted; ask the server's operator for an https address", url = quoted(.url)
     )]
     NotHttps {
         /// Which URL.
@@ -35,8 +37,8 @@ pub enum OAuthError {
     },
     /// Protected resource metadata made for another resource (RFC 9728 §3.3): it must not be used.
     #[error(
-        "the protected resource metadata describes {resource:?}, not the MCP server at {server:?}, so it was not \
-         used; check the server's URL, or tell its operator that its metadata names another resource"
+        "the protected resource metadata describes {resource}, not the MCP server at {server}, so it was not \
+         used; check the server's URL, or tell its operator that its metadata names another resource", resource = quoted(.resource), server = quoted(.server)
     )]
     ResourceMismatch {
         /// The `resource` of the document.
@@ -47,8 +49,8 @@ pub enum OAuthError {
     /// Authorization server metadata whose `issuer` is not the one it was fetched for (RFC 8414 §3.3): it must not
     /// be used.
     #[error(
-        "the authorization server metadata fetched for {expected:?} names the issuer {found:?}, so it was not used \
-         (a mismatch can mean an impersonated server)"
+        "the authorization server metadata fetched for {expected} names the issuer {found}, so it was not used \
+         (a mismatch can mean an impersonated server)", expected = quoted(.expected), found = quoted(.found)
     )]
     IssuerMismatch {
         /// The issuer the metadata was fetched for.
@@ -58,24 +60,24 @@ pub enum OAuthError {
     },
     /// The authorization server does not offer PKCE with S256, without which MCP forbids authorizing.
     #[error(
-        "the authorization server {issuer:?} does not list S256 in code_challenge_methods_supported, and MCP clients \
-         must not authorize without PKCE S256; its operator has to enable it"
+        "the authorization server {issuer} does not list S256 in code_challenge_methods_supported, and MCP clients \
+         must not authorize without PKCE S256; its operator has to enable it", issuer = quoted(.issuer)
     )]
     PkceUnsupported {
         /// The issuer.
         issuer: String,
     },
     /// The authorization server does not offer the authorization code grant.
-    #[error("the authorization server {issuer:?} does not offer the authorization_code grant, the only one MCP uses")]
+    #[error("the authorization server {issuer} does not offer the authorization_code grant, the only one MCP uses", issuer = quoted(.issuer))]
     GrantUnsupported {
         /// The issuer.
         issuer: String,
     },
     /// No way to be known to the authorization server.
     #[error(
-        "the host cannot register with the authorization server {issuer:?}: it supports neither client ID metadata \
+        "the host cannot register with the authorization server {issuer}: it supports neither client ID metadata \
          documents nor dynamic client registration; register a client with it and configure its client ID (and \
-         secret, if it issued one) for this server"
+         secret, if it issued one) for this server", issuer = quoted(.issuer)
     )]
     NoRegistration {
         /// The issuer.
@@ -138,7 +140,7 @@ pub enum OAuthError {
         attempts: u32,
     },
     /// A token of a type other than Bearer.
-    #[error("the token endpoint issued a {token_type:?} token; MCP servers take Bearer tokens only")]
+    #[error("the token endpoint issued a {token_type} token; MCP servers take Bearer tokens only", token_type = quoted(.token_type))]
     UnsupportedTokenType {
         /// The `token_type`.
         token_type: String,
@@ -185,11 +187,13 @@ fn refusal(endpoint: &str, error: &str, description: Option<&str>) -> String {
 
 fn issuer_parameter(expected: &str, found: Option<&str>) -> String {
     match found {
-        Some(found) => format!("comes from {found:?}, not from {expected:?}"),
-        None => format!("lacks the iss that {expected:?} promised"),
+        Some(found) => {
+            format!("comes from {found}, not from {expected}", found = quoted(found), expected = quoted(expected))
+        }
+        None => format!("lacks the iss that {expected} promised", expected = quoted(expected)),
     }
 }
 
 fn scope_asked(scope: Option<&str>) -> String {
-    scope.map(|scope| format!(" asking for scope {scope:?}")).unwrap_or_default()
+    scope.map(|scope| format!(" asking for scope {scope}", scope = quoted(scope))).unwrap_or_default()
 }

@@ -3,6 +3,7 @@
 //! server published, and the questions asked of them are few (same origin? path prefix? https?).
 
 use super::OAuthError;
+use mcp_worker_protocol::quoted::quoted;
 
 /// An absolute `http` or `https` URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,7 +37,7 @@ impl HttpUrl {
         let scheme = match scheme.to_ascii_lowercase().as_str() {
             "https" => "https",
             "http" => "http",
-            _ => return Err(format!("its scheme is {scheme:?}, not https")),
+            _ => return Err(format!("its scheme is {scheme}, not https", scheme = quoted(scheme))),
         };
         let (rest, has_fragment) = match rest.split_once('#') {
             Some((before, _)) => (before, true),
@@ -134,7 +135,11 @@ fn split_host_port(authority: &str) -> Result<(String, Option<u16>), String> {
         };
         let port = match after {
             "" => None,
-            after => Some(after.strip_prefix(':').ok_or_else(|| format!("{after:?} follows its IPv6 host"))?),
+            after => Some(
+                after
+                    .strip_prefix(':')
+                    .ok_or_else(|| format!("{after} follows its IPv6 host", after = quoted(after)))?,
+            ),
         };
         (format!("[{}]", inside.to_ascii_lowercase()), port)
     } else {
@@ -146,16 +151,15 @@ fn split_host_port(authority: &str) -> Result<(String, Option<u16>), String> {
     if host.is_empty() || host == "[]" {
         return Err("it has no host".to_owned());
     }
-    let port = match port {
-        None | Some("") => None,
-        Some(digits) => Some(
-            digits
-                .parse::<u16>()
-                .ok()
-                .filter(|_| digits.bytes().all(|b| b.is_ascii_digit()))
-                .ok_or_else(|| format!("its port {digits:?} is not a number from 0 to 65535"))?,
-        ),
-    };
+    let port =
+        match port {
+            None | Some("") => None,
+            Some(digits) => {
+                Some(digits.parse::<u16>().ok().filter(|_| digits.bytes().all(|b| b.is_ascii_digit())).ok_or_else(
+                    || format!("its port {digits} is not a number from 0 to 65535", digits = quoted(digits)),
+                )?)
+            }
+        };
     Ok((host, port))
 }
 

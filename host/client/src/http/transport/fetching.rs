@@ -7,6 +7,7 @@ use super::HttpTransport;
 use crate::Error;
 use crate::worker::describe_js;
 use js_sys::{Promise, Reflect};
+use mcp_worker_protocol::quoted::quoted;
 use std::ops::ControlFlow;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -170,7 +171,7 @@ fn joined_headers<'a>(headers: impl Iterator<Item = (&'a str, &'a str)>) -> Resu
     let mut joined = String::new();
     for (name, value) in headers {
         if name.contains('\0') || value.contains('\0') {
-            return Err(format!("the header {name:?} is not a valid HTTP header"));
+            return Err(format!("the header {name} is not a valid HTTP header", name = quoted(name)));
         }
         for part in [name, value] {
             joined.push_str(part);

@@ -11,6 +11,7 @@ use crate::http::sse::SseDecoder;
 use futures_channel::oneshot;
 use futures_util::future::{Either, select};
 use gloo_timers::future::TimeoutFuture;
+use mcp_worker_protocol::quoted::quoted;
 use std::ops::ControlFlow;
 use std::rc::Rc;
 use web_sys::Response;
@@ -30,7 +31,10 @@ impl HttpTransport {
         }
         let content_type = header(&response, "Content-Type").unwrap_or_default();
         if status != 200 || !content_type.to_ascii_lowercase().starts_with("text/event-stream") {
-            let reason = format!("the GET of its event stream got HTTP {status} ({content_type:?})");
+            let reason = format!(
+                "the GET of its event stream got HTTP {status} ({content_type})",
+                content_type = quoted(&content_type)
+            );
             return Err(self.http_error(Some(status), reason));
         }
         let (named, endpoint) = oneshot::channel();
@@ -117,7 +121,7 @@ impl HttpTransport {
     fn endpoint_of(&self, data: &str) -> Result<String, String> {
         let stream = web_sys::Url::new(&self.url).map_err(|_| format!("{} is not a URL", self.url))?;
         let endpoint = web_sys::Url::new_with_base(data.trim(), &self.url)
-            .map_err(|_| format!("the server named an endpoint that is not a URL: {data:?}"))?;
+            .map_err(|_| format!("the server named an endpoint that is not a URL: {data}", data = quoted(data)))?;
         if endpoint.origin() != stream.origin() {
             return Err(format!(
                 "the server named an endpoint on another origin ({}), which is refused",

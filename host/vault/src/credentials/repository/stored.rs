@@ -6,6 +6,7 @@ use crate::credentials::key::KeyRecord;
 use crate::credentials::record::CredentialRecord;
 use crate::state::database::{from_js, to_js};
 use js_sys::{Array, Object, Reflect};
+use mcp_worker_protocol::quoted::quoted;
 use rexie::KeyRange;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::CryptoKey;
@@ -64,8 +65,9 @@ pub(super) fn parse_credential_key(key: &JsValue) -> Option<(String, String)> {
 pub(super) fn server_range(server: &str) -> CredentialResult<KeyRange> {
     let lower: JsValue = Array::of1(&JsValue::from_str(server)).into();
     let upper: JsValue = Array::of2(&JsValue::from_str(server), &Array::new()).into();
-    KeyRange::bound(&lower, &upper, Some(false), Some(true))
-        .map_err(|e| CredentialError::InvalidInput(format!("server name {server:?} is not a usable key: {e}")))
+    KeyRange::bound(&lower, &upper, Some(false), Some(true)).map_err(|e| {
+        CredentialError::InvalidInput(format!("server name {server} is not a usable key: {e}", server = quoted(server)))
+    })
 }
 
 /// The id of the data key a stored credential record names, without reading the rest; `None` for a value that is
@@ -81,7 +83,11 @@ pub(super) fn record_to_js(record: &CredentialRecord) -> CredentialResult<JsValu
 
 /// A stored credential record.
 pub(super) fn record_from_js(server: &str, name: &str, value: JsValue) -> CredentialResult<CredentialRecord> {
-    let json =
-        from_js(value).map_err(|e| CredentialError::corrupt(format!("credential {name:?} of server {server:?}"), e))?;
+    let json = from_js(value).map_err(|e| {
+        CredentialError::corrupt(
+            format!("credential {name} of server {server}", name = quoted(name), server = quoted(server)),
+            e,
+        )
+    })?;
     CredentialRecord::from_json(server, name, json)
 }
