@@ -76,7 +76,7 @@ impl ErrorObject {
     /// -32002: an unknown resource URI.
     pub fn resource_not_found(uri: &str) -> Self {
         Self::new(ErrorCode::RESOURCE_NOT_FOUND, format!("Resource not found: {uri}"))
-            .with_data(serde_json::json!({ "uri": uri }))
+            .with_data(crate::members::object([("uri", uri.into())]))
     }
 }
 

@@ -32,6 +32,15 @@ impl From<&str> for RequestId {
     }
 }
 
+impl From<&RequestId> for serde_json::Value {
+    fn from(id: &RequestId) -> Self {
+        match id {
+            RequestId::Number(n) => Self::from(*n),
+            RequestId::String(s) => Self::from(s.as_str()),
+        }
+    }
+}
+
 impl fmt::Display for RequestId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -81,13 +81,13 @@ pub const INPUT_REQUIRED_METHODS: &[&str] =
 /// -32022: the server does not speak `requested`; `supported` lists what it does.
 pub fn unsupported_version(requested: &str, supported: &[&str]) -> ErrorObject {
     ErrorObject::new(codes::UNSUPPORTED_PROTOCOL_VERSION, format!("Unsupported protocol version: {requested}"))
-        .with_data(serde_json::json!({ "supported": supported, "requested": requested }))
+        .with_data(crate::members::object([("supported", supported.into()), ("requested", requested.into())]))
 }
 
 /// -32021: serving the request needs `required`, which the client did not declare.
 pub fn missing_capability(message: impl Into<String>, required: Value) -> ErrorObject {
     ErrorObject::new(codes::MISSING_REQUIRED_CLIENT_CAPABILITY, message)
-        .with_data(serde_json::json!({ "requiredCapabilities": required }))
+        .with_data(crate::members::object([("requiredCapabilities", required)]))
 }
 
 /// The protocol fields of a request's `_meta`, in either era (a request of the handshake era has no version).
@@ -357,7 +357,7 @@ fn typed(kind: &str, mut body: String, server: &ServerInfoMeta, members: JsonObj
                     existing.insert(meta::SERVER_INFO.into(), info);
                 }
                 _ => {
-                    kept.insert("_meta".into(), serde_json::json!({ meta::SERVER_INFO: info }));
+                    kept.insert("_meta".into(), crate::members::object([(meta::SERVER_INFO, info)]));
                 }
             }
             value = Value::Object(kept);
@@ -387,7 +387,7 @@ fn typed(kind: &str, mut body: String, server: &ServerInfoMeta, members: JsonObj
 /// The `_meta` that ties a notification to the `subscriptions/listen` request `id`.
 pub fn subscription_meta(id: &RequestId) -> JsonObject {
     let mut object = JsonObject::new();
-    object.insert(meta::SUBSCRIPTION_ID.into(), serde_json::to_value(id).unwrap_or(Value::Null));
+    object.insert(meta::SUBSCRIPTION_ID.into(), id.into());
     object
 }
 

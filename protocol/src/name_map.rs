@@ -123,7 +123,7 @@ impl<V> std::ops::Index<&str> for NameMap<V> {
 
     /// The value of `name`; panics when there is none (as a map's index does).
     fn index(&self, name: &str) -> &V {
-        self.get(name).unwrap_or_else(|| panic!("no member named {name:?}"))
+        self.get(name).unwrap_or_else(|| panic!("no member named {}", crate::quoted::quoted(name)))
     }
 }
 

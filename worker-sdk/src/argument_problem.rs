@@ -8,6 +8,7 @@
 //! ([`mcp_worker_protocol::invalid_arguments::pointer_at`]) rather than from a deserializer that tracks the path
 //! as it reads: that one compiled a second layer around every argument type's reader, 1.3-9.1 KiB of each bundle.
 
+use mcp_worker_protocol::quoted::quoted;
 use serde::de::DeserializeOwned;
 
 /// `A` read from the arguments' JSON `text`, or the pointer of the value at fault and what is wrong with it.
@@ -36,17 +37,17 @@ fn without_position(error: &serde_json::Error) -> String {
 /// `message` (a serde_json error's text, without its position) in the host's words.
 pub(crate) fn in_host_words(message: &str) -> String {
     if let Some(field) = message.strip_prefix("missing field ") {
-        return format!("missing required property {:?}", unquote(field));
+        return format!("missing required property {}", quoted(unquote(field)));
     }
     if let Some(rest) = message.strip_prefix("unknown field ") {
         let (field, known) = name_and_expected(rest);
         let listed = if known.is_empty() { String::new() } else { format!(" (known: {})", known.join(", ")) };
-        return format!("unexpected property {field:?}{listed}");
+        return format!("unexpected property {}{listed}", quoted(field));
     }
     if let Some(rest) = message.strip_prefix("unknown variant ") {
         let (variant, allowed) = name_and_expected(rest);
-        let allowed: Vec<String> = allowed.iter().map(|name| format!("{name:?}")).collect();
-        return format!("must be one of [{}], got string {variant:?}", allowed.join(","));
+        let allowed: Vec<String> = allowed.iter().map(|name| quoted(name)).collect();
+        return format!("must be one of [{}], got string {}", allowed.join(","), quoted(variant));
     }
     for prefix in ["invalid type: ", "invalid value: "] {
         if let Some(rest) = message.strip_prefix(prefix)

@@ -1,13 +1,14 @@
 //! The SDK's errors: registering tools, resources and prompts, and requests the server sends to the client.
 
 use mcp_worker_protocol::ErrorObject;
+use mcp_worker_protocol::quoted::quoted;
 
 /// What can go wrong in the SDK.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// A tool, prompt, resource or credential has a name the spec (or the host) does not accept.
-    #[error("{kind} name {name:?} is not valid: {reason}")]
+    #[error("{kind} name {} is not valid: {reason}", quoted(.name))]
     InvalidName {
         /// `tool`, `prompt`, `resource`, `resource template` or `credential`.
         kind: &'static str,
@@ -17,7 +18,7 @@ pub enum Error {
         reason: String,
     },
     /// Two items of one kind share a name (or URI).
-    #[error("{kind} {name:?} is registered twice")]
+    #[error("{kind} {} is registered twice", quoted(.name))]
     Duplicate {
         /// `tool`, `prompt`, `resource`, `resource template` or `credential`.
         kind: &'static str,
@@ -25,7 +26,7 @@ pub enum Error {
         name: String,
     },
     /// A server that was built with problems cannot start.
-    #[error("server {server:?} cannot start: {}", problems.join("; "))]
+    #[error("server {} cannot start: {}", quoted(.server), problems.join("; "))]
     InvalidServer {
         /// The server's name.
         server: String,

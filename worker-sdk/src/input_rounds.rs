@@ -10,6 +10,7 @@
 //! anything it would not want done twice.
 
 use crate::request_state::{self, Answers, ServerKey, StateKey};
+use mcp_worker_protocol::members::object;
 use mcp_worker_protocol::modern::{InputRequest, InputRequiredResult, missing_capability};
 use mcp_worker_protocol::{ClientCapabilities, ErrorObject, NameMap, methods};
 use serde::Deserialize;
@@ -154,8 +155,8 @@ impl Rounds {
         };
         if !required {
             let needed = match kind {
-                "elicitation" => serde_json::json!({ "elicitation": { "form": {} } }),
-                other => serde_json::json!({ other: {} }),
+                "elicitation" => object([("elicitation", object([("form", object([]))]))]),
+                other => object([(other, object([]))]),
             };
             let message =
                 format!("serving this request needs the client's {kind} capability, which it did not declare");

@@ -1,6 +1,7 @@
 //! Cursor pagination for the list methods. Cursors are opaque to clients; here they encode an offset.
 
 use mcp_worker_protocol::ErrorObject;
+use mcp_worker_protocol::quoted::quoted;
 use std::ops::Range;
 
 const PREFIX: &str = "o";
@@ -17,7 +18,7 @@ pub(crate) fn page(
             .strip_prefix(PREFIX)
             .and_then(|n| n.parse::<usize>().ok())
             .filter(|n| *n <= len)
-            .ok_or_else(|| ErrorObject::invalid_params(format!("invalid cursor: {c:?}")))?,
+            .ok_or_else(|| ErrorObject::invalid_params(format!("invalid cursor: {c}", c = quoted(c))))?,
     };
     let end = start.saturating_add(page_size).min(len);
     let next = (end < len).then(|| format!("{PREFIX}{end}"));

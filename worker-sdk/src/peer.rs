@@ -202,7 +202,7 @@ impl Peer {
     /// Asks the transport to close the SSE stream of request `id`, when it asked for such hints.
     pub(crate) fn close_sse_stream(&self, id: &RequestId) {
         if self.sse_stream_hints.get() {
-            self.notify(CLOSE_SSE_STREAM, Some(&serde_json::json!({ "requestId": id })));
+            self.notify(CLOSE_SSE_STREAM, Some(&mcp_worker_protocol::members::object([("requestId", id.into())])));
         }
     }
 

@@ -6,6 +6,7 @@ use crate::context::Ctx;
 use futures_util::future::{FutureExt, LocalBoxFuture};
 use mcp_worker_protocol::NameMap;
 use mcp_worker_protocol::lifecycle::Icon;
+use mcp_worker_protocol::members::object;
 use mcp_worker_protocol::{ErrorObject, GetPromptResult, Prompt, PromptArgument, PromptMessage};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -254,7 +255,7 @@ fn checked_arguments(
     }
     if let Some(missing) = required.iter().find(|r| !values.contains_key(r)) {
         return Err(ErrorObject::invalid_params(format!("Missing required argument `{missing}` for prompt {name}"))
-            .with_data(serde_json::json!({ "prompt": name, "argument": missing })));
+            .with_data(object([("prompt", name.into()), ("argument", missing.as_str().into())])));
     }
     let mut object = serde_json::Map::new();
     for (key, value) in values {
@@ -269,5 +270,5 @@ fn checked_arguments(
 fn invalid_arguments(name: &str, pointer: &str, message: &str) -> ErrorObject {
     let at = if pointer.is_empty() { String::new() } else { format!("{pointer}: ") };
     ErrorObject::invalid_params(format!("Invalid arguments for prompt {name}: {at}{message}"))
-        .with_data(serde_json::json!({ "prompt": name, "path": pointer }))
+        .with_data(object([("prompt", name.into()), ("path", pointer.into())]))
 }

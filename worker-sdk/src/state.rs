@@ -7,6 +7,7 @@ use crate::env::Env;
 use crate::peer::Peer;
 use crate::registry::Registry;
 use crate::request_state::ServerKey;
+use mcp_worker_protocol::members::object;
 use mcp_worker_protocol::modern::{ServerInfoMeta, SubscriptionFilter, subscription_meta};
 use mcp_worker_protocol::{Implementation, RequestId, ResourceParams, ServerCapabilities, methods};
 use std::any::Any;
@@ -92,7 +93,7 @@ impl State {
             _ => None,
         } == Some(true);
         for listener in self.listeners.borrow().iter().filter(|l| wanted(&l.filter)) {
-            let params = serde_json::json!({ "_meta": subscription_meta(&listener.id) });
+            let params = object([("_meta", subscription_meta(&listener.id).into())]);
             self.peer.notify(method, Some(&params));
         }
     }
@@ -119,7 +120,7 @@ impl State {
         let listens =
             |l: &&Listener| l.filter.resource_subscriptions.as_ref().is_some_and(|uris| uris.iter().any(|u| u == uri));
         for listener in self.listeners.borrow().iter().filter(listens) {
-            let params = serde_json::json!({ "uri": uri, "_meta": subscription_meta(&listener.id) });
+            let params = object([("uri", uri.into()), ("_meta", subscription_meta(&listener.id).into())]);
             self.peer.notify(methods::RESOURCES_UPDATED, Some(&params));
             sent = true;
         }

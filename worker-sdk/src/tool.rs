@@ -6,6 +6,7 @@ use crate::result::IntoCallToolResult;
 use futures_util::future::{FutureExt, LocalBoxFuture};
 use mcp_worker_protocol::invalid_arguments::invalid_arguments;
 use mcp_worker_protocol::lifecycle::Icon;
+use mcp_worker_protocol::members::object;
 use mcp_worker_protocol::{CallToolResult, JsonObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -190,7 +191,7 @@ fn definition(name: String, input_schema: JsonObject, output_schema: Option<Json
 #[inline(never)]
 fn wrapped_result(mut result: CallToolResult, wrap: bool) -> CallToolResult {
     if wrap && let Some(value) = result.structured_content.take() {
-        result.structured_content = Some(serde_json::json!({ "result": value }));
+        result.structured_content = Some(mcp_worker_protocol::members::object([("result", value)]));
     }
     result
 }
@@ -206,11 +207,11 @@ fn wrapped_schema(mut schema: JsonObject) -> JsonObject {
     // `$defs` stay at the root so that `#/$defs/...` references still resolve.
     let defs = mcp_worker_protocol::members::take(&mut schema, "$defs");
     let schema = serde_json::Value::Object(schema);
-    let mut wrapped = serde_json::json!({
-        "type": "object",
-        "properties": { "result": schema },
-        "required": ["result"],
-    });
+    let mut wrapped = object([
+        ("type", "object".into()),
+        ("properties", object([("result", schema)])),
+        ("required", vec!["result"].into()),
+    ]);
     if let (Some(defs), Some(root)) = (defs, wrapped.as_object_mut()) {
         root.insert("$defs".into(), defs);
     }

@@ -5,6 +5,7 @@
 //! span several segments.
 
 use mcp_worker_protocol::NameMap;
+use mcp_worker_protocol::quoted::quoted;
 
 #[derive(Debug, Clone, PartialEq)]
 enum Part {
@@ -28,7 +29,8 @@ impl UriTemplate {
                 parts.push(Part::Literal(rest[..open].to_owned()));
             }
             let after = &rest[open + 1..];
-            let close = after.find('}').ok_or_else(|| format!("unclosed `{{` in {template:?}"))?;
+            let close =
+                after.find('}').ok_or_else(|| format!("unclosed `{{` in {template}", template = quoted(template)))?;
             let expression = &after[..close];
             let (operator, name) = match expression.chars().next() {
                 Some(op @ ('+' | '#')) => (Some(op), &expression[1..]),
@@ -37,7 +39,8 @@ impl UriTemplate {
             let valid = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.'));
             if !valid {
                 return Err(format!(
-                    "expression {{{expression}}} in {template:?} is not supported: use {{name}}, {{+name}} or {{#name}}"
+                    "expression {{{expression}}} in {template} is not supported: use {{name}}, {{+name}} or {{#name}}",
+                    template = quoted(template)
                 ));
             }
             if operator == Some('#') {
@@ -47,7 +50,7 @@ impl UriTemplate {
             rest = &after[close + 1..];
         }
         if rest.contains('}') {
-            return Err(format!("unmatched `}}` in {template:?}"));
+            return Err(format!("unmatched `}}` in {template}", template = quoted(template)));
         }
         if !rest.is_empty() {
             parts.push(Part::Literal(rest.to_owned()));

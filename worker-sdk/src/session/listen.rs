@@ -24,7 +24,7 @@ impl Session {
             return peer.reply::<()>(&request.id, Err(error));
         }
         let filter = self.agreed(params.notifications);
-        let ack = serde_json::json!({ "_meta": subscription_meta(&request.id), "notifications": filter });
+        let ack = Acknowledged { meta: subscription_meta(&request.id), notifications: &filter };
         peer.notify(modern_methods::SUBSCRIPTIONS_ACKNOWLEDGED, Some(&ack));
         self.state.listeners.borrow_mut().push(Listener { id: request.id.clone(), filter });
     }
@@ -53,4 +53,12 @@ impl Session {
                 .filter(|uris| !uris.is_empty()),
         }
     }
+}
+
+/// `notifications/subscriptions/acknowledged`'s params: the stream's `_meta` and what the server agreed to carry.
+#[derive(serde::Serialize)]
+struct Acknowledged<'a> {
+    #[serde(rename = "_meta")]
+    meta: mcp_worker_protocol::JsonObject,
+    notifications: &'a SubscriptionFilter,
 }

@@ -40,7 +40,7 @@ impl Session {
         let get = self.state.registry.borrow().prompts.get(&params.name).map(|p| p.get.clone());
         let Some(get) = get else {
             return Err(ErrorObject::invalid_params(format!("Unknown prompt: {}", params.name))
-                .with_data(serde_json::json!({ "prompt": params.name })));
+                .with_data(mcp_worker_protocol::members::object([("prompt", params.name.into())])));
         };
         let (ctx, cancel) = self.context(request, carried);
         Ok((cancel, get(ctx, params.arguments.unwrap_or_default())))

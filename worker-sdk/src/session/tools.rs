@@ -59,7 +59,7 @@ impl Session {
         let handler = self.state.registry.borrow().tools.get(&params.name).map(|t| t.handler.clone());
         let Some(handler) = handler else {
             return Err(ErrorObject::invalid_params(format!("Unknown tool: {}", params.name))
-                .with_data(serde_json::json!({ "tool": params.name })));
+                .with_data(mcp_worker_protocol::members::object([("tool", params.name.into())])));
         };
         let (ctx, cancel) = self.context(request, carried);
         let work = handler(ctx, params.arguments);
