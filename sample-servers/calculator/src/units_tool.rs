@@ -53,7 +53,7 @@ fn find(prefix: &str) -> Result<JsonWithText<UnitNames>, String> {
     let truncated = units.len() > MAX_NAMES;
     units.truncate(MAX_NAMES);
     let text = if units.is_empty() {
-        format!("no unit starts with {prefix:?}")
+        format!("no unit starts with {}", mcp_worker_sdk::protocol::quoted::quoted(prefix))
     } else {
         format!("{}{}", units.join(", "), if truncated { ", …" } else { "" })
     };

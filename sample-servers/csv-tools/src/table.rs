@@ -33,7 +33,8 @@ pub(crate) fn delimiter_byte(delimiter: Option<&str>) -> Result<u8, String> {
         Some(text) => match text.as_bytes() {
             [byte] if byte.is_ascii() && !matches!(byte, b'"' | b'\n' | b'\r') => Ok(*byte),
             _ => Err(format!(
-                "delimiter must be one ASCII character other than a quote or a line break (or \"tab\"), not {text:?}"
+                "delimiter must be one ASCII character other than a quote or a line break (or \"tab\"), not {}",
+                mcp_worker_sdk::protocol::quoted::quoted(text)
             )),
         },
     }

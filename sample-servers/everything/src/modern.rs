@@ -5,6 +5,8 @@
 //! The questions these tools ask go through the same `Ctx` methods a server of the handshake era uses; only the
 //! keys are named, because the suite looks some of them up by name.
 
+use mcp_worker_sdk::protocol::JsonObject;
+use mcp_worker_sdk::protocol::members::object;
 use mcp_worker_sdk::protocol::methods;
 use mcp_worker_sdk::protocol::roots::ListRootsResult;
 use mcp_worker_sdk::{
@@ -13,12 +15,17 @@ use mcp_worker_sdk::{
 };
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// A form of one field of `kind` named `field`.
 fn form(message: &str, field: &str, kind: &str) -> ElicitParams {
-    let schema = json!({"type": "object", "properties": {field: {"type": kind}}, "required": [field]});
-    ElicitParams::form(message, schema.as_object().cloned().unwrap_or_default())
+    let mut properties = JsonObject::new();
+    properties.insert(field.into(), object([("type", kind.into())]));
+    let mut schema = JsonObject::new();
+    schema.insert("type".into(), "object".into());
+    schema.insert("properties".into(), Value::Object(properties));
+    schema.insert("required".into(), vec![field].into());
+    ElicitParams::form(message, schema)
 }
 
 async fn elicit(ctx: &Ctx, key: &str, params: ElicitParams) -> Result<ElicitResult, Error> {
@@ -38,7 +45,7 @@ async fn roots(ctx: &Ctx, key: &str) -> Result<ListRootsResult, Error> {
 fn field(result: &ElicitResult, name: &str) -> String {
     match result.content.as_ref().and_then(|c| c.get(name)) {
         Some(Value::String(text)) => text.clone(),
-        Some(other) => other.to_string(),
+        Some(other) => serde_json::to_string(other).unwrap_or_default(),
         None => "unknown".to_owned(),
     }
 }

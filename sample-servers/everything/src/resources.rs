@@ -2,6 +2,7 @@
 
 use crate::Shared;
 use crate::fixtures::{PNG, STATIC_TEXT};
+use mcp_worker_sdk::protocol::members::object;
 use mcp_worker_sdk::{ResourceContents, ResourceDef, ResourceTemplateDef, Server};
 use std::rc::Rc;
 
@@ -31,7 +32,9 @@ pub(crate) fn register(server: Server, shared: &Rc<Shared>) -> Server {
         .resource_template(
             ResourceTemplateDef::new("test://template/{id}/data", "Dynamic Resource", |req| async move {
                 let id = req.var("id").unwrap_or_default();
-                serde_json::json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")}).to_string()
+                let data = format!("Data for ID: {id}");
+                let members = [("id", id.into()), ("templateTest", true.into()), ("data", data.into())];
+                serde_json::to_string(&object(members)).unwrap_or_default()
             })
             .description("A dynamic resource with parameter substitution")
             .mime_type("application/json")

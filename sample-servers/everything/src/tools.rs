@@ -8,7 +8,7 @@ use mcp_worker_sdk::{
 };
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 #[derive(Deserialize, JsonSchema)]
 struct SamplingArgs {
@@ -22,11 +22,11 @@ struct ElicitationArgs {
     message: String,
 }
 
-fn object(value: Value) -> mcp_worker_sdk::protocol::JsonObject {
-    match value {
-        Value::Object(map) => map,
-        _ => Default::default(),
-    }
+/// A schema written as JSON text. Read from text rather than built with `serde_json::json!`, whose `unwrap` of each
+/// value's conversion links the standard library's Unicode tables into the bundle (through the `Debug` of
+/// serde_json's error); text that is not an object reads as `{}`.
+fn object(text: &str) -> mcp_worker_sdk::protocol::JsonObject {
+    mcp_worker_sdk::protocol::json::from_str(text).unwrap_or_default()
 }
 
 pub(crate) fn register(server: Server) -> Server {
@@ -127,19 +127,21 @@ pub(crate) fn register(server: Server) -> Server {
         )
         .tool(
             ToolDef::new("test_elicitation", |ctx: Ctx, args: ElicitationArgs| async move {
-                let schema = object(json!({
+                let schema = object(
+                    r#"{
                     "type": "object",
                     "properties": {
                         "username": {"type": "string", "description": "User's response"},
                         "email": {"type": "string", "description": "User's email address"}
                     },
                     "required": ["username", "email"]
-                }));
+                }"#,
+                );
                 match ctx.elicit(ElicitParams::form(args.message, schema)).await {
                     Ok(result) => CallToolResult::text(format!(
                         "User response: action={}, content={}",
                         result.action,
-                        Value::Object(result.content.unwrap_or_default())
+                        serde_json::to_string(&result.content.unwrap_or_default()).unwrap_or_default()
                     )),
                     Err(e) => CallToolResult::error(format!("Elicitation error: {e}")),
                 }
@@ -148,7 +150,8 @@ pub(crate) fn register(server: Server) -> Server {
         )
         .tool(
             ToolDef::new("test_elicitation_sep1034_defaults", |ctx: Ctx, _: NoArgs| async move {
-                let schema = object(json!({
+                let schema = object(
+                    r#"{
                     "type": "object",
                     "properties": {
                         "name": {"type": "string", "description": "User's name", "default": "John Doe"},
@@ -158,7 +161,8 @@ pub(crate) fn register(server: Server) -> Server {
                                    "enum": ["active", "inactive", "pending"], "default": "active"},
                         "verified": {"type": "boolean", "description": "Whether user is verified", "default": true}
                     }
-                }));
+                }"#,
+                );
                 let params = ElicitParams::form("Please provide values (all have defaults)", schema);
                 elicitation_outcome("Elicitation completed", ctx.elicit(params).await)
             })
@@ -166,7 +170,8 @@ pub(crate) fn register(server: Server) -> Server {
         )
         .tool(
             ToolDef::new("test_elicitation_sep1330_enums", |ctx: Ctx, _: NoArgs| async move {
-                let schema = object(json!({
+                let schema = object(
+                    r#"{
                     "type": "object",
                     "properties": {
                         "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
@@ -183,7 +188,8 @@ pub(crate) fn register(server: Server) -> Server {
                             {"const": "value2", "title": "Second Choice"},
                             {"const": "value3", "title": "Third Choice"}]}}
                     }
-                }));
+                }"#,
+                );
                 let params = ElicitParams::form("Test enum schema improvements", schema);
                 elicitation_outcome("Enum elicitation completed", ctx.elicit(params).await)
             })
@@ -195,7 +201,8 @@ pub(crate) fn register(server: Server) -> Server {
             })
             .description("Tool with JSON Schema 2020-12 features")
             .read_only()
-            .input_schema(object(json!({
+            .input_schema(object(
+                r##"{
                 "$schema": "https://json-schema.org/draft/2020-12/schema",
                 "type": "object",
                 "$defs": {"address": {"$anchor": "addressDef", "type": "object", "properties": {
@@ -212,7 +219,8 @@ pub(crate) fn register(server: Server) -> Server {
                 "then": {"required": ["phone"]},
                 "else": {"required": ["email"]},
                 "additionalProperties": false
-            }))),
+            }"##,
+            )),
         )
 }
 
@@ -221,7 +229,7 @@ fn elicitation_outcome(done: &str, outcome: mcp_worker_sdk::Result<mcp_worker_sd
         Ok(result) => CallToolResult::text(format!(
             "{done}: action={}, content={}",
             result.action,
-            Value::Object(result.content.unwrap_or_default())
+            serde_json::to_string(&result.content.unwrap_or_default()).unwrap_or_default()
         )),
         Err(e) => CallToolResult::error(format!("Elicitation error: {e}")),
     }

@@ -83,7 +83,9 @@ fn describe_load_errors(code: &str, errors: load::Errors<&str, ()>) -> String {
                     .map(|(expected, at)| syntax_error(code, &format!("expected {}", expected.as_str()), at)),
             ),
             load::Error::Io(found) => {
-                lines.extend(found.into_iter().map(|(path, why)| format!("cannot import {path:?}: {why}")))
+                lines.extend(found.into_iter().map(|(path, why)| {
+                    format!("cannot import {}: {why}", mcp_worker_sdk::protocol::quoted::quoted(path))
+                }))
             }
         }
     }

@@ -109,10 +109,20 @@ fn describe(matches: &[Found], truncated: bool) -> String {
     }
     let mut lines: Vec<String> = vec![format!("{} match(es):", matches.len())];
     for m in matches {
-        let mut line = format!("{}:{} (chars {}..{}): {:?}", m.line, m.column, m.start, m.end, m.text);
+        let mut line = format!(
+            "{}:{} (chars {}..{}): {}",
+            m.line,
+            m.column,
+            m.start,
+            m.end,
+            mcp_worker_sdk::protocol::quoted::quoted(&m.text)
+        );
         if !m.groups.is_empty() {
-            let groups: Vec<String> =
-                m.groups.iter().map(|g| g.as_ref().map_or_else(|| "null".to_owned(), |g| format!("{g:?}"))).collect();
+            let groups: Vec<String> = m
+                .groups
+                .iter()
+                .map(|g| g.as_ref().map_or_else(|| "null".to_owned(), |g| mcp_worker_sdk::protocol::quoted::quoted(g)))
+                .collect();
             line.push_str(&format!(" groups [{}]", groups.join(", ")));
         }
         lines.push(line);
