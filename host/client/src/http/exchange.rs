@@ -132,7 +132,7 @@ impl HttpSession {
             valid
         });
         self.header_params.update(page);
-        (tools.len() != before).then(|| answer.to_string())
+        (tools.len() != before).then(|| serde_json::to_string(&answer).unwrap_or_default())
     }
 
     fn initialize_settled(&mut self, frame: &str) {

@@ -122,13 +122,13 @@ impl ClientMetadata {
     /// The JSON body of a dynamic registration: a public client (`token_endpoint_auth_method: "none"`) of the
     /// authorization code grant, with refresh tokens.
     pub fn registration_request(&self) -> Result<String, OAuthError> {
-        Ok(self.document(None)?.to_string())
+        Ok(serde_json::to_string(&self.document(None)?).unwrap_or_default())
     }
 
     /// The client ID metadata document to serve at `client_id_url` (its `client_id` must be that URL exactly).
     pub fn metadata_document(&self, client_id_url: &str) -> Result<String, OAuthError> {
         check_metadata_document_url(client_id_url)?;
-        Ok(self.document(Some(client_id_url))?.to_string())
+        Ok(serde_json::to_string(&self.document(Some(client_id_url))?).unwrap_or_default())
     }
 
     fn document(&self, client_id: Option<&str>) -> Result<serde_json::Value, OAuthError> {

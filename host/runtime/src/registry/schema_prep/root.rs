@@ -15,11 +15,13 @@ pub(super) fn normalize(prepared: &mut PreparedSchema, target: SchemaTarget) -> 
         }
         Some(Value::String(t)) if t == "object" => {}
         Some(Value::Array(types)) if types.iter().any(|t| t == "object") => {
-            let was = Value::Array(types.clone());
+            let was = serde_json::to_string(types).unwrap_or_default();
             schema.insert("type".into(), "object".into());
             changes.push(format!("/: type {was} → object"));
         }
-        Some(other) => return Err(SchemaError::RootNotObject { found: other.to_string() }),
+        Some(other) => {
+            return Err(SchemaError::RootNotObject { found: serde_json::to_string(other).unwrap_or_default() });
+        }
     }
     if !matches!(target, SchemaTarget::OpenAi | SchemaTarget::Anthropic) {
         ensure_properties(schema, changes);
