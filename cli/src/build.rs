@@ -64,8 +64,8 @@ pub(crate) fn build(manifest: &Path, options: Options, out_dir: Option<PathBuf>)
         cargo
     };
     // The release build, the one the bundle is made from: with the schemas embedded, and the lean standard library,
-    // when the options say so.
-    let final_build = |recorded_in: Option<&Path>| {
+    // when the options say so. Returns whether the standard library was compiled for size.
+    let final_build = |recorded_in: Option<&Path>| -> Result<bool> {
         let plain = || {
             let mut cargo = cargo(release);
             if let Some(dir) = recorded_in {
@@ -74,24 +74,22 @@ pub(crate) fn build(manifest: &Path, options: Options, out_dir: Option<PathBuf>)
             cargo
         };
         if !lean_std {
-            return command::run(&mut plain());
+            return command::run(&mut plain()).map(|()| false);
         }
-        let mut lean = plain();
-        lean_std::apply(&mut lean, Panics::Reported);
-        if let Some(error) = lean_std::run_or_fall_back(&mut lean, plain)? {
-            println!(
-                "warning: the build with the standard library compiled for size failed ({error}); built again with \
-                 the prebuilt one. This toolchain may no longer take one of the unstable flags --lean-std passes"
-            );
-        }
-        Ok(())
+        let Some(error) = lean_std::run_or_fall_back(Panics::Reported, plain)? else { return Ok(true) };
+        println!(
+            "warning: the build with the standard library compiled for size failed ({error}); built again with the \
+             prebuilt one. This toolchain may no longer take one of the unstable flags --lean-std passes"
+        );
+        Ok(false)
     };
     // With prebuilt schemas, they are recorded from a debug build (the same schemas, in a build kept apart from the
     // release one), then embedded.
+    let mut lean_built = false;
     if prebuilt_schemas {
         command::run(&mut cargo(false))?;
     } else {
-        final_build(None)?;
+        lean_built = final_build(None)?;
     }
     let wasm_bindgen = tools::wasm_bindgen(&project.wasm_bindgen)?;
     let wasm_opt = if release { tools::wasm_opt()? } else { None };
@@ -103,7 +101,7 @@ pub(crate) fn build(manifest: &Path, options: Options, out_dir: Option<PathBuf>)
         let scratch = dir.join(format!("{}.glue", project.package));
         let debug_wasm = project.wasm("debug");
         let recorded = prebuilt_schemas::record(&wasm_bindgen, &debug_wasm, &scratch, &dir, &project.package)?;
-        final_build(Some(&dir)).map_err(|error| {
+        lean_built = final_build(Some(&dir)).map_err(|error| {
             format!(
                 "{error}\n  --prebuilt-schemas builds the crate with the `prebuilt-schemas` feature of its \
                  mcp-worker-sdk, which must have it and be depended on under that name"
@@ -129,7 +127,7 @@ pub(crate) fn build(manifest: &Path, options: Options, out_dir: Option<PathBuf>)
         "bundle: {} ({} wasm{}, {:.1} KiB)",
         out_dir.display(),
         if release { "release" } else { "debug" },
-        if lean_std { ", standard library compiled for size" } else { "" },
+        if lean_built { ", standard library compiled for size" } else { "" },
         kib(size)
     );
     println!(

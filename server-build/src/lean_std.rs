@@ -65,11 +65,14 @@ pub fn apply(cargo: &mut Command, panics: Panics) {
     cargo.env("RUSTC_BOOTSTRAP", "1").args(BUILD_STD).arg("--config").arg(config);
 }
 
-/// Runs `lean` (a build that [`apply`] changed); when it fails, runs `plain`, the same build with the prebuilt
-/// standard library, and returns why the lean one failed (the flags are unstable: a toolchain that no longer takes
-/// them still builds, heavier). `Ok(None)` when the lean build succeeded.
-pub fn run_or_fall_back(lean: &mut Command, plain: impl FnOnce() -> Command) -> Result<Option<String>> {
-    let Err(error) = command::run(lean) else { return Ok(None) };
+/// Runs the build `plain` makes with the lean standard library ([`apply`], its panics keeping what `panics` says);
+/// when that fails, runs it as `plain` makes it, with the prebuilt standard library, and returns why the lean one
+/// failed (the flags are unstable: a toolchain that no longer takes them still builds, heavier). `Ok(None)` when the
+/// lean build succeeded.
+pub fn run_or_fall_back(panics: Panics, plain: impl Fn() -> Command) -> Result<Option<String>> {
+    let mut lean = plain();
+    apply(&mut lean, panics);
+    let Err(error) = command::run(&mut lean) else { return Ok(None) };
     command::run(&mut plain())?;
     Ok(Some(error))
 }

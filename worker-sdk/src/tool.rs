@@ -191,7 +191,7 @@ fn definition(name: String, input_schema: JsonObject, output_schema: Option<Json
 #[inline(never)]
 fn wrapped_result(mut result: CallToolResult, wrap: bool) -> CallToolResult {
     if wrap && let Some(value) = result.structured_content.take() {
-        result.structured_content = Some(mcp_worker_protocol::members::object([("result", value)]));
+        result.structured_content = Some(object([("result", value)]));
     }
     result
 }

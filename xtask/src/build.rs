@@ -324,9 +324,7 @@ fn lean_release_build(what: &str, panics: lean_std::Panics, command: impl Fn() -
         );
         return cmd::run(&mut command());
     }
-    let mut lean = command();
-    lean_std::apply(&mut lean, panics);
-    if let Some(error) = lean_std::run_or_fall_back(&mut lean, command)? {
+    if let Some(error) = lean_std::run_or_fall_back(panics, command)? {
         println!(
             "warning: {what}: the build with the standard library compiled for size failed ({error}); built again \
              with the prebuilt one, heavier than the budgets allow. This toolchain may have renamed an unstable \

@@ -58,11 +58,6 @@ pub(super) fn equal(a: &Value, b: &Value, work: &mut Work) -> bool {
     equal
 }
 
-/// A value as JSON writes it, compact: not `Value`'s `Display`, which links serde_json's pretty printer too.
-fn written(value: &Value) -> String {
-    serde_json::to_string(value).unwrap_or_default()
-}
-
 pub(super) fn number(schema: &Map<String, Value>, instance: &Value, path: &str, errors: &mut Vec<ValidationError>) {
     let Some(x) = instance.as_f64() else { return };
     let bound = |key: &str| schema.get(key).and_then(Value::as_f64);
@@ -70,33 +65,33 @@ pub(super) fn number(schema: &Map<String, Value>, instance: &Value, path: &str, 
     let old_exclusive = |key: &str| schema.get(key).and_then(Value::as_bool).unwrap_or(false);
     if let Some(min) = bound("minimum") {
         if old_exclusive("exclusiveMinimum") && x <= min {
-            push(errors, path, || format!("must be greater than {}, got {}", show(min), written(instance)));
+            push(errors, path, || format!("must be greater than {}, got {}", show(min), excerpt::json(instance)));
         } else if x < min {
-            push(errors, path, || format!("must be at least {}, got {}", show(min), written(instance)));
+            push(errors, path, || format!("must be at least {}, got {}", show(min), excerpt::json(instance)));
         }
     }
     if let Some(max) = bound("maximum") {
         if old_exclusive("exclusiveMaximum") && x >= max {
-            push(errors, path, || format!("must be less than {}, got {}", show(max), written(instance)));
+            push(errors, path, || format!("must be less than {}, got {}", show(max), excerpt::json(instance)));
         } else if x > max {
-            push(errors, path, || format!("must be at most {}, got {}", show(max), written(instance)));
+            push(errors, path, || format!("must be at most {}, got {}", show(max), excerpt::json(instance)));
         }
     }
     if let Some(min) = bound("exclusiveMinimum")
         && x <= min
     {
-        push(errors, path, || format!("must be greater than {}, got {}", show(min), written(instance)));
+        push(errors, path, || format!("must be greater than {}, got {}", show(min), excerpt::json(instance)));
     }
     if let Some(max) = bound("exclusiveMaximum")
         && x >= max
     {
-        push(errors, path, || format!("must be less than {}, got {}", show(max), written(instance)));
+        push(errors, path, || format!("must be less than {}, got {}", show(max), excerpt::json(instance)));
     }
     if let Some(step) = bound("multipleOf").filter(|s| *s > 0.0) {
         let quotient = x / step;
         let tolerance = 1e-9 * quotient.abs().max(1.0);
         if (quotient - quotient.round()).abs() > tolerance {
-            push(errors, path, || format!("must be a multiple of {}, got {}", show(step), written(instance)));
+            push(errors, path, || format!("must be a multiple of {}, got {}", show(step), excerpt::json(instance)));
         }
     }
 }
@@ -153,7 +148,7 @@ pub(super) fn describe(value: &Value) -> String {
         Value::Array(_) => return "an array".into(),
         Value::Object(_) => return "an object".into(),
     };
-    let shown = serde_json::to_string(value).unwrap_or_default();
+    let shown = excerpt::json(value);
     if shown.chars().count() <= 40 { format!("{kind} {shown}") } else { kind.into() }
 }
 
