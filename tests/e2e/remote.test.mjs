@@ -49,6 +49,35 @@ describe("remote servers over Streamable HTTP", () => {
     assert.equal(out.status.status, "connected");
   });
 
+  it("sends a tool call's request before callTool returns, and still settles each call with its own answer", async () => {
+    const out = await page.evaluate(async ({ url }) => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("started") });
+      rt.addServer({ name: "remote", type: "http", url });
+      await rt.connectServer("remote");
+      const posted = [];
+      const realFetch = window.fetch;
+      window.fetch = function (input, init) {
+        if (init?.method === "POST" && typeof init.body === "string") posted.push(JSON.parse(init.body));
+        return realFetch.call(this, input, init);
+      };
+      try {
+        const first = rt.callTool("remote", "echo", { text: "one" });
+        const second = rt.callTool("remote", "echo", { text: "two" });
+        // Nothing awaited yet: both requests must already be in fetch()'s hands.
+        const sentAtOnce = posted.map((m) => `${m.method}:${m.params?.arguments?.text}`);
+        const texts = (await Promise.all([first, second])).map((r) => r.content[0].text);
+        const refused = await rt.callTool("remote", "echo", [1, 2]).then(() => null, (e) => e.code);
+        return { sentAtOnce, texts, refused };
+      } finally {
+        window.fetch = realFetch;
+        rt.close();
+      }
+    }, { url: remote.urls.stateful });
+    assert.deepEqual(out.sentAtOnce, ["tools/call:one", "tools/call:two"]);
+    assert.deepEqual(out.texts, ["one", "two"]);
+    assert.equal(out.refused, "INVALID_INPUT", "arguments that are not an object still reject the call's promise");
+  });
+
   it("works with servers that answer in JSON, and with stateless servers that have no stream of their own", async () => {
     const out = await page.evaluate(async ({ json, stateless }) => {
       const rt = await host.McpRuntime.create({ databaseName: unique("modes") });

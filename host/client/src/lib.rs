@@ -13,6 +13,7 @@ pub mod next_task;
 pub mod sandbox;
 pub mod server_requests;
 pub mod session;
+pub mod started;
 pub mod transport;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;

@@ -178,7 +178,8 @@ pub async fn connect(spec: HttpSpec) -> Result<McpClient> {
         server,
         Box::new(move |frame: &str| {
             let transport = weak.upgrade().ok_or_else(|| SendError::new("the transport is closed"))?;
-            wasm_bindgen_futures::spawn_local(transport.send(frame.to_owned()));
+            // Up to `fetch()` now, in the caller's turn: a call's request leaves before its caller's code goes on.
+            crate::started::spawn(transport.send(frame.to_owned()));
             Ok(())
         }),
         Rc::new(js_sys::Date::now),

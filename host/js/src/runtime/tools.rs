@@ -5,7 +5,7 @@ use super::JsRuntime;
 use super::abort::{abortable, signal_of};
 use super::convert::{JsFailure, call_options, call_result, from_js, options_from_js, strings, to_js, tool_arguments};
 use super::native_tool::JsTool;
-use crate::promise::promise;
+use crate::promise::{promise, started_promise};
 use js_sys::{Function, Promise};
 use mcp_worker_protocol::Tool;
 use mcp_worker_runtime::registry::{ExportFormat, ExportOptions, ToolFilter};
@@ -270,7 +270,7 @@ impl JsRuntime {
             let call = call_options(&options)?;
             Ok((arguments, call, signal_of(&options)?))
         })();
-        promise(async move {
+        started_promise(async move {
             let (arguments, call, signal) = prepared?;
             let run = async {
                 inner
