@@ -6,7 +6,7 @@
 mod call;
 
 use crate::convert::{JsFailure, from_js, to_js};
-use crate::promise::promise;
+use crate::promise::{promise, started_promise};
 use js_sys::{Promise, Reflect, WebAssembly};
 use mcp_worker_client::Error as ClientError;
 use mcp_worker_client::Protocol;
@@ -195,10 +195,9 @@ impl JsMcpClient {
     #[wasm_bindgen(js_name = listTools, unchecked_return_type = "Promise<Tool[]>")]
     pub fn list_tools(&self) -> Promise {
         let (client, calls) = (self.inner.clone(), self.calls.clone());
-        promise(async move {
-            // Each page is parsed once, by the browser, as it arrives: no copy of it in wasm.
-            Ok(calls.list_tools(&client).await.map_err(JsFailure::from)?.into())
-        })
+        // The request goes out in the caller's turn; each page is parsed once, by the browser, as it arrives: no
+        // copy of it in wasm.
+        started_promise(async move { Ok(calls.list_tools(&client).await.map_err(JsFailure::from)?.into()) })
     }
 
     /// Calls a tool. Resolves with the result, also when the tool failed (`isError: true`); rejects when the
