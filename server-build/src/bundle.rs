@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::fingerprint::Fingerprint;
-use crate::{Result, command, manifest};
+use crate::{Result, command, import_names, manifest};
 
 /// The worker script a host starts, in the SDK's `js/` directory.
 pub const BOOTSTRAP: &str = "bootstrap.js";
@@ -63,6 +63,7 @@ pub fn assemble(assembly: &Assembly<'_>) -> Result<PathBuf> {
             .arg(out_dir)
             .arg(assembly.wasm),
     )?;
+    shorten_import_names(out_dir)?;
     for file in std::iter::once(&BOOTSTRAP).chain(NODE_ENTRY) {
         let from = assembly.sdk_js.join(file);
         fs::copy(&from, out_dir.join(file)).map_err(|e| {
@@ -82,6 +83,20 @@ pub fn assemble(assembly: &Assembly<'_>) -> Result<PathBuf> {
     let stamp_file = out_dir.join(STAMP);
     fs::write(&stamp_file, stamp).map_err(|e| format!("cannot write {}: {e}", stamp_file.display()))?;
     Ok(out_dir.to_path_buf())
+}
+
+/// Gives the functions the wasm imports from its glue short names, in both (see [`import_names`]); leaves them as
+/// they are, and says so, when the glue is not of the form it knows.
+fn shorten_import_names(out_dir: &Path) -> Result {
+    let renamed = import_names::shorten_files(&out_dir.join("server_bg.wasm"), &out_dir.join("server.js"))?;
+    if renamed.is_none() {
+        println!(
+            "note: {}: the wasm-bindgen glue is not of the form the import renaming knows; the imports keep their \
+             long names (a few KiB more to download)",
+            out_dir.display()
+        );
+    }
+    Ok(())
 }
 
 /// Makes `bootstrap.js` one module with the glue (see [`crate::worker_entry`]); leaves the SDK's two-file form, and
@@ -122,6 +137,7 @@ fn stamp_of(assembly: &Assembly<'_>) -> Result<String> {
     fingerprint.add(assembly.wasm_bindgen.as_os_str().as_encoded_bytes());
     // How the bundle is laid out: a change in it reassembles bundles made the old way.
     fingerprint.add(crate::worker_entry::FORM.as_bytes());
+    fingerprint.add(import_names::FORM.as_bytes());
     fingerprint.add(mcp_worker_protocol::worker_guard::WORKER_GUARD.as_bytes());
     fingerprint.add(assembly.wasm_opt.map(|p| p.as_os_str().as_encoded_bytes()).unwrap_or_default());
     fingerprint.add(assembly.esbuild.map(|p| p.as_os_str().as_encoded_bytes()).unwrap_or_default());

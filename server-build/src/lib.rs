@@ -19,6 +19,7 @@
 pub mod bundle;
 pub mod command;
 pub mod fingerprint;
+pub mod import_names;
 pub mod lean_std;
 pub mod lockfile;
 pub mod manifest;

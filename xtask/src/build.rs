@@ -16,7 +16,7 @@ use std::sync::{Mutex, PoisonError};
 
 use mcp_worker_build::fingerprint::Fingerprint;
 pub(crate) use mcp_worker_build::lockfile::toml_string;
-use mcp_worker_build::{WASM_TARGET, bundle, lean_std, prebuilt_schemas};
+use mcp_worker_build::{WASM_TARGET, bundle, import_names, lean_std, prebuilt_schemas};
 
 use crate::{Result, cmd, display, root, target_dir};
 /// The host's JavaScript binding crate (its package ships as `target/pkg/host/`).
@@ -412,6 +412,7 @@ fn host_package(host: &WasmCrate, wasm: &Path, out_dir: &Path, profile: Profile)
     let bytes = fs::read(wasm).map_err(|e| format!("cannot read {}: {e}", display(wasm)))?;
     fingerprint.add(&bytes).add(profile.dir().as_bytes()).add(GLUE_EXPORTS_BEFORE_INIT.as_bytes());
     fingerprint.add(bundle::MINIFY.join(" ").as_bytes()).add(b"snippets minified, unimported ones dropped");
+    fingerprint.add(import_names::FORM.as_bytes());
     let stamp = format!("{}\n", fingerprint.hex());
     let stamp_file = out_dir.join(bundle::STAMP);
     if fs::read_to_string(&stamp_file).is_ok_and(|recorded| recorded == stamp) {
@@ -424,10 +425,17 @@ fn host_package(host: &WasmCrate, wasm: &Path, out_dir: &Path, profile: Profile)
         out_dir.as_os_str(),
         wasm.as_os_str(),
     ]))?;
-    if profile == Profile::Release {
-        bundle::optimize(&root().join("node_modules/.bin/wasm-opt"), &out_dir.join(format!("{}_bg.wasm", host.lib)))?;
-    }
     let glue = out_dir.join(format!("{}.js", host.lib));
+    let module = out_dir.join(format!("{}_bg.wasm", host.lib));
+    if import_names::shorten_files(&module, &glue)?.is_none() {
+        return Err(format!(
+            "{}: the wasm-bindgen glue is not of the form the import renaming knows (server-build/src/import_names.rs)",
+            display(&glue)
+        ));
+    }
+    if profile == Profile::Release {
+        bundle::optimize(&root().join("node_modules/.bin/wasm-opt"), &module)?;
+    }
     guard_before_init(&glue)?;
     drop_unimported_snippets(out_dir, &glue)?;
     if profile == Profile::Release {
