@@ -142,13 +142,18 @@ fn stamp_of(assembly: &Assembly<'_>) -> Result<String> {
     fingerprint.add(assembly.wasm_opt.map(|p| p.as_os_str().as_encoded_bytes()).unwrap_or_default());
     fingerprint.add(assembly.esbuild.map(|p| p.as_os_str().as_encoded_bytes()).unwrap_or_default());
     fingerprint.add(MINIFY.join(" ").as_bytes());
+    fingerprint.add(OPTIMIZE.join(" ").as_bytes());
     Ok(format!("{}\n", fingerprint.hex()))
 }
 
-/// wasm-opt -Os on `wasm`, in place.
+/// How [`optimize`] runs wasm-opt: for size, and without the two custom sections no browser reads (the toolchain's
+/// name and version, and the features it enabled: 0.2 KiB of gzip).
+pub const OPTIMIZE: [&str; 3] = ["-Os", "--strip-producers", "--strip-target-features"];
+
+/// wasm-opt on `wasm` (see [`OPTIMIZE`]), in place.
 pub fn optimize(wasm_opt: &Path, wasm: &Path) -> Result {
     let optimized = wasm.with_extension("opt.wasm");
-    command::run(Command::new(wasm_opt).arg("-Os").args(WASM_OPT_FEATURES).arg(wasm).arg("-o").arg(&optimized))?;
+    command::run(Command::new(wasm_opt).args(OPTIMIZE).args(WASM_OPT_FEATURES).arg(wasm).arg("-o").arg(&optimized))?;
     fs::rename(&optimized, wasm).map_err(|e| format!("cannot replace {} with its optimized build: {e}", wasm.display()))
 }
 
