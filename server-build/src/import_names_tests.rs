@@ -1,36 +1,45 @@
 use super::*;
 use wasm_encoder::{
     CodeSection, CustomSection, EntityType, ExportKind, ExportSection, Function, FunctionSection, ImportSection,
-    Instruction, MemoryType, Module, TypeSection,
+    Instruction, Module, TypeSection,
 };
 
 const GLUE_MODULE: &str = "./server_bg.js";
 const POST: &str = "__wbg_postMessage_408dcc1ee376f42d";
 const THROW: &str = "__wbg___wbindgen_throw_4c88d8bf264fd984";
 
-/// A module as wasm-bindgen writes one: functions imported from its glue and from a snippet, a memory, a function
-/// that calls the imports, an export and a custom section.
+const SNIPPET: &str = "./snippets/crate-0123/js/http.js";
+
+/// A module as wasm-bindgen writes one: functions imported from its glue and from a snippet, a function that calls
+/// the imports, an export and a custom section; without `with_imports`, the same with no imports.
 fn module() -> Vec<u8> {
+    module_with(true)
+}
+
+fn module_with(with_imports: bool) -> Vec<u8> {
     let mut module = Module::new();
     let mut types = TypeSection::new();
     types.ty().function([], []);
     module.section(&types);
-    let mut imports = ImportSection::new();
-    imports.import(GLUE_MODULE, POST, EntityType::Function(0));
-    imports.import("./snippets/crate-0123/js/http.js", "fetchWith", EntityType::Function(0));
-    imports.import(GLUE_MODULE, THROW, EntityType::Function(0));
-    let memory = MemoryType { minimum: 1, maximum: None, memory64: false, shared: false, page_size_log2: None };
-    imports.import("env", "memory", EntityType::Memory(memory));
-    module.section(&imports);
+    let imported = if with_imports { 3 } else { 0 };
+    if with_imports {
+        let mut imports = ImportSection::new();
+        imports.import(GLUE_MODULE, POST, EntityType::Function(0));
+        imports.import(SNIPPET, "fetchWith", EntityType::Function(0));
+        imports.import(GLUE_MODULE, THROW, EntityType::Function(0));
+        module.section(&imports);
+    }
     let mut functions = FunctionSection::new();
     functions.function(0);
     module.section(&functions);
     let mut exports = ExportSection::new();
-    exports.export("run", ExportKind::Func, 3);
+    exports.export("run", ExportKind::Func, imported);
     module.section(&exports);
     let mut code = CodeSection::new();
     let mut body = Function::new([]);
-    body.instruction(&Instruction::Call(0)).instruction(&Instruction::Call(1)).instruction(&Instruction::Call(2));
+    for called in 0..imported {
+        body.instruction(&Instruction::Call(called));
+    }
     body.instruction(&Instruction::End);
     code.function(&body);
     module.section(&code);
@@ -38,12 +47,15 @@ fn module() -> Vec<u8> {
     module.finish()
 }
 
+/// Its glue: the snippet imported twice and keyed twice, as wasm-bindgen writes a snippet with two functions.
 fn glue() -> String {
     format!(
-        "function __wbg_get_imports() {{\n    const import0 = {{\n        __proto__: null,\n        {POST}: function(a, b) \
-         {{ a.postMessage(b); }},\n        {THROW}: function(p, l) {{ throw new Error(text(p, l)); }},\n    }};\n    \
-         return {{ \"{GLUE_MODULE}\": import0, \"./snippets/crate-0123/js/http.js\": import1 }};\n}}\nfunction \
-         run() {{ wasm.run(); }}\n"
+        "import {{ fetchWith }} from '{SNIPPET}';\nimport * as import1 from \"{SNIPPET}\"\nimport * as import2 from \
+         \"{SNIPPET}\"\n\nfunction __wbg_get_imports() {{\n    const import0 = {{\n        __proto__: null,\n        \
+         {POST}: function(a, b) {{ a.postMessage(b); }},\n        {THROW}: function(p, l) {{ throw new \
+         Error(text(p, l)); }},\n    }};\n    return {{\n        __proto__: null,\n        \"{GLUE_MODULE}\": \
+         import0,\n        \"{SNIPPET}\": import1,\n        \"{SNIPPET}\": import2,\n    }};\n}}\nfunction run() \
+         {{ wasm.run(); }}\n"
     )
 }
 
@@ -77,27 +89,28 @@ fn the_glues_own_imports_get_short_names_in_the_module_and_the_glue() {
     let shortened = shorten(&wasm, &glue(), GLUE_MODULE).unwrap().expect("the glue is of the known form");
     wasmparser::validate(&shortened.wasm).expect("still a valid module");
     assert_eq!(shortened.renamed, 2);
-    assert_eq!(
-        imports_of(&shortened.wasm),
-        [
-            (GLUE_MODULE.to_owned(), "a".to_owned()),
-            ("./snippets/crate-0123/js/http.js".to_owned(), "fetchWith".to_owned()),
-            (GLUE_MODULE.to_owned(), "b".to_owned()),
-            ("env".to_owned(), "memory".to_owned()),
-        ]
-    );
+    let pair = |module: &str, name: &str| (module.to_owned(), name.to_owned());
+    assert_eq!(imports_of(&shortened.wasm), [pair("a", "a"), pair("b", "fetchWith"), pair("a", "b")]);
     assert_eq!(other_sections(&shortened.wasm), other_sections(&wasm), "every other section is copied as it was");
     assert!(shortened.glue.contains("\n        a: function(a, b) { a.postMessage(b); },"), "{}", shortened.glue);
     assert!(shortened.glue.contains("\n        b: function(p, l) {"), "{}", shortened.glue);
     assert!(!shortened.glue.contains(POST) && !shortened.glue.contains(THROW), "{}", shortened.glue);
-    assert!(shortened.glue.contains("\"./snippets/crate-0123/js/http.js\": import1"), "snippets keep their names");
+    assert!(shortened.glue.contains("\n        \"a\": import0,\n        \"b\": import1,\n        \"b\": import2,\n"));
+    assert!(
+        shortened
+            .glue
+            .starts_with(&format!("import {{ fetchWith }} from '{SNIPPET}';\nimport * as import1 from \"{SNIPPET}\"")),
+        "the import statements keep the snippets' paths: {}",
+        shortened.glue
+    );
     assert!(shortened.wasm.len() + 2 * (POST.len() - 1) <= wasm.len(), "the module got lighter");
 }
 
 #[test]
 fn a_module_with_nothing_to_rename_comes_back_byte_for_byte() {
-    let wasm = module();
-    let shortened = shorten(&wasm, "no imports here", "./other_bg.js").unwrap().unwrap();
+    let wasm = module_with(false);
+    wasmparser::validate(&wasm).expect("a valid module");
+    let shortened = shorten(&wasm, "no imports here", GLUE_MODULE).unwrap().unwrap();
     assert_eq!(shortened.wasm, wasm);
     assert_eq!(shortened.glue, "no imports here");
     assert_eq!(shortened.renamed, 0);
@@ -112,6 +125,10 @@ fn a_glue_of_another_form_is_left_alone() {
     assert!(shorten(&wasm, &missing, GLUE_MODULE).unwrap().is_none(), "a name that does not occur");
     let longer = glue().replace(&format!("{POST}:"), &format!("{POST}_x:"));
     assert!(shorten(&wasm, &longer, GLUE_MODULE).unwrap().is_none(), "a name only inside a longer identifier");
+    let elsewhere = format!("{}\nconsole.log(\"{SNIPPET}\");\n", glue());
+    assert!(shorten(&wasm, &elsewhere, GLUE_MODULE).unwrap().is_none(), "a module named outside its keys");
+    let unkeyed = glue().replace(&format!("\"{GLUE_MODULE}\": import0"), "[GLUE]: import0");
+    assert!(shorten(&wasm, &unkeyed, GLUE_MODULE).unwrap().is_none(), "a module with no key");
 }
 
 #[test]
