@@ -85,8 +85,8 @@ pub fn assemble(assembly: &Assembly<'_>) -> Result<PathBuf> {
     Ok(out_dir.to_path_buf())
 }
 
-/// Gives the functions the wasm imports from its glue short names, in both (see [`import_names`]); leaves them as
-/// they are, and says so, when the glue is not of the form it knows.
+/// Gives what the wasm imports (the glue's functions, and the modules) short names, in the wasm and its glue (see
+/// [`import_names`]); leaves them as they are, and says so, when the glue is not of the form it knows.
 fn shorten_import_names(out_dir: &Path) -> Result {
     let renamed = import_names::shorten_files(&out_dir.join("server_bg.wasm"), &out_dir.join("server.js"))?;
     if renamed.is_none() {

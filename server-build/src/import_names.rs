@@ -22,8 +22,8 @@ use wasmparser::{Imports, Parser, Payload};
 pub const FORM: &str = "the glue's own imports and every module renamed";
 
 /// [`shorten`] on the files wasm-bindgen wrote: `wasm` (`<name>_bg.wasm`) and its glue, rewritten in place. Returns
-/// how many imports were renamed, or `None` (both files left as they were) when the glue is not of the form this
-/// knows.
+/// how many of the glue's functions were renamed, or `None` (both files left as they were) when the glue is not of
+/// the form this knows.
 pub fn shorten_files(wasm: &Path, glue: &Path) -> crate::Result<Option<usize>> {
     let module = format!("./{}", wasm.with_extension("js").file_name().unwrap_or_default().to_string_lossy());
     let bytes = fs::read(wasm).map_err(|e| format!("cannot read {}: {e}", wasm.display()))?;

@@ -4,7 +4,7 @@
 
 use super::mirrored::{ModernPeek, header_params, param_headers};
 use super::tool_headers::{Listed, ToolHeaders};
-use mcp_worker_protocol::quoted::quoted;
+use mcp_worker_protocol::quoted::{json, quoted};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -132,7 +132,7 @@ impl HttpSession {
             valid
         });
         self.header_params.update(page);
-        (tools.len() != before).then(|| serde_json::to_string(&answer).unwrap_or_default())
+        (tools.len() != before).then(|| json(&answer))
     }
 
     fn initialize_settled(&mut self, frame: &str) {

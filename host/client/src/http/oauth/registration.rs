@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use mcp_worker_protocol::quoted;
 use serde::Deserialize;
 use serde_json::json;
 use zeroize::Zeroizing;
@@ -122,13 +123,13 @@ impl ClientMetadata {
     /// The JSON body of a dynamic registration: a public client (`token_endpoint_auth_method: "none"`) of the
     /// authorization code grant, with refresh tokens.
     pub fn registration_request(&self) -> Result<String, OAuthError> {
-        Ok(serde_json::to_string(&self.document(None)?).unwrap_or_default())
+        Ok(quoted::json(&self.document(None)?))
     }
 
     /// The client ID metadata document to serve at `client_id_url` (its `client_id` must be that URL exactly).
     pub fn metadata_document(&self, client_id_url: &str) -> Result<String, OAuthError> {
         check_metadata_document_url(client_id_url)?;
-        Ok(serde_json::to_string(&self.document(Some(client_id_url))?).unwrap_or_default())
+        Ok(quoted::json(&self.document(Some(client_id_url))?))
     }
 
     fn document(&self, client_id: Option<&str>) -> Result<serde_json::Value, OAuthError> {

@@ -2,6 +2,7 @@
 
 use super::{SchemaError, SchemaTarget, note};
 use mcp_worker_protocol::JsonObject;
+use mcp_worker_protocol::quoted::json;
 use serde_json::{Map, Number, Value};
 
 /// Identification and annotation keywords no LLM API needs; some refuse `$schema` (e.g. ajv without the 2020-12
@@ -166,7 +167,7 @@ fn translate_bound(object: &mut JsonObject, bound: Bound, at: &str, changes: &mu
         _ => None,
     };
     let Some(limit) = limit else {
-        changes.push(format!("{at}: {exclusive} {} removed", serde_json::to_string(&value).unwrap_or_default()));
+        changes.push(format!("{at}: {exclusive} {} removed", json(&value)));
         return;
     };
     let integer = object.get("type").is_some_and(|t| t == "integer");
@@ -188,8 +189,7 @@ fn translate_bound(object: &mut JsonObject, bound: Bound, at: &str, changes: &mu
     {
         note(object, &sentence);
     }
-    let was = serde_json::to_string(&value).unwrap_or_default();
-    changes.push(format!("{at}: {exclusive} {was} → {inclusive} {}", show(tighter)));
+    changes.push(format!("{at}: {exclusive} {} → {inclusive} {}", json(&value), show(tighter)));
 }
 
 /// ajv in its default (draft-07, strict) mode: 2020-12 keywords translated, formats moved to the description,
@@ -210,7 +210,7 @@ fn for_ajv(object: &mut JsonObject, at: &str, changes: &mut Vec<String>) {
         changes.push(format!("{at}: dependentRequired → dependencies"));
     }
     if let Some(format) = object.remove("format") {
-        let shown = format.as_str().map_or_else(|| serde_json::to_string(&format).unwrap_or_default(), str::to_owned);
+        let shown = format.as_str().map_or_else(|| json(&format), str::to_owned);
         note(object, &format!("format: {shown}"));
         changes.push(format!("{at}: format {shown} → description"));
     }
@@ -243,7 +243,7 @@ fn number(x: f64) -> Value {
 }
 
 fn show(x: f64) -> String {
-    serde_json::to_string(&number(x)).unwrap_or_default()
+    json(&number(x))
 }
 
 /// JSON pointer escaping of one reference token.

@@ -3,6 +3,7 @@
 
 use super::{PreparedSchema, SchemaError, SchemaTarget, note};
 use mcp_worker_protocol::JsonObject;
+use mcp_worker_protocol::quoted::json;
 use serde_json::{Map, Value};
 
 pub(super) fn normalize(prepared: &mut PreparedSchema, target: SchemaTarget) -> Result<(), SchemaError> {
@@ -14,14 +15,12 @@ pub(super) fn normalize(prepared: &mut PreparedSchema, target: SchemaTarget) -> 
             changes.push("/: added type object".into());
         }
         Some(Value::String(t)) if t == "object" => {}
-        Some(Value::Array(types)) if types.iter().any(|t| t == "object") => {
-            let was = serde_json::to_string(types).unwrap_or_default();
+        Some(types @ Value::Array(listed)) if listed.iter().any(|t| t == "object") => {
+            let was = json(types);
             schema.insert("type".into(), "object".into());
             changes.push(format!("/: type {was} → object"));
         }
-        Some(other) => {
-            return Err(SchemaError::RootNotObject { found: serde_json::to_string(other).unwrap_or_default() });
-        }
+        Some(other) => return Err(SchemaError::RootNotObject { found: json(other) }),
     }
     if !matches!(target, SchemaTarget::OpenAi | SchemaTarget::Anthropic) {
         ensure_properties(schema, changes);
