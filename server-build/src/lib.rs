@@ -22,6 +22,7 @@ pub mod fingerprint;
 pub mod import_names;
 pub mod lean_std;
 pub mod lockfile;
+pub mod low_memory;
 pub mod manifest;
 pub mod policy;
 pub mod prebuilt_schemas;

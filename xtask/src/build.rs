@@ -413,6 +413,7 @@ fn host_package(host: &WasmCrate, wasm: &Path, out_dir: &Path, profile: Profile)
     fingerprint.add(&bytes).add(profile.dir().as_bytes()).add(GLUE_EXPORTS_BEFORE_INIT.as_bytes());
     fingerprint.add(bundle::MINIFY.join(" ").as_bytes()).add(b"snippets minified, unimported ones dropped");
     fingerprint.add(import_names::FORM.as_bytes()).add(bundle::OPTIMIZE.join(" ").as_bytes());
+    fingerprint.add(bundle::OPTIMIZE_FORM.as_bytes());
     let stamp = format!("{}\n", fingerprint.hex());
     let stamp_file = out_dir.join(bundle::STAMP);
     if fs::read_to_string(&stamp_file).is_ok_and(|recorded| recorded == stamp) {
