@@ -146,9 +146,11 @@ fn stamp_of(assembly: &Assembly<'_>) -> Result<String> {
     Ok(format!("{}\n", fingerprint.hex()))
 }
 
-/// How [`optimize`] runs wasm-opt: for size, and without the two custom sections no browser reads (the toolchain's
-/// name and version, and the features it enabled: 0.2 KiB of gzip).
-pub const OPTIMIZE: [&str; 3] = ["-Os", "--strip-producers", "--strip-target-features"];
+/// How [`optimize`] runs wasm-opt: for size; with the functions in the order of their names (wasm-bindgen keeps the
+/// names until here), which puts each module's functions side by side, where gzip finds more of what one repeats of
+/// another (the full host 549.1 -> 537.8 KiB of gzip, json-query 556.7 -> 541.6, echo 97.6 -> 97.5); and without the
+/// two custom sections no browser reads (the toolchain's name and version, and the features it enabled: 0.2 KiB).
+pub const OPTIMIZE: [&str; 4] = ["-Os", "--reorder-functions-by-name", "--strip-producers", "--strip-target-features"];
 
 /// What else [`optimize`] does, for the fingerprints: the lowest kilobyte of memory assumed unused where the module
 /// leaves it to the stack ([`crate::low_memory`]).
