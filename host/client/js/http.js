@@ -5,8 +5,22 @@
 // Starts `fetch(url)`. `headers` is the headers' names and values, each followed by a NUL (no valid name or value
 // holds one). Throws, naming the header, for a header the browser refuses.
 export function fetchWith(url, method, headers, body, signal, manualRedirect) {
+  const init = { method, headers: headersOf(headers) };
+  if (body !== undefined) init.body = body;
+  if (signal !== undefined) init.signal = signal;
+  if (manualRedirect) init.redirect = "manual";
+  return fetch(url, init);
+}
+
+// The last headers made, by their joined text: a session's requests mostly carry the same ones, and `fetch()` copies
+// what it is given, so they are made once rather than a `Headers` and an `append` per header for each request.
+let lastJoined = null;
+let lastHeaders = null;
+
+function headersOf(joined) {
+  if (joined === lastJoined) return lastHeaders;
   const all = new Headers();
-  const parts = headers.split("\0");
+  const parts = joined.split("\0");
   for (let i = 0; i + 1 < parts.length; i += 2) {
     try {
       all.append(parts[i], parts[i + 1]);
@@ -14,11 +28,9 @@ export function fetchWith(url, method, headers, body, signal, manualRedirect) {
       throw new TypeError(`the header ${JSON.stringify(parts[i])} is not a valid HTTP header`);
     }
   }
-  const init = { method, headers: all };
-  if (body !== undefined) init.body = body;
-  if (signal !== undefined) init.signal = signal;
-  if (manualRedirect) init.redirect = "manual";
-  return fetch(url, init);
+  lastJoined = joined;
+  lastHeaders = all;
+  return all;
 }
 
 // The next chunk of a body as text (`decoder` streams, so a character split between chunks comes out whole), or
