@@ -13,7 +13,8 @@ export function fetchWith(url, method, headers, body, signal, manualRedirect) {
 }
 
 // The last headers made, by their joined text: a session's requests mostly carry the same ones, and `fetch()` copies
-// what it is given, so they are made once rather than a `Headers` and an `append` per header for each request.
+// what it is given, so they are made once rather than a `Headers` and an `append` per header for each request. A
+// transport forgets them when it closes (`forgetHeaders`).
 let lastJoined = null;
 let lastHeaders = null;
 
@@ -31,6 +32,13 @@ function headersOf(joined) {
   lastJoined = joined;
   lastHeaders = all;
   return all;
+}
+
+// Forgets the kept headers: a transport that closes calls it, since they may hold its credentials (a bearer token,
+// a configured key).
+export function forgetHeaders() {
+  lastJoined = null;
+  lastHeaders = null;
 }
 
 // The next chunk of a body as text (`decoder` streams, so a character split between chunks comes out whole), or

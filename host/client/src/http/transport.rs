@@ -273,6 +273,8 @@ impl Transport for HttpTransport {
                 }
             });
         }
+        // After the DELETE: `fetch()` has copied its headers.
+        fetching::forget_kept_headers();
     }
 }
 
