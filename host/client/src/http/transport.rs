@@ -274,7 +274,7 @@ impl Transport for HttpTransport {
             });
         }
         // After the DELETE: `fetch()` has copied its headers.
-        fetching::forget_kept_headers();
+        fetching::forget_headers();
     }
 }
 

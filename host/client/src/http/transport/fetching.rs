@@ -27,19 +27,14 @@ extern "C" {
         manual_redirect: bool,
     ) -> Result<Promise, JsValue>;
 
-    /// Forgets the headers `fetch_with` keeps for the next request, which may hold a transport's credentials.
+    /// Forgets the headers `fetch_with` keeps for the next request (it reuses the last ones it made for the same
+    /// text): a transport that closes may have had its credentials in them.
     #[wasm_bindgen(js_name = forgetHeaders)]
-    fn forget_headers();
+    pub(super) fn forget_headers();
 
     /// The next chunk of the body `reader` reads, decoded by `decoder` (streaming); `undefined` once it has ended.
     #[wasm_bindgen(js_name = nextText)]
     fn next_text(reader: &ReadableStreamDefaultReader, decoder: &TextDecoder) -> Promise;
-}
-
-/// Forgets the headers kept for the next request (`fetchWith` reuses the last ones it made for the same text): a
-/// transport that closes may have had its credentials in them.
-pub(super) fn forget_kept_headers() {
-    forget_headers();
 }
 
 /// What aborts a request: the transport's close, a signal of its own (which the close also fires), or nothing.
