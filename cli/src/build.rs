@@ -118,10 +118,8 @@ pub(crate) fn build(manifest: &Path, options: Options, out_dir: Option<PathBuf>)
         wasm_bindgen: &wasm_bindgen,
         wasm_opt: wasm_opt.as_deref(),
         esbuild: esbuild.as_deref(),
+        recorded: recorded.as_ref(),
     })?;
-    if let Some(recorded) = &recorded {
-        prebuilt_schemas::verify(&out_dir, recorded)?;
-    }
     let size = std::fs::metadata(out_dir.join("server_bg.wasm")).map(|m| m.len()).unwrap_or(0);
     println!(
         "bundle: {} ({} wasm{}, {:.1} KiB)",

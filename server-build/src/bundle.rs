@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::fingerprint::Fingerprint;
-use crate::{Result, command, import_names, manifest};
+use crate::prebuilt_schemas::{self, Recorded};
+use crate::{Result, build_exports, command, import_names, manifest};
 
 /// The worker script a host starts, in the SDK's `js/` directory.
 pub const BOOTSTRAP: &str = "bootstrap.js";
@@ -42,6 +43,9 @@ pub struct Assembly<'a> {
     pub wasm_opt: Option<&'a Path>,
     /// esbuild, to minify `bootstrap.js` (see [`minify`]); `None` leaves it as written.
     pub esbuild: Option<&'a Path>,
+    /// What the first build of a crate built with prebuilt schemas recorded ([`prebuilt_schemas::record`]): the
+    /// bundle must make the same manifest and schemas ([`prebuilt_schemas::verify`]).
+    pub recorded: Option<&'a Recorded>,
 }
 
 /// The file in a bundle that records what it was assembled from, so that an unchanged bundle is not assembled again.
@@ -49,6 +53,9 @@ pub const STAMP: &str = ".assembled-from";
 
 /// Writes the bundle: `server.js`, `server_bg.wasm`, `bootstrap.js`, the Node entry and `manifest.json`. A bundle
 /// already assembled from the same wasm, SDK files and options is left as it is (wasm-opt takes seconds).
+///
+/// The manifest (and, for a bundle with prebuilt schemas, its schemas, checked against `recorded`) is read from the
+/// module as wasm-bindgen wrote it, whose exports then lose what only the build calls ([`build_exports`]).
 pub fn assemble(assembly: &Assembly<'_>) -> Result<PathBuf> {
     let out_dir = assembly.out_dir;
     let stamp = stamp_of(assembly)?;
@@ -64,6 +71,11 @@ pub fn assemble(assembly: &Assembly<'_>) -> Result<PathBuf> {
             .arg(assembly.wasm),
     )?;
     shorten_import_names(out_dir)?;
+    let manifest = manifest::read_manifest(out_dir)?;
+    if let Some(recorded) = assembly.recorded {
+        prebuilt_schemas::verify(out_dir, &manifest, recorded)?;
+    }
+    drop_build_exports(out_dir)?;
     for file in std::iter::once(&BOOTSTRAP).chain(NODE_ENTRY) {
         let from = assembly.sdk_js.join(file);
         fs::copy(&from, out_dir.join(file)).map_err(|e| {
@@ -79,7 +91,8 @@ pub fn assemble(assembly: &Assembly<'_>) -> Result<PathBuf> {
     if let Some(wasm_opt) = assembly.wasm_opt {
         optimize(wasm_opt, &out_dir.join("server_bg.wasm"))?;
     }
-    manifest::write_manifest(out_dir)?;
+    let manifest_file = out_dir.join(manifest::FILE);
+    fs::write(&manifest_file, manifest).map_err(|e| format!("cannot write {}: {e}", manifest_file.display()))?;
     let stamp_file = out_dir.join(STAMP);
     fs::write(&stamp_file, stamp).map_err(|e| format!("cannot write {}: {e}", stamp_file.display()))?;
     Ok(out_dir.to_path_buf())
@@ -93,6 +106,20 @@ fn shorten_import_names(out_dir: &Path) -> Result {
         println!(
             "note: {}: the wasm-bindgen glue is not of the form the import renaming knows; the imports keep their \
              long names (a few KiB more to download)",
+            out_dir.display()
+        );
+    }
+    Ok(())
+}
+
+/// Takes out of the module and its glue the exports only the build calls (see [`build_exports`]); leaves them, and
+/// says so, when the glue is not of the form it knows.
+fn drop_build_exports(out_dir: &Path) -> Result {
+    let (wasm, glue) = (out_dir.join("server_bg.wasm"), out_dir.join("server.js"));
+    if !build_exports::drop_files(&wasm, &glue, &build_exports::BUILD_ONLY)? {
+        println!(
+            "note: {}: the wasm-bindgen glue is not of the form the build knows; the bundle keeps \
+             mcp_worker_manifest() and mcp_worker_schemas() (about 1 KiB more to download)",
             out_dir.display()
         );
     }
@@ -138,6 +165,10 @@ fn stamp_of(assembly: &Assembly<'_>) -> Result<String> {
     // How the bundle is laid out: a change in it reassembles bundles made the old way.
     fingerprint.add(crate::worker_entry::FORM.as_bytes());
     fingerprint.add(import_names::FORM.as_bytes());
+    fingerprint.add(build_exports::FORM.as_bytes());
+    if let Some(recorded) = assembly.recorded {
+        fingerprint.add(recorded.schemas.as_bytes()).add(recorded.manifest.as_bytes());
+    }
     fingerprint.add(mcp_worker_protocol::worker_guard::WORKER_GUARD.as_bytes());
     fingerprint.add(assembly.wasm_opt.map(|p| p.as_os_str().as_encoded_bytes()).unwrap_or_default());
     fingerprint.add(assembly.esbuild.map(|p| p.as_os_str().as_encoded_bytes()).unwrap_or_default());

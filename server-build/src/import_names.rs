@@ -93,13 +93,13 @@ pub fn shorten(wasm: &[u8], glue: &str, module: &str) -> Result<Option<Shortened
     Ok(Some(Shortened { wasm: out.finish(), glue, renamed: names.len() }))
 }
 
-fn section_bytes(wasm: &[u8], range: Range<usize>) -> Result<&[u8], String> {
+pub(crate) fn section_bytes(wasm: &[u8], range: Range<usize>) -> Result<&[u8], String> {
     wasm.get(range).ok_or_else(|| "the wasm module cannot be read: a section runs past its end".to_owned())
 }
 
 /// Short names, each an identifier: `a`…`z`, `A`…`Z`, then two letters and so on, leaving out the reserved words
 /// of JavaScript that short (`do`, `if`, `in`).
-fn short_names() -> impl Iterator<Item = String> {
+pub(crate) fn short_names() -> impl Iterator<Item = String> {
     const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
     (0usize..)
         .map(|index| {
@@ -157,7 +157,7 @@ fn modules_renamed_in_glue(mut glue: String, modules: &[(String, String)]) -> Op
 }
 
 /// Where `name` occurs in `text` with no identifier character right before or after it.
-fn identifier_positions<'a>(text: &'a str, name: &'a str) -> impl Iterator<Item = usize> + 'a {
+pub(crate) fn identifier_positions<'a>(text: &'a str, name: &'a str) -> impl Iterator<Item = usize> + 'a {
     let part_of_identifier = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
     text.match_indices(name).map(|(at, _)| at).filter(move |&at| {
         !part_of_identifier(text[..at].chars().next_back())

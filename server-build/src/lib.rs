@@ -6,7 +6,8 @@
 //!   with the glue in the same module: [`worker_entry`]), with `serve.mjs` and its companions, which run the same
 //!   server under Node;
 //! - `manifest.json`: what a host reads before starting the server, written by the server itself
-//!   (`mcp_worker_manifest()`, exported by `export_server!`), run once in Node.
+//!   (`mcp_worker_manifest()`, exported by `export_server!`), run once in Node; the bundle then loses that export
+//!   ([`build_exports`]).
 //!
 //! The workspace's `cargo xtask` and the `mcp-worker` command line both build through [`bundle::assemble`], so a
 //! bundle is the same whoever builds it. Errors are messages for a person: what failed and what to do.
@@ -16,6 +17,7 @@
     reason = "a native build tool: its JSON is cargo's and its own, not shipped to a browser"
 )]
 
+pub mod build_exports;
 pub mod bundle;
 pub mod command;
 pub mod fingerprint;

@@ -2,11 +2,10 @@
 //! title, declared credentials; format in docs/wire-protocol.md).
 //!
 //! The SDK's `export_server!` exports `mcp_worker_manifest()`, which builds the server with an empty environment
-//! and returns its manifest. The build loads the bundle's wasm-bindgen glue and wasm in node, calls it, checks the
-//! result and writes it.
+//! and returns its manifest. The build loads the wasm-bindgen glue and wasm in node, calls it and checks the result,
+//! which the bundle's assembly writes (and then drops the export: [`crate::build_exports`]).
 
-use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
@@ -71,15 +70,10 @@ function indent(text) {
 }
 "#;
 
-/// Writes `<bundle>/manifest.json` from the bundle's own `mcp_worker_manifest()`.
-pub fn write_manifest(bundle: &Path) -> Result<PathBuf> {
-    let manifest = read_manifest(bundle)?;
-    let path = bundle.join("manifest.json");
-    fs::write(&path, manifest).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    Ok(path)
-}
+/// The manifest's file in a bundle.
+pub const FILE: &str = "manifest.json";
 
-/// The bundle's own `mcp_worker_manifest()`, checked, as [`write_manifest`] writes it.
+/// The bundle's own `mcp_worker_manifest()`, checked, as the bundle's [`FILE`] holds it.
 pub fn read_manifest(bundle: &Path) -> Result<String> {
     let text = run_export(bundle, "mcp_worker_manifest", "the manifest")?;
     check_manifest(&text).map_err(|e| format!("{}: the server's manifest is not valid: {e}", bundle.display()))
@@ -130,6 +124,8 @@ pub fn check_manifest(text: &str) -> Result<String> {
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
 
     #[test]
@@ -179,10 +175,10 @@ mod tests {
             }"#;
         fs::write(bundle.join("server.js"), glue).unwrap();
         fs::write(bundle.join("server_bg.wasm"), b"\0asm").unwrap();
-        let written = write_manifest(&bundle).map(|path| fs::read_to_string(path).unwrap());
+        let written = read_manifest(&bundle);
         let without_export = fs::write(bundle.join("server.js"), "export function initSync() {}")
             .map_err(|e| e.to_string())
-            .and_then(|()| write_manifest(&bundle));
+            .and_then(|()| read_manifest(&bundle));
         let _ = fs::remove_dir_all(&bundle);
         let written = written.unwrap();
         let manifest: Value = serde_json::from_str(&written).unwrap();

@@ -6,8 +6,8 @@
 //!    schemas the server makes, by type name ([`record`]), written where the second build reads them;
 //! 2. the crate is built for release with [`FEATURE`], and [`DIR_VAR`] naming that directory ([`second_build`]):
 //!    its `export_server!` embeds the table;
-//! 3. the bundle is assembled from the second build and checked ([`verify`]): the same manifest, and the same
-//!    schemas, as the first build's.
+//! 3. the bundle is assembled from the second build, which is checked as it is ([`verify`]): the same manifest, and
+//!    the same schemas, as the first build's.
 //!
 //! Saves 6-23 KiB of gzip per sample server. An elicitation form's schema is still generated in the worker.
 
@@ -69,13 +69,12 @@ pub fn second_build(cargo: &mut Command, dir: &Path) {
     cargo.args(["--features", FEATURE]).env(DIR_VAR, dir);
 }
 
-/// Checks the bundle assembled from the second build against the first build's `recorded` table and manifest (the
-/// `manifest.json` the assembly wrote from the bundle's own wasm): a server that makes other schemas with its
-/// embedded table than without it is refused.
-pub fn verify(bundle: &Path, recorded: &Recorded) -> Result {
-    let path = bundle.join("manifest.json");
-    let manifest = fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let embedded = Recorded { schemas: manifest::run_export(bundle, "mcp_worker_schemas", "the schemas")?, manifest };
+/// Checks the second build's module, as wasm-bindgen wrote it into `bundle` (with `manifest`, read from it), against
+/// the first build's `recorded` table and manifest: a server that makes other schemas with its embedded table than
+/// without it is refused. [`crate::bundle::assemble`] calls it before the module loses the exports it reads.
+pub fn verify(bundle: &Path, manifest: &str, recorded: &Recorded) -> Result {
+    let schemas = manifest::run_export(bundle, "mcp_worker_schemas", "the schemas")?;
+    let embedded = Recorded { schemas, manifest: manifest.to_owned() };
     if embedded.manifest != recorded.manifest {
         return Err(format!(
             "{}: the manifest of the bundle built with prebuilt schemas differs from the one its first build made: \
@@ -97,33 +96,32 @@ pub fn verify(bundle: &Path, recorded: &Recorded) -> Result {
 mod tests {
     use super::*;
 
-    /// A stand-in bundle whose glue exports what wasm-bindgen's does for a server built with `export_server!`.
-    fn stand_in(dir: &Path, schemas: &str) {
+    /// A stand-in for wasm-bindgen's output of a server built with `export_server!`, named `name`.
+    fn stand_in(dir: &Path, name: &str, schemas: &str) {
         fs::create_dir_all(dir).unwrap();
         let glue = format!(
             "export function initSync() {{}}
-            export function mcp_worker_manifest() {{ return '{{\"name\":\"s\",\"version\":\"1\",\"credentials\":[]}}'; }}
+            export function mcp_worker_manifest() {{ return '{{\"name\":\"{name}\",\"version\":\"1\",\"credentials\":[]}}'; }}
             export function mcp_worker_schemas() {{ return '{schemas}'; }}"
         );
         fs::write(dir.join("server.js"), glue).unwrap();
         fs::write(dir.join("server_bg.wasm"), b"\0asm").unwrap();
-        // What the assembly writes from the bundle's own manifest.
-        fs::write(
-            dir.join("manifest.json"),
-            "{\n  \"name\": \"s\",\n  \"version\": \"1\",\n  \"credentials\": []\n}\n",
-        )
-        .unwrap();
     }
 
     #[test]
     fn a_bundle_is_checked_against_what_its_first_build_recorded() {
         let root = std::env::temp_dir().join(format!("mcp-worker-prebuilt-test-{}", std::process::id()));
-        let (first, same, other) = (root.join("first"), root.join("same"), root.join("other"));
-        stand_in(&first, r#"{"a::Args":{"type":"object"}}"#);
-        stand_in(&same, r#"{"a::Args":{"type":"object"}}"#);
-        stand_in(&other, r#"{"a::Args":{"type":"string"}}"#);
+        let [first, same, other, renamed] = ["first", "same", "other", "renamed"].map(|dir| root.join(dir));
+        stand_in(&first, "s", r#"{"a::Args":{"type":"object"}}"#);
+        stand_in(&same, "s", r#"{"a::Args":{"type":"object"}}"#);
+        stand_in(&other, "s", r#"{"a::Args":{"type":"string"}}"#);
+        stand_in(&renamed, "t", r#"{"a::Args":{"type":"object"}}"#);
         let recorded = read(&first);
-        let (same, other) = recorded.as_ref().map(|r| (verify(&same, r), verify(&other, r))).unwrap();
+        let check = |dir: &Path| {
+            let recorded = recorded.as_ref().map_err(Clone::clone)?;
+            verify(dir, &manifest::read_manifest(dir)?, recorded)
+        };
+        let (same, other, renamed) = (check(&same), check(&other), check(&renamed));
         let _ = fs::remove_dir_all(&root);
         let recorded = recorded.unwrap();
         assert_eq!(recorded.schemas, r#"{"a::Args":{"type":"object"}}"#);
@@ -131,6 +129,8 @@ mod tests {
         assert_eq!(same, Ok(()));
         let refused = other.unwrap_err();
         assert!(refused.contains("makes other schemas than its first build did"), "{refused}");
+        let refused = renamed.unwrap_err();
+        assert!(refused.contains("the manifest of the bundle built with prebuilt schemas differs"), "{refused}");
     }
 
     #[test]

@@ -79,6 +79,8 @@ pub use tool::{ToolDef, ToolHandler};
 /// - `mcp_worker_schemas()`, which returns the schemas the server makes (built with an empty environment), by type
 ///   name: a release build embeds them in the bundle with the `prebuilt-schemas` feature.
 ///
+/// The last two are for the build, which calls them in node and then takes them out of the bundle it assembles.
+///
 /// ```ignore
 /// mcp_worker_sdk::export_server!(|_env| Server::new("echo", "1.0.0"));
 /// ```
