@@ -6,7 +6,7 @@ use std::process::Command;
 
 use crate::fingerprint::Fingerprint;
 use crate::prebuilt_schemas::{self, Recorded};
-use crate::{Result, build_exports, command, import_names, manifest};
+use crate::{Result, build_exports, command, export_names, import_names, manifest};
 
 /// The worker script a host starts, in the SDK's `js/` directory.
 pub const BOOTSTRAP: &str = "bootstrap.js";
@@ -76,6 +76,7 @@ pub fn assemble(assembly: &Assembly<'_>) -> Result<PathBuf> {
         prebuilt_schemas::verify(out_dir, &manifest, recorded)?;
     }
     drop_build_exports(out_dir)?;
+    shorten_export_names(out_dir)?;
     for file in std::iter::once(&BOOTSTRAP).chain(NODE_ENTRY) {
         let from = assembly.sdk_js.join(file);
         fs::copy(&from, out_dir.join(file)).map_err(|e| {
@@ -126,6 +127,19 @@ fn drop_build_exports(out_dir: &Path) -> Result {
     Ok(())
 }
 
+/// Gives what the module exports short names, and leaves out what the glue does not use (see [`export_names`]);
+/// leaves them as they are, and says so, when the glue is not of the form it knows.
+fn shorten_export_names(out_dir: &Path) -> Result {
+    if export_names::shorten_files(&out_dir.join("server_bg.wasm"), &out_dir.join("server.js"))?.is_none() {
+        println!(
+            "note: {}: the wasm-bindgen glue is not of the form the export renaming knows; the exports keep their \
+             long names (about 0.5 KiB more to download)",
+            out_dir.display()
+        );
+    }
+    Ok(())
+}
+
 /// Makes `bootstrap.js` one module with the glue (see [`crate::worker_entry`]); leaves the SDK's two-file form, and
 /// says so, when the glue is not of the form it knows.
 fn write_worker_entry(out_dir: &Path) -> Result {
@@ -165,7 +179,7 @@ fn stamp_of(assembly: &Assembly<'_>) -> Result<String> {
     // How the bundle is laid out: a change in it reassembles bundles made the old way.
     fingerprint.add(crate::worker_entry::FORM.as_bytes());
     fingerprint.add(import_names::FORM.as_bytes());
-    fingerprint.add(build_exports::FORM.as_bytes());
+    fingerprint.add(build_exports::FORM.as_bytes()).add(export_names::FORM.as_bytes());
     if let Some(recorded) = assembly.recorded {
         fingerprint.add(recorded.schemas.as_bytes()).add(recorded.manifest.as_bytes());
     }

@@ -20,6 +20,7 @@
 pub mod build_exports;
 pub mod bundle;
 pub mod command;
+pub mod export_names;
 pub mod fingerprint;
 pub mod import_names;
 pub mod lean_std;

@@ -1,0 +1,104 @@
+use super::*;
+use wasm_encoder::{
+    CodeSection, ExportKind, ExportSection, Function, FunctionSection, GlobalSection, GlobalType, Instruction,
+    MemorySection, MemoryType, Module, TypeSection, ValType,
+};
+
+const CONNECT: &str = "mcp_worker_connect";
+const INVOKE: &str = "wasm_bindgen_e44edd6d937718a7___convert__closures_____invoke_______true_";
+
+/// A module as wasm-bindgen writes a server's: three functions, a memory and a global, all exported.
+fn module() -> Vec<u8> {
+    let mut module = Module::new();
+    let mut types = TypeSection::new();
+    types.ty().function([], []);
+    module.section(&types);
+    let mut functions = FunctionSection::new();
+    let mut code = CodeSection::new();
+    for _ in 0..3 {
+        functions.function(0);
+        let mut body = Function::new([]);
+        body.instruction(&Instruction::End);
+        code.function(&body);
+    }
+    module.section(&functions);
+    let mut memories = MemorySection::new();
+    memories.memory(MemoryType { minimum: 1, maximum: None, memory64: false, shared: false, page_size_log2: None });
+    module.section(&memories);
+    let mut globals = GlobalSection::new();
+    globals.global(
+        GlobalType { val_type: ValType::I32, mutable: true, shared: false },
+        &wasm_encoder::ConstExpr::i32_const(0),
+    );
+    module.section(&globals);
+    let mut exports = ExportSection::new();
+    exports.export("memory", ExportKind::Memory, 0);
+    exports.export(CONNECT, ExportKind::Func, 0);
+    exports.export("__instance_terminated", ExportKind::Global, 0);
+    exports.export(INVOKE, ExportKind::Func, 1);
+    exports.export("__wbindgen_free", ExportKind::Func, 2);
+    module.section(&exports);
+    module.section(&code);
+    module.finish()
+}
+
+/// Its glue, as wasm-bindgen writes one that no longer frees strings.
+fn glue() -> String {
+    format!(
+        "export function {CONNECT}(port) {{\n    wasm.{CONNECT}(port);\n}}\nfunction __wbg_get_imports() {{\n    \
+         return {{ a: function(arg0, arg1) {{ return makeMutClosure(arg0, arg1, {INVOKE}); }} }};\n}}\nfunction \
+         {INVOKE}(arg0, arg1) {{\n    wasm.{INVOKE}(arg0, arg1);\n}}\nfunction view() {{\n    return new \
+         Uint8Array(wasm.memory.buffer);\n}}\nfunction __wbg_finalize_init(instance, module) {{\n    wasm = \
+         instance.exports;\n    return wasm;\n}}\nexport {{ initSync, __wbg_init as default }};\n"
+    )
+}
+
+fn exports_of(wasm: &[u8]) -> Vec<(String, u32)> {
+    let mut out = Vec::new();
+    for payload in Parser::new(0).parse_all(wasm) {
+        if let Payload::ExportSection(reader) = payload.unwrap() {
+            out.extend(reader.into_iter().map(|export| export.unwrap()).map(|e| (e.name.to_owned(), e.index)));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_exports_the_glue_reaches_get_short_names_and_the_others_go() {
+    let shortened = shorten(&module(), &glue()).unwrap().expect("the known form");
+    wasmparser::validate(&shortened.wasm).expect("still a valid module");
+    assert_eq!(shortened.renamed, 3);
+    assert_eq!(shortened.dropped, ["__instance_terminated", "__wbindgen_free"]);
+    let pair = |name: &str, index: u32| (name.to_owned(), index);
+    assert_eq!(exports_of(&shortened.wasm), [pair("a", 0), pair("b", 0), pair("c", 1)], "in the order they came");
+    let glue = &shortened.glue;
+    assert!(glue.contains("new Uint8Array(wasm.a.buffer)"), "{glue}");
+    assert!(glue.contains(&format!("export function {CONNECT}(port) {{\n    wasm.b(port);")), "{glue}");
+    assert!(glue.contains("makeMutClosure(arg0, arg1, $c)"), "{glue}");
+    assert!(glue.contains("function $c(arg0, arg1) {\n    wasm.c(arg0, arg1);"), "{glue}");
+    assert!(!glue.contains(INVOKE), "{glue}");
+}
+
+#[test]
+fn a_name_that_is_not_only_the_glues_own_function_keeps_it() {
+    let keyed = glue().replace("makeMutClosure(arg0, arg1, ", &format!("makeMutClosure({INVOKE}: 1, "));
+    let shortened = shorten(&module(), &keyed).unwrap().unwrap();
+    assert!(shortened.glue.contains(&format!("function {INVOKE}(arg0, arg1)")), "{}", shortened.glue);
+    assert!(!shortened.glue.contains(&format!("wasm.{INVOKE}")), "the export is renamed still: {}", shortened.glue);
+}
+
+#[test]
+fn a_glue_of_another_form_is_left_alone() {
+    let wasm = module();
+    let refused = |glue: String, why: &str| assert!(shorten(&wasm, &glue).unwrap().is_none(), "{why}: {glue}");
+    refused(glue().replace("wasm = instance.exports;", "exports = instance.exports;"), "exports taken otherwise");
+    refused(format!("{}const more = instance.exports;\n", glue()), "exports taken twice");
+    refused(format!("{}wasm[\"memory\"];\n", glue()), "an export reached by its name as a string");
+    refused(format!("{}const $c = 1;\n", glue()), "a short name the glue uses");
+}
+
+#[test]
+fn bytes_that_are_not_a_module_are_an_error() {
+    let error = shorten(b"\0asm\x01\0\0\0\x07\x05\x01", &glue()).unwrap_err();
+    assert!(error.starts_with("the wasm module cannot be read"), "{error}");
+}
