@@ -6,20 +6,36 @@
 /// `Invalid arguments for tool <tool>: <problem>; <problem>. Fix the arguments and call the tool again.`, each
 /// problem as `<pointer>: <message>` (or the message alone for the arguments as a whole).
 pub fn invalid_arguments<'a>(tool: &str, problems: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
-    let problems: Vec<String> = problems
-        .into_iter()
-        .map(|(pointer, message)| {
-            let message = message.trim_end_matches('.');
-            if pointer.is_empty() { message.to_owned() } else { format!("{pointer}: {message}") }
-        })
-        .collect();
-    format!("Invalid arguments for tool {tool}: {}. Fix the arguments and call the tool again.", problems.join("; "))
+    let mut text = format!("Invalid arguments for tool {tool}: ");
+    for (i, (pointer, message)) in problems.into_iter().enumerate() {
+        if i > 0 {
+            text.push_str("; ");
+        }
+        if !pointer.is_empty() {
+            text.push_str(pointer);
+            text.push_str(": ");
+        }
+        text.push_str(message.trim_end_matches('.'));
+    }
+    text.push_str(". Fix the arguments and call the tool again.");
+    text
 }
 
 /// A JSON pointer (RFC 6901) from the keys and indexes that lead to a value: `["items", "0", "a/b"]` is
 /// `/items/0/a~1b`.
 pub fn json_pointer<'a>(segments: impl IntoIterator<Item = &'a str>) -> String {
-    segments.into_iter().map(|segment| format!("/{}", segment.replace('~', "~0").replace('/', "~1"))).collect()
+    let mut pointer = String::new();
+    for segment in segments {
+        pointer.push('/');
+        for c in segment.chars() {
+            match c {
+                '~' => pointer.push_str("~0"),
+                '/' => pointer.push_str("~1"),
+                c => pointer.push(c),
+            }
+        }
+    }
+    pointer
 }
 
 /// The JSON pointer of the value a reader of `text` was at when it stopped with an error at `line` and `column`

@@ -27,6 +27,7 @@ pub mod quoted;
 pub mod resources;
 pub mod roots;
 pub mod sampling;
+pub mod substring;
 pub mod tools;
 pub mod version;
 pub mod worker_guard;

@@ -131,7 +131,7 @@ pub fn request_meta(params: Option<&serde_json::value::RawValue>) -> RequestMeta
 /// Whether JSON `text` may hold a member named `_meta`: only as the literal `"_meta"`, or spelled with `\u`
 /// escapes. Most requests of the handshake era have none, and are then not read a second time for it.
 fn may_name_meta(text: &str) -> bool {
-    text.contains("\"_meta\"") || text.contains("\\u")
+    crate::substring::contains(text, "\"_meta\"") || crate::substring::contains(text, "\\u")
 }
 
 /// A modern request's metadata, checked: the version is one this side speaks and the capabilities are there.
@@ -345,7 +345,7 @@ pub fn input_required_result(result: &InputRequiredResult, server: &ServerInfoMe
 /// not rebuilt, unless it has a `_meta` of its own to merge into.
 fn typed(kind: &str, mut body: String, server: &ServerInfoMeta, members: JsonObject) -> serde_json::Result<String> {
     let mut server_meta = None;
-    if body.contains("\"_meta\"") {
+    if crate::substring::contains(&body, "\"_meta\"") {
         // Perhaps a `_meta` of its own (or the text "_meta" in a value): merged for certain through a value.
         let info: Value = crate::json::from_str(&server.info)?;
         let mut value: Value = crate::json::from_str(&body)?;

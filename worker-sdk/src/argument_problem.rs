@@ -9,6 +9,7 @@
 //! as it reads: that one compiled a second layer around every argument type's reader, 1.3-9.1 KiB of each bundle.
 
 use mcp_worker_protocol::quoted::quoted;
+use mcp_worker_protocol::substring::{contains, rsplit_once, split, split_once};
 use serde::de::DeserializeOwned;
 
 /// `A` read from the arguments' JSON `text`, or the pointer of the value at fault and what is wrong with it.
@@ -41,17 +42,16 @@ pub(crate) fn in_host_words(message: &str) -> String {
     }
     if let Some(rest) = message.strip_prefix("unknown field ") {
         let (field, known) = name_and_expected(rest);
-        let listed = if known.is_empty() { String::new() } else { format!(" (known: {})", known.join(", ")) };
+        let listed = if known.is_empty() { String::new() } else { format!(" (known: {})", list(&known, ", ", false)) };
         return format!("unexpected property {}{listed}", quoted(field));
     }
     if let Some(rest) = message.strip_prefix("unknown variant ") {
         let (variant, allowed) = name_and_expected(rest);
-        let allowed: Vec<String> = allowed.iter().map(|name| quoted(name)).collect();
-        return format!("must be one of [{}], got string {}", allowed.join(","), quoted(variant));
+        return format!("must be one of [{}], got string {}", list(&allowed, ",", true), quoted(variant));
     }
     for prefix in ["invalid type: ", "invalid value: "] {
         if let Some(rest) = message.strip_prefix(prefix)
-            && let Some((found, expected)) = rest.rsplit_once(", expected ")
+            && let Some((found, expected)) = rsplit_once(rest, ", expected ")
         {
             return format!("expected {}, got {}", expected_type(expected), found_value(found));
         }
@@ -62,16 +62,32 @@ pub(crate) fn in_host_words(message: &str) -> String {
 /// serde's `` `name`, expected one of `a`, `b`, `c` `` (or `` expected `a` or `b` ``, or `` expected `a` ``, or another
 /// ending): the name, and the names expected, without their backticks.
 fn name_and_expected(rest: &str) -> (&str, Vec<&str>) {
-    let (name, expected) = rest.split_once(", ").unwrap_or((rest, ""));
+    let (name, expected) = split_once(rest, ", ").unwrap_or((rest, ""));
     let names = match expected.strip_prefix("expected one of ") {
-        Some(list) => list.split(", ").map(unquote).collect(),
+        Some(list) => split(list, ", ").map(unquote).collect(),
         None => match expected.strip_prefix("expected ") {
-            Some(pair) if pair.contains("` or `") => pair.split(" or ").map(unquote).collect(),
+            Some(pair) if contains(pair, "` or `") => split(pair, " or ").map(unquote).collect(),
             Some(one) => vec![unquote(one)],
             None => Vec::new(),
         },
     };
     (unquote(name), names)
+}
+
+/// `names` one after the other, `separator` between them, each quoted as JSON quotes a string if `quote` says so.
+fn list(names: &[&str], separator: &str, quote: bool) -> String {
+    let mut listed = String::new();
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            listed.push_str(separator);
+        }
+        if quote {
+            listed.push_str(&quoted(name));
+        } else {
+            listed.push_str(name);
+        }
+    }
+    listed
 }
 
 /// serde's name of what a type expects, as a JSON Schema type where there is one.
