@@ -10,23 +10,51 @@ use schemars::generate::{SchemaGenerator, SchemaSettings};
 use schemars::{JsonSchema, Schema};
 use serde_json::Value;
 
-/// `T`'s schema: generated, or with the `prebuilt-schemas` feature read from the table the build embedded (see
-/// [`crate::schema_table`]). Only the call of `T`'s generator is compiled once per type; what comes before and after
-/// it once.
-fn schema_object<T: JsonSchema>() -> JsonObject {
-    let name = std::any::type_name::<T>();
+/// `T`'s schema as `role` uses it: generated and finished for that use, or with the `prebuilt-schemas` feature read
+/// from the table the build embedded (see [`crate::schema_table`]), where the build recorded it finished, so that a
+/// bundle carries no finishing code (an input's: 0.5 KiB of each bundle). Only the call of `T`'s generator is
+/// compiled once per type; what comes before and after it once.
+fn schema_object<T: JsonSchema>(role: Role) -> JsonObject {
+    let name = role.table_name(std::any::type_name::<T>());
     #[cfg(not(feature = "prebuilt-schemas"))]
-    let schema = generated::<T>();
+    let schema = role.finish(generated::<T>());
     #[cfg(feature = "prebuilt-schemas")]
-    let schema = crate::schema_table::prebuilt(name);
-    made(name, schema)
+    let schema = crate::schema_table::prebuilt(&name);
+    made(&name, schema)
+}
+
+/// What a schema is made for.
+#[derive(Clone, Copy)]
+enum Role {
+    /// A tool's or prompt's arguments: finished by [`as_input`].
+    Input,
+    /// A tool's result, as generated.
+    Output,
+}
+
+impl Role {
+    /// The schema's name in the build's table: the type's name, followed by ` (input)` for an input's.
+    fn table_name(self, type_name: &str) -> String {
+        match self {
+            Self::Input => format!("{type_name} (input)"),
+            Self::Output => type_name.to_owned(),
+        }
+    }
+
+    #[cfg_attr(feature = "prebuilt-schemas", allow(dead_code))]
+    fn finish(self, schema: JsonObject) -> JsonObject {
+        match self {
+            Self::Input => as_input(schema),
+            Self::Output => schema,
+        }
+    }
 }
 
 /// Makes the schemas of the SDK's own argument types, so that a build's table always holds them: tools and prompts
 /// added as the server runs most often take none ([`crate::NoArgs`]).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub(crate) fn make_sdk_schemas() {
-    let _ = schema_object::<crate::NoArgs>();
+    let _ = input_schema::<crate::NoArgs>();
 }
 
 /// `T`'s schema, generated.
@@ -136,7 +164,7 @@ fn each_subschema(value: &mut Value, listed: bool) {
 /// The `inputSchema` of a tool whose arguments are `A`. MCP requires an object root, so the root always says
 /// `"type": "object"` (argument types are structs or maps).
 pub(crate) fn input_schema<A: JsonSchema>() -> JsonObject {
-    as_input(schema_object::<A>())
+    schema_object::<A>(Role::Input)
 }
 
 /// [`input_schema`] from the generated schema.
@@ -164,7 +192,7 @@ pub(crate) fn generated_input_schema<A: JsonSchema>() -> JsonObject {
 
 /// The schema of what a tool returns as `structuredContent`, as generated (its root may not be an object).
 pub(crate) fn output_schema<T: JsonSchema>() -> JsonObject {
-    schema_object::<T>()
+    schema_object::<T>(Role::Output)
 }
 
 /// Whether a schema's root is an object, as MCP 2025-11-25 requires of `outputSchema` and `structuredContent`.

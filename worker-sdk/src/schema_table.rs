@@ -4,7 +4,9 @@
 //! [`crate::export_server!`] embeds that table in the wasm ([`install`]), where schemas are read from it
 //! ([`prebuilt`]) rather than generated.
 //!
-//! The table is a JSON object: each member the name `std::any::type_name` gives a type, and the type's schema.
+//! The table is a JSON object: each member the name `std::any::type_name` gives a type and the type's schema, as a
+//! tool's result uses it; a tool's or prompt's arguments are under the type's name followed by ` (input)`, finished
+//! as an input (optional fields without `null`), so that the bundle need not finish them.
 
 use mcp_worker_protocol::JsonObject;
 use serde_json::Value;
@@ -110,7 +112,7 @@ mod tests {
         assert_eq!(
             table,
             json!({
-                "mcp_worker_sdk::args::NoArgs": no_args,
+                "mcp_worker_sdk::args::NoArgs (input)": no_args,
                 "echo::Args": {"type": "object", "required": ["text"]},
                 "echo::Out": {"type": "object"}
             })
@@ -121,7 +123,7 @@ mod tests {
     }
 
     /// A server's build: the schemas of its tools' arguments and results and of its prompts' arguments, by type
-    /// name, as the server gives them.
+    /// name and role, as the server gives them.
     #[test]
     fn a_servers_build_records_the_schemas_of_its_tools_and_prompts() {
         #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -150,15 +152,16 @@ mod tests {
         });
         let table: JsonObject = mcp_worker_protocol::json::from_str(&text).unwrap();
         let name = |suffix: &str| table.keys().find(|name| name.ends_with(suffix)).cloned();
-        let lookup = name("::Lookup").expect(&text);
+        let lookup = name("::Lookup (input)").expect(&text);
         assert_eq!(table[&lookup]["required"], json!(["city"]), "{text}");
         assert_eq!(table[&name("::Forecast").expect(&text)]["required"], json!(["high"]), "{text}");
-        assert!(name("::Topic").is_some() && name("::NoArgs").is_some(), "{text}");
-        // The tool's input schema is the recorded one, as an input (an optional field is its plain type).
+        assert!(name("::Topic (input)").is_some() && name("::NoArgs (input)").is_some(), "{text}");
+        assert_eq!(table.len(), 4, "each schema once, in the role it has: {text}");
+        // Recorded as the tool gives it: finished as an input (an optional field is its plain type).
         let tool = server.unwrap().manifest().tools.remove(0);
         let input = serde_json::to_value(&tool.input_schema).unwrap();
         assert_eq!(input["properties"]["days"], json!({"type": "integer", "minimum": 0}), "{input}");
-        assert_eq!(table[&lookup]["properties"]["days"]["type"], json!(["integer", "null"]), "{text}");
+        assert_eq!(Value::Object(table[&lookup].as_object().unwrap().clone()), input, "{text}");
     }
 
     #[test]
