@@ -1,38 +1,13 @@
 use super::*;
-use wasm_encoder::{
-    CodeSection, ExportKind, ExportSection, Function, FunctionSection, Instruction, Module, TypeSection,
-};
+use crate::test_modules;
+use wasm_encoder::ExportKind;
 
 /// A module exporting a function under each of `exports`, and its memory.
 fn module(exports: &[&str]) -> Vec<u8> {
-    let mut module = Module::new();
-    let mut types = TypeSection::new();
-    types.ty().function([], []);
-    module.section(&types);
-    let mut functions = FunctionSection::new();
-    let mut code = CodeSection::new();
-    let mut section = ExportSection::new();
-    for (index, name) in (0u32..).zip(exports) {
-        functions.function(0);
-        let mut body = Function::new([]);
-        body.instruction(&Instruction::End);
-        code.function(&body);
-        section.export(name, ExportKind::Func, index);
-    }
-    module.section(&functions);
-    let mut memories = wasm_encoder::MemorySection::new();
-    memories.memory(wasm_encoder::MemoryType {
-        minimum: 1,
-        maximum: None,
-        memory64: false,
-        shared: false,
-        page_size_log2: None,
-    });
-    module.section(&memories);
-    section.export("memory", ExportKind::Memory, 0);
-    module.section(&section);
-    module.section(&code);
-    module.finish()
+    let mut listed: Vec<(&str, ExportKind, u32)> =
+        (0u32..).zip(exports).map(|(i, name)| (*name, ExportKind::Func, i)).collect();
+    listed.push(("memory", ExportKind::Memory, 0));
+    test_modules::module(u32::try_from(exports.len()).unwrap(), &listed)
 }
 
 const CONNECT: &str = "/**\n * @param {MessagePort} port\n */\nexport function mcp_worker_connect(port) {\n    \

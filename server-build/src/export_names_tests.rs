@@ -1,45 +1,22 @@
 use super::*;
-use wasm_encoder::{
-    CodeSection, ExportKind, ExportSection, Function, FunctionSection, GlobalSection, GlobalType, Instruction,
-    MemorySection, MemoryType, Module, TypeSection, ValType,
-};
+use crate::test_modules;
+use wasm_encoder::ExportKind;
 
 const CONNECT: &str = "mcp_worker_connect";
 const INVOKE: &str = "wasm_bindgen_e44edd6d937718a7___convert__closures_____invoke_______true_";
 
 /// A module as wasm-bindgen writes a server's: three functions, a memory and a global, all exported.
 fn module() -> Vec<u8> {
-    let mut module = Module::new();
-    let mut types = TypeSection::new();
-    types.ty().function([], []);
-    module.section(&types);
-    let mut functions = FunctionSection::new();
-    let mut code = CodeSection::new();
-    for _ in 0..3 {
-        functions.function(0);
-        let mut body = Function::new([]);
-        body.instruction(&Instruction::End);
-        code.function(&body);
-    }
-    module.section(&functions);
-    let mut memories = MemorySection::new();
-    memories.memory(MemoryType { minimum: 1, maximum: None, memory64: false, shared: false, page_size_log2: None });
-    module.section(&memories);
-    let mut globals = GlobalSection::new();
-    globals.global(
-        GlobalType { val_type: ValType::I32, mutable: true, shared: false },
-        &wasm_encoder::ConstExpr::i32_const(0),
-    );
-    module.section(&globals);
-    let mut exports = ExportSection::new();
-    exports.export("memory", ExportKind::Memory, 0);
-    exports.export(CONNECT, ExportKind::Func, 0);
-    exports.export("__instance_terminated", ExportKind::Global, 0);
-    exports.export(INVOKE, ExportKind::Func, 1);
-    exports.export("__wbindgen_free", ExportKind::Func, 2);
-    module.section(&exports);
-    module.section(&code);
-    module.finish()
+    test_modules::module(
+        3,
+        &[
+            ("memory", ExportKind::Memory, 0),
+            (CONNECT, ExportKind::Func, 0),
+            ("__instance_terminated", ExportKind::Global, 0),
+            (INVOKE, ExportKind::Func, 1),
+            ("__wbindgen_free", ExportKind::Func, 2),
+        ],
+    )
 }
 
 /// Its glue, as wasm-bindgen writes one that no longer frees strings.

@@ -34,6 +34,9 @@ pub mod serve;
 pub mod tools;
 pub mod worker_entry;
 
+#[cfg(test)]
+mod test_modules;
+
 /// A result whose error is a message for a person.
 pub type Result<T = ()> = std::result::Result<T, String>;
 
