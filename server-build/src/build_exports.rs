@@ -1,14 +1,13 @@
 //! The exports only the build calls. `export_server!` exports `mcp_worker_manifest()` and `mcp_worker_schemas()`
 //! beside `mcp_worker_connect`: the build calls them in node on the module wasm-bindgen wrote (to write
 //! `manifest.json`, and to check the schemas a release build embeds), and no host ever does. [`drop_files`] then
-//! takes them out of the module's exports and their functions out of the glue, so that wasm-opt removes their code
-//! (the manifest's writer, the schema table's recorder): 1.1 KiB of gzip off each bundle.
+//! takes their functions out of the glue; the glue then reaches neither export, so [`crate::export_names`] leaves
+//! both out of the module and wasm-opt removes their code (the manifest's writer, the schema table's recorder): 1.1
+//! KiB of gzip off each bundle.
 
 use std::fs;
 use std::ops::Range;
 use std::path::Path;
-
-use wasmparser::{Parser, Payload};
 
 /// What [`drop_files`] takes out of a bundle.
 pub const BUILD_ONLY: [&str; 2] = ["mcp_worker_manifest", "mcp_worker_schemas"];
@@ -16,60 +15,19 @@ pub const BUILD_ONLY: [&str; 2] = ["mcp_worker_manifest", "mcp_worker_schemas"];
 /// Part of a build's fingerprint: bundles made before this step existed are made again.
 pub const FORM: &str = "mcp_worker_manifest and mcp_worker_schemas dropped once read";
 
-/// [`drop`] on the files wasm-bindgen wrote, `wasm` and its glue, rewritten in place. `Ok(false)` (both left as they
-/// were) when either is not of the form this knows.
-pub fn drop_files(wasm: &Path, glue: &Path, names: &[&str]) -> crate::Result<bool> {
-    let bytes = fs::read(wasm).map_err(|e| format!("cannot read {}: {e}", wasm.display()))?;
+/// [`drop`] on the glue wasm-bindgen wrote, rewritten in place. `Ok(false)` (left as it was) when it is not of the
+/// form this knows.
+pub fn drop_files(glue: &Path, names: &[&str]) -> crate::Result<bool> {
     let text = fs::read_to_string(glue).map_err(|e| format!("cannot read {}: {e}", glue.display()))?;
-    let Some((bytes, text)) = drop(&bytes, &text, names).map_err(|e| format!("{}: {e}", wasm.display()))? else {
-        return Ok(false);
-    };
-    fs::write(wasm, bytes).map_err(|e| format!("cannot write {}: {e}", wasm.display()))?;
+    let Some(text) = drop(&text, names) else { return Ok(false) };
     fs::write(glue, text).map_err(|e| format!("cannot write {}: {e}", glue.display()))?;
     Ok(true)
-}
-
-/// `wasm` without the exports `names`, and `glue` without the functions that call them. `Ok(None)` unless `wasm`
-/// exports each of them once and `glue` has each as wasm-bindgen writes one (below); `Err` when `wasm` cannot be read
-/// as a module.
-pub fn drop(wasm: &[u8], glue: &str, names: &[&str]) -> Result<Option<(Vec<u8>, String)>, String> {
-    let Some(glue) = dropped_from_glue(glue, names) else { return Ok(None) };
-    let Some(wasm) = dropped_from_module(wasm, names)? else { return Ok(None) };
-    Ok(Some((wasm, glue)))
-}
-
-/// The module with the exports `names` left out and every other section copied as it is; `None` unless each of
-/// them is exported exactly once.
-fn dropped_from_module(wasm: &[u8], names: &[&str]) -> Result<Option<Vec<u8>>, String> {
-    let unreadable = |e: &dyn std::fmt::Display| format!("the wasm module cannot be read: {e}");
-    let mut out = wasm_encoder::Module::new();
-    let mut dropped = 0;
-    for payload in Parser::new(0).parse_all(wasm) {
-        let payload = payload.map_err(|e| unreadable(&e))?;
-        let Some((id, range)) = payload.as_section() else { continue };
-        let Payload::ExportSection(reader) = payload else {
-            out.section(&wasm_encoder::RawSection { id, data: crate::import_names::section_bytes(wasm, range)? });
-            continue;
-        };
-        let mut exports = wasm_encoder::ExportSection::new();
-        for export in reader {
-            let export = export.map_err(|e| unreadable(&e))?;
-            if names.contains(&export.name) {
-                dropped += 1;
-            } else {
-                let kind = wasm_encoder::ExportKind::from(export.kind);
-                exports.export(export.name, kind, export.index);
-            }
-        }
-        out.section(&exports);
-    }
-    Ok((dropped == names.len()).then(|| out.finish()))
 }
 
 /// The glue without the function of each of `names` (`export function <name>(` at the start of a line, through
 /// the first line that is `}` alone, with the doc comment right before it); `None` unless each is there once and
 /// the name occurs nowhere else.
-fn dropped_from_glue(glue: &str, names: &[&str]) -> Option<String> {
+pub fn drop(glue: &str, names: &[&str]) -> Option<String> {
     let mut glue = glue.to_owned();
     for name in names {
         let span = function_span(&glue, name)?;

@@ -113,11 +113,10 @@ fn shorten_import_names(out_dir: &Path) -> Result {
     Ok(())
 }
 
-/// Takes out of the module and its glue the exports only the build calls (see [`build_exports`]); leaves them, and
-/// says so, when the glue is not of the form it knows.
+/// Takes out of the glue the functions of the exports only the build calls (see [`build_exports`]; the export
+/// renaming then leaves those out of the module); leaves them, and says so, when the glue is not of the form it knows.
 fn drop_build_exports(out_dir: &Path) -> Result {
-    let (wasm, glue) = (out_dir.join("server_bg.wasm"), out_dir.join("server.js"));
-    if !build_exports::drop_files(&wasm, &glue, &build_exports::BUILD_ONLY)? {
+    if !build_exports::drop_files(&out_dir.join("server.js"), &build_exports::BUILD_ONLY)? {
         println!(
             "note: {}: the wasm-bindgen glue is not of the form the build knows; the bundle keeps \
              mcp_worker_manifest() and mcp_worker_schemas() (about 1 KiB more to download)",

@@ -11,7 +11,7 @@
 //! to whoever calls it, as the `InitOutput` their declarations describe.
 
 use std::collections::HashMap;
-use std::fs;
+use std::path::Path;
 
 use wasmparser::{Parser, Payload};
 
@@ -33,17 +33,12 @@ pub struct Shortened {
     pub dropped: Vec<String>,
 }
 
-/// [`shorten`] on the files wasm-bindgen wrote, `wasm` and its glue, rewritten in place. `Ok(None)` (both left as
-/// they were) when the glue is not of the form this knows.
-pub fn shorten_files(wasm: &std::path::Path, glue: &std::path::Path) -> crate::Result<Option<Shortened>> {
-    let bytes = fs::read(wasm).map_err(|e| format!("cannot read {}: {e}", wasm.display()))?;
-    let text = fs::read_to_string(glue).map_err(|e| format!("cannot read {}: {e}", glue.display()))?;
-    let Some(shortened) = shorten(&bytes, &text).map_err(|e| format!("{}: {e}", wasm.display()))? else {
-        return Ok(None);
-    };
-    fs::write(wasm, &shortened.wasm).map_err(|e| format!("cannot write {}: {e}", wasm.display()))?;
-    fs::write(glue, &shortened.glue).map_err(|e| format!("cannot write {}: {e}", glue.display()))?;
-    Ok(Some(shortened))
+/// [`shorten`] on the files wasm-bindgen wrote, `wasm` and its glue, rewritten in place. Returns how many exports
+/// were renamed, or `None` (both files left as they were) when the glue is not of the form this knows.
+pub fn shorten_files(wasm: &Path, glue: &Path) -> crate::Result<Option<usize>> {
+    crate::module_files::rewrite(wasm, glue, |bytes, text| {
+        Ok(shorten(bytes, text)?.map(|shortened| (shortened.wasm, shortened.glue, shortened.renamed)))
+    })
 }
 
 /// Renames the exports of `wasm` that `glue` reaches and leaves out the others (see the module's description).

@@ -11,7 +11,6 @@
 //! every other section of the module is copied as it is.
 
 use std::collections::HashMap;
-use std::fs;
 use std::ops::Range;
 use std::path::Path;
 
@@ -26,14 +25,9 @@ pub const FORM: &str = "the glue's own imports and every module renamed";
 /// the form this knows.
 pub fn shorten_files(wasm: &Path, glue: &Path) -> crate::Result<Option<usize>> {
     let module = format!("./{}", wasm.with_extension("js").file_name().unwrap_or_default().to_string_lossy());
-    let bytes = fs::read(wasm).map_err(|e| format!("cannot read {}: {e}", wasm.display()))?;
-    let text = fs::read_to_string(glue).map_err(|e| format!("cannot read {}: {e}", glue.display()))?;
-    let Some(shortened) = shorten(&bytes, &text, &module).map_err(|e| format!("{}: {e}", wasm.display()))? else {
-        return Ok(None);
-    };
-    fs::write(wasm, &shortened.wasm).map_err(|e| format!("cannot write {}: {e}", wasm.display()))?;
-    fs::write(glue, &shortened.glue).map_err(|e| format!("cannot write {}: {e}", glue.display()))?;
-    Ok(Some(shortened.renamed))
+    crate::module_files::rewrite(wasm, glue, |bytes, text| {
+        Ok(shorten(bytes, text, &module)?.map(|shortened| (shortened.wasm, shortened.glue, shortened.renamed)))
+    })
 }
 
 /// A module and its glue with their imports renamed.

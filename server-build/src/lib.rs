@@ -27,6 +27,7 @@ pub mod lean_std;
 pub mod lockfile;
 pub mod low_memory;
 pub mod manifest;
+mod module_files;
 pub mod policy;
 pub mod prebuilt_schemas;
 pub mod project;
