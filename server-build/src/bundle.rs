@@ -129,7 +129,7 @@ fn drop_build_exports(out_dir: &Path) -> Result {
 /// Gives what the module exports short names, and leaves out what the glue does not use (see [`export_names`]);
 /// leaves them as they are, and says so, when the glue is not of the form it knows.
 fn shorten_export_names(out_dir: &Path) -> Result {
-    if export_names::shorten_files(&out_dir.join("server_bg.wasm"), &out_dir.join("server.js"))?.is_none() {
+    if export_names::shorten_files(&out_dir.join("server_bg.wasm"), &out_dir.join("server.js"), &[])?.is_none() {
         println!(
             "note: {}: the wasm-bindgen glue is not of the form the export renaming knows; the exports keep their \
              long names (about 0.5 KiB more to download)",

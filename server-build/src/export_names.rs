@@ -7,8 +7,12 @@
 //! export the glue reaches (`wasm.<name>`) to a short name, in the module and the glue, and the glue's own functions
 //! named after one (not a name the glue exports) to `$<short name>`. An export the glue never reaches (a `static` of
 //! wasm-bindgen's runtime, the deallocator once no glue function frees a string) is left out, so that wasm-opt can
-//! remove what only it kept. The host packages keep their exports' names: their glue's `init()` hands the exports
-//! to whoever calls it, as the `InitOutput` their declarations describe.
+//! remove what only it kept.
+//!
+//! A host package's glue hands the exports to whoever calls its `init()`, as the `InitOutput` its declarations
+//! describe: there the memory keeps its name (the one export a page has a use for: how much the host holds), the
+//! others are renamed all the same (each is a raw function of wasm-bindgen's calling convention, which only the glue
+//! can call), and [`declarations`] rewrites the declarations to match.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -27,24 +31,30 @@ pub struct Shortened {
     pub wasm: Vec<u8>,
     /// The glue's text.
     pub glue: String,
-    /// How many exports were renamed.
-    pub renamed: usize,
+    /// The exports renamed: each old name with its new one.
+    pub renamed: HashMap<String, String>,
     /// The exports left out, by their names.
     pub dropped: Vec<String>,
 }
 
-/// [`shorten`] on the files wasm-bindgen wrote, `wasm` and its glue, rewritten in place. Returns how many exports
-/// were renamed, or `None` (both files left as they were) when the glue is not of the form this knows.
-pub fn shorten_files(wasm: &Path, glue: &Path) -> crate::Result<Option<usize>> {
+/// [`shorten`] on the files wasm-bindgen wrote, `wasm` and its glue, rewritten in place. Returns the exports renamed
+/// (old name, new name) and those left out, or `None` (both files left as they were) when the glue is not of the
+/// form this knows.
+pub fn shorten_files(wasm: &Path, glue: &Path, keep: &[&str]) -> crate::Result<Option<Renaming>> {
     crate::module_files::rewrite(wasm, glue, |bytes, text| {
-        Ok(shorten(bytes, text)?.map(|shortened| (shortened.wasm, shortened.glue, shortened.renamed)))
+        Ok(shorten(bytes, text, keep)?
+            .map(|shortened| (shortened.wasm, shortened.glue, (shortened.renamed, shortened.dropped))))
     })
 }
 
-/// Renames the exports of `wasm` that `glue` reaches and leaves out the others (see the module's description).
-/// `Ok(None)` when the glue is not of the form this knows: it must take the exports once (`wasm = instance.exports`)
-/// and reach them only as `wasm.<name>`. `Err` when `wasm` cannot be read as a module.
-pub fn shorten(wasm: &[u8], glue: &str) -> Result<Option<Shortened>, String> {
+/// The exports [`shorten`] renamed (each old name with its new one), and those it left out.
+pub type Renaming = (HashMap<String, String>, Vec<String>);
+
+/// Renames the exports of `wasm` that `glue` reaches and leaves out the others (see the module's description),
+/// except those named in `keep`, which stay as they are. `Ok(None)` when the glue is not of the form this knows: it
+/// must take the exports once (`wasm = instance.exports`) and reach them only as `wasm.<name>`. `Err` when `wasm`
+/// cannot be read as a module.
+pub fn shorten(wasm: &[u8], glue: &str, keep: &[&str]) -> Result<Option<Shortened>, String> {
     if glue.matches(".exports").count() != 1 || !glue.contains("wasm = instance.exports;") || glue.contains("wasm[") {
         return Ok(None);
     }
@@ -63,6 +73,10 @@ pub fn shorten(wasm: &[u8], glue: &str) -> Result<Option<Shortened>, String> {
         let mut exports = wasm_encoder::ExportSection::new();
         for export in reader {
             let export = export.map_err(|e| unreadable(&e))?;
+            if keep.contains(&export.name) {
+                exports.export(export.name, wasm_encoder::ExportKind::from(export.kind), export.index);
+                continue;
+            }
             if reached(glue, export.name).next().is_none() {
                 dropped.push(export.name.to_owned());
                 continue;
@@ -73,7 +87,7 @@ pub fn shorten(wasm: &[u8], glue: &str) -> Result<Option<Shortened>, String> {
         out.section(&exports);
     }
     let Some(glue) = renamed_in_glue(glue, &names) else { return Ok(None) };
-    Ok(Some(Shortened { wasm: out.finish(), glue, renamed: names.len(), dropped }))
+    Ok(Some(Shortened { wasm: out.finish(), glue, renamed: names, dropped }))
 }
 
 /// Where the glue reaches the export `name`: each `wasm.<name>`, by the position of the name.
@@ -123,6 +137,34 @@ fn local_binding(glue: &str, name: &str, at: &[usize]) -> bool {
         .lines()
         .any(|line| line.trim_start().starts_with("export") && identifier_positions(line, name).next().is_some());
     plain && !exported
+}
+
+/// A package's declarations after [`shorten`]: in `InitOutput` (the glue's, `<name>.d.ts`) and in the module's
+/// own (`<name>_bg.wasm.d.ts`, a line `export const <name>: …` per export), each export renamed is named anew and
+/// each left out goes. `renamed` and `dropped` are what [`shorten`] made.
+pub fn declarations(text: &str, renamed: &HashMap<String, String>, dropped: &[String]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_init_output = false;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("export interface InitOutput") {
+            in_init_output = true;
+        } else if in_init_output && trimmed.starts_with('}') {
+            in_init_output = false;
+        }
+        let member =
+            if in_init_output { trimmed.strip_prefix("readonly ") } else { trimmed.strip_prefix("export const ") };
+        let named = member.and_then(|rest| rest.split_once(':')).map(|(name, _)| name.trim());
+        match named {
+            Some(name) if dropped.iter().any(|gone| gone == name) => {}
+            Some(name) => match renamed.get(name) {
+                Some(new) => out.push_str(&line.replacen(&format!("{name}:"), &format!("{new}:"), 1)),
+                None => out.push_str(line),
+            },
+            None => out.push_str(line),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

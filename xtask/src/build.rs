@@ -16,7 +16,7 @@ use std::sync::{Mutex, PoisonError};
 
 use mcp_worker_build::fingerprint::Fingerprint;
 pub(crate) use mcp_worker_build::lockfile::toml_string;
-use mcp_worker_build::{WASM_TARGET, bundle, import_names, lean_std, prebuilt_schemas};
+use mcp_worker_build::{WASM_TARGET, bundle, export_names, import_names, lean_std, prebuilt_schemas};
 
 use crate::{Result, cmd, display, root, target_dir};
 /// The host's JavaScript binding crate (its package ships as `target/pkg/host/`).
@@ -411,7 +411,10 @@ fn host_package(host: &WasmCrate, wasm: &Path, out_dir: &Path, profile: Profile)
     fingerprint.add(&bytes).add(profile.dir().as_bytes()).add(GLUE_EXPORTS_BEFORE_INIT.as_bytes());
     fingerprint.add(bundle::MINIFY.join(" ").as_bytes()).add(b"snippets minified, unimported ones dropped");
     fingerprint.add(import_names::FORM.as_bytes()).add(bundle::OPTIMIZE.join(" ").as_bytes());
-    fingerprint.add(bundle::OPTIMIZE_FORM.as_bytes());
+    fingerprint
+        .add(bundle::OPTIMIZE_FORM.as_bytes())
+        .add(export_names::FORM.as_bytes())
+        .add(HOST_KEPT_EXPORT.as_bytes());
     let stamp = format!("{}\n", fingerprint.hex());
     let stamp_file = out_dir.join(bundle::STAMP);
     if fs::read_to_string(&stamp_file).is_ok_and(|recorded| recorded == stamp) {
@@ -432,6 +435,7 @@ fn host_package(host: &WasmCrate, wasm: &Path, out_dir: &Path, profile: Profile)
             display(&glue)
         ));
     }
+    shorten_host_exports(out_dir, &host.lib)?;
     if profile == Profile::Release {
         bundle::optimize(&root().join("node_modules/.bin/wasm-opt"), &module)?;
     }
@@ -454,6 +458,31 @@ fn host_package(host: &WasmCrate, wasm: &Path, out_dir: &Path, profile: Profile)
             .map_err(|e| format!("cannot write {}: {e}", display(&declarations)))?;
     }
     fs::write(&stamp_file, stamp).map_err(|e| format!("cannot write {}: {e}", display(&stamp_file)))
+}
+
+/// The one export of a host package that keeps its name: `init()` hands the exports to the page, as `InitOutput`,
+/// and the memory is the one a page has a use for (how much the host holds). The others are raw functions of
+/// wasm-bindgen's calling convention, which only the glue calls.
+const HOST_KEPT_EXPORT: &str = "memory";
+
+/// Gives the host package's exports short names and leaves out those its glue does not use (see
+/// [`export_names`]), its memory kept, and names them so in its declarations (`InitOutput`, and the module's own).
+fn shorten_host_exports(out_dir: &Path, lib: &str) -> Result {
+    let glue = out_dir.join(format!("{lib}.js"));
+    let module = out_dir.join(format!("{lib}_bg.wasm"));
+    let Some((renamed, dropped)) = export_names::shorten_files(&module, &glue, &[HOST_KEPT_EXPORT])? else {
+        return Err(format!(
+            "{}: the wasm-bindgen glue is not of the form the export renaming knows (server-build/src/export_names.rs)",
+            display(&glue)
+        ));
+    };
+    for declarations in [out_dir.join(format!("{lib}.d.ts")), out_dir.join(format!("{lib}_bg.wasm.d.ts"))] {
+        let text =
+            fs::read_to_string(&declarations).map_err(|e| format!("cannot read {}: {e}", display(&declarations)))?;
+        fs::write(&declarations, export_names::declarations(&text, &renamed, &dropped))
+            .map_err(|e| format!("cannot write {}: {e}", display(&declarations)))?;
+    }
+    Ok(())
 }
 
 /// Removes the snippets under `out_dir` that neither the glue nor another snippet imports. wasm-bindgen writes every
