@@ -1,4 +1,4 @@
-//! Short names for what a server's module exports, and no export its glue does not use.
+//! Short names for what a server's or host package's module exports, and no export its glue does not use.
 //!
 //! wasm-bindgen names the exports that invoke a Rust closure after the closure's types and the crates' hashes
 //! (`wasm_bindgen_e44edd6d937718a7___convert__closures_____invoke___web_sys_867ff20a0cbcb1f1___features__gen_MessageEvent__MessageEvent______true_`),
