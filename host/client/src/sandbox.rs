@@ -18,8 +18,10 @@ const PRELUDE_IMPORT: &str = mcp_worker_protocol::js_without_comment_lines!(incl
 /// the page's origin whose bundle does not run the guard itself): the worker guard (heartbeat, self-close notice,
 /// blocked-request reports), then the server's bootstrap. `entry`, the bootstrap's URL, is defined before it.
 ///
-/// With `wasm`, the URL of the server's wasm, the prelude starts fetching and compiling it while the bootstrap loads
-/// and the handshake goes on; the SDK's bootstrap takes that module when `connect` names the same wasm.
+/// With `wasm`, the URL of the server's wasm, the prelude compiles the wasm's bytes the page sends (`{ mcpWorker:
+/// "wasm", bytes }`, fetched through the page's HTTP cache; the worker fetches the URL itself when `bytes` is null)
+/// while the bootstrap loads and the handshake goes on; the SDK's bootstrap takes that module when `connect` names
+/// the same wasm, or none.
 pub fn worker_prelude(wasm: Option<&str>) -> String {
     let wasm = wasm.map_or_else(|| "null".to_owned(), js_string_literal);
     format!("const wasmUrl = {wasm};\n{}{PRELUDE_IMPORT}", mcp_worker_protocol::worker_guard::WORKER_GUARD)
@@ -35,7 +37,7 @@ pub(crate) fn js_string_literal(text: &str) -> String {
 
 /// The CSP hash source of [`FRAME_SCRIPT`]. A page that sends its own Content-Security-Policy must allow it in
 /// `script-src` (the frame's document is `about:srcdoc`, which inherits the page's policy), and `worker-src blob:`.
-pub const FRAME_SCRIPT_HASH: &str = "sha256-m63b0KUhZLe/mayW/6MWDAN2fpKRcZWK5nAiEgG6pkQ=";
+pub const FRAME_SCRIPT_HASH: &str = "sha256-/olJ8bNII8Ls2/dD+rXdJMVTZRVSGbn02vyy6Sz2lcg=";
 
 /// Where a server's worker runs.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,13 +5,16 @@
 // messages to it. Worker messages are relayed only as the small records the host
 // reads, so a server cannot send the page more than that on this channel. MCP frames never pass through here: the
 // host's MessagePort is transferred on to the worker.
-// A frame told to `keep` runs no server: it holds modules of the wasm URLs sent on `control` (module_keeper.rs).
+// A frame told to `keep` runs no server: it holds modules of the wasm URLs sent on `control` (module_keeper.rs),
+// compiled from the bytes the page sends with a URL, or else fetched.
 (() => {
   let started = false;
   const KEPT_MAX = 8;
-  const keep = (kept, url) => {
+  const keep = (kept, url, bytes) => {
     if (typeof url !== "string" || url.length > 4096 || !/^https?:\/\//i.test(url)) return;
-    const module = kept.get(url) ?? WebAssembly.compileStreaming(fetch(url, { credentials: "omit" })).catch(() => null);
+    const compile = () =>
+      bytes instanceof ArrayBuffer ? WebAssembly.compile(bytes) : WebAssembly.compileStreaming(fetch(url, { credentials: "omit" }));
+    const module = kept.get(url) ?? compile().catch(() => null);
     kept.delete(url);
     kept.set(url, module);
     if (kept.size > KEPT_MAX) kept.delete(kept.keys().next().value);
@@ -26,7 +29,7 @@
     const control = init.control;
     if (init.keep === true) {
       const kept = new Map();
-      control.onmessage = (e) => keep(kept, e.data && e.data.keep);
+      control.onmessage = (e) => keep(kept, e.data && e.data.keep, e.data && e.data.bytes);
       return;
     }
     // A spare frame, made before its server was known, takes on the server's policy before the worker exists: the

@@ -1,10 +1,23 @@
 // The end of the prelude of a worker the host starts from a script of its own, after the worker guard
 // (`mcp_worker_protocol::worker_guard`; `entry`, the bundle's bootstrap URL, and `wasmUrl`, its wasm's URL or null,
-// are defined above them). It starts fetching and compiling the wasm, so that this goes on while the bootstrap loads
-// and the handshake is made (the SDK's bootstrap takes the module from `self[Symbol.for("mcpWorker.wasm")]`), then
-// imports the server, whose code runs after the guard.
+// are defined above them). With a wasm URL, the page sends the wasm's bytes, fetched through its own HTTP cache (an
+// opaque origin's requests are never cached, so a sandboxed worker's own fetch downloads the wasm at every start),
+// as `{ mcpWorker: "wasm", bytes }`: the prelude compiles them as they come, while the bootstrap loads and the
+// handshake is made, or fetches the URL itself when `bytes` is null (the page's fetch failed). The SDK's bootstrap
+// takes the module from `self[Symbol.for("mcpWorker.wasm")]`. Then it imports the server, whose code runs after the
+// guard.
 if (wasmUrl !== null) {
-  const module = WebAssembly.compileStreaming(fetch(wasmUrl)).catch(() => null);
+  const module = new Promise((resolve) => {
+    const take = (event) => {
+      const m = event.data;
+      if (!m || m.mcpWorker !== "wasm") return;
+      event.stopImmediatePropagation();
+      self.removeEventListener("message", take);
+      const compiled = m.bytes instanceof ArrayBuffer ? WebAssembly.compile(m.bytes) : WebAssembly.compileStreaming(fetch(wasmUrl));
+      resolve(compiled.catch(() => null));
+    };
+    self.addEventListener("message", take);
+  });
   Object.defineProperty(self, Symbol.for("mcpWorker.wasm"), { value: { url: wasmUrl, module } });
 }
 import(entry).catch((error) => self.postMessage({ mcpWorker: "loadError", error: String((error && error.message) || error) }));

@@ -17,6 +17,15 @@ use web_sys::{
     Blob, BlobPropertyBag, HtmlIFrameElement, MessageChannel, MessagePort, Url, Worker, WorkerOptions, WorkerType,
 };
 
+#[wasm_bindgen(module = "/js/frames.js")]
+extern "C" {
+    /// Fetches the wasm at `url` through the page's HTTP cache and posts its bytes on `port` (the control channel of
+    /// a sandboxed start, which the frame relays to the worker's prelude): an opaque origin's own requests are never
+    /// cached, so a sandboxed worker that fetched its wasm downloaded it at every start.
+    #[wasm_bindgen(js_name = sendWasm)]
+    fn send_wasm(url: &str, port: &MessagePort);
+}
+
 /// The control side of a started worker.
 pub(super) enum Endpoint {
     /// A worker on the page's origin, started from its bundle's own URL or from the host's prelude (a blob: URL).
@@ -108,8 +117,9 @@ impl Endpoint {
                 let init = Object::new();
                 let _ = Reflect::set(&init, &"mcpWorkerFrame".into(), &1.into());
                 let _ = Reflect::set(&init, &"entry".into(), &entry.url.as_str().into());
-                // The worker fetches and compiles its own wasm: from its first run, when it is an SDK bundle's.
-                let _ = Reflect::set(&init, &"prelude".into(), &worker_prelude(entry.known_wasm().as_deref()).into());
+                // The worker compiles the wasm of an SDK bundle from its first run, from bytes the page sends.
+                let known_wasm = entry.known_wasm();
+                let _ = Reflect::set(&init, &"prelude".into(), &worker_prelude(known_wasm.as_deref()).into());
                 let _ = Reflect::set(&init, &"name".into(), &name.into());
                 let _ = Reflect::set(&init, &"control".into(), &channel.port2());
                 let transfer = Array::of1(&channel.port2());
@@ -139,6 +149,9 @@ impl Endpoint {
                 };
                 let _ = frame.set_attribute("title", &format!("MCP server {name}"));
                 control.start();
+                if let Some(wasm) = &known_wasm {
+                    send_wasm(wasm, &control);
+                }
                 Ok(Self::Sandboxed { frame, control })
             }
         }

@@ -3,9 +3,9 @@
 //! so without a module held elsewhere its next start (a restart, a start after a stop) compiled each function again
 //! as its first calls reached it: in a sandboxed frame, its first `server/discover` took 9-24 ms rather than 2-3.
 //!
-//! No start takes a kept module: each fetches and compiles the wasm again (the sandboxed worker itself, or the page
-//! for a worker on its origin), so a bundle whose wasm changed gets the new one. A kept module only keeps that
-//! compile's code warm.
+//! No start takes a kept module: each compiles the wasm again (the sandboxed worker, from the bytes the page fetched
+//! for it, or the page for a worker on its origin), and the page fetches it as its HTTP cache says, so a bundle
+//! whose wasm changed gets the new one. A kept module only keeps that compile's code warm.
 //!
 //! - On the page's origin, the page holds the modules its starts compiled ([`keep_on_page`]).
 //! - Sandboxed workers run in the process of the page's sandboxed frames, which the page cannot hand a module to:
@@ -13,12 +13,15 @@
 //!   ([`keep_in_sandbox`]).
 //!
 //! Each keeps modules of the [`KEPT_MAX`] wasm URLs last started: a stopped server's compiled code stays in memory
-//! while its module is kept, as a running server's does while it runs.
+//! while its module is kept, as a running server's does while it runs. The sandbox's keeper compiles a URL new to it
+//! from bytes the page fetches through its HTTP cache, as a sandboxed start's worker does (an opaque origin's own
+//! requests are never cached).
 
 use super::endpoint::{frame_parent, new_frame, post_once_loaded};
 use crate::sandbox::spare_frame_document;
 use js_sys::{Array, Object, Reflect, WebAssembly};
 use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
 use web_sys::{HtmlIFrameElement, MessageChannel, MessagePort};
 
 /// How many wasm URLs each keeper holds a module of (the frame script's `KEPT_MAX` is the same).
@@ -28,6 +31,15 @@ const KEPT_MAX: usize = 8;
 struct SandboxKeeper {
     frame: HtmlIFrameElement,
     control: MessagePort,
+    /// The URLs it keeps, the latest last: as the frame script keeps them, so that the page fetches only new ones.
+    kept: Vec<String>,
+}
+
+#[wasm_bindgen(module = "/js/frames.js")]
+extern "C" {
+    /// Fetches the wasm at `url` through the page's HTTP cache and posts `{ keep: url, bytes }` on `port`.
+    #[wasm_bindgen(js_name = keepWasm)]
+    fn keep_wasm(url: &str, port: &MessagePort);
 }
 
 thread_local! {
@@ -56,10 +68,21 @@ pub(super) fn keep_in_sandbox(wasm_url: &str) {
         if !keeper.as_ref().is_some_and(|k| k.frame.is_connected()) {
             *keeper = make_sandbox_keeper();
         }
-        if let Some(keeper) = keeper.as_ref() {
-            let message = Object::new();
-            let _ = Reflect::set(&message, &"keep".into(), &wasm_url.into());
-            let _ = keeper.control.post_message(&message);
+        if let Some(keeper) = keeper.as_mut() {
+            let known = keeper.kept.iter().any(|url| url == wasm_url);
+            keeper.kept.retain(|url| url != wasm_url);
+            if keeper.kept.len() >= KEPT_MAX {
+                keeper.kept.remove(0);
+            }
+            keeper.kept.push(wasm_url.to_owned());
+            if known {
+                // Already kept: the frame only moves it to the latest.
+                let message = Object::new();
+                let _ = Reflect::set(&message, &"keep".into(), &wasm_url.into());
+                let _ = keeper.control.post_message(&message);
+            } else {
+                keep_wasm(wasm_url, &keeper.control);
+            }
         }
     });
 }
@@ -78,5 +101,5 @@ fn make_sandbox_keeper() -> Option<SandboxKeeper> {
     let _ = Reflect::set(&init, &"control".into(), &channel.port2());
     post_once_loaded(&frame, init, Array::of1(&channel.port2()));
     parent.append_child(&frame).ok()?;
-    Some(SandboxKeeper { frame, control: channel.port1() })
+    Some(SandboxKeeper { frame, control: channel.port1(), kept: Vec::new() })
 }
