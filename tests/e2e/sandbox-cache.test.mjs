@@ -1,7 +1,8 @@
 // End-to-end test of what a sandboxed server's starts download. A sandboxed worker lives in an opaque origin, whose
 // requests the browser never caches: had it fetched its own wasm, every start (a restart, a start after a stop)
 // would download the whole module again, however the site caches it. The page fetches it instead, through its own
-// HTTP cache, and hands the bytes to the worker (and to the frame that keeps compiled code between starts).
+// HTTP cache, and hands the response's body to the worker (and to the frame that keeps compiled code between
+// starts).
 import assert from "node:assert/strict";
 import http from "node:http";
 import { after, before, describe, it } from "node:test";

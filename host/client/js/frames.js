@@ -234,21 +234,30 @@ export function closeOffThread(port) {
 }
 
 // A server's wasm for the sandbox, fetched by the page: the page's HTTP cache keeps it, while an opaque origin's
-// requests are never cached, so a sandboxed frame's or worker's own fetch would download it each time. The bytes, or
-// null when the fetch fails (the sandbox then fetches the wasm itself, and reports what went wrong, as it always has).
-function wasmBytes(url) {
-  return fetch(url, { credentials: "omit" })
-    .then((response) => (response.ok ? response.arrayBuffer() : null))
-    .catch(() => null);
+// requests are never cached, so a sandboxed frame's or worker's own fetch would download it each time. Posts
+// `message` on `port` with `body`, the response's body as a stream (transferred: the sandbox compiles it as it comes,
+// as from its own fetch), or null when the fetch fails (the sandbox then fetches the wasm itself, and reports what
+// went wrong, as it always has).
+function postWasm(url, port, message) {
+  fetch(url, { credentials: "omit" })
+    .then((response) => (response.ok && response.body ? response.body : null))
+    .catch(() => null)
+    .then((body) => {
+      try {
+        port.postMessage({ ...message, body }, body ? [body] : []);
+      } catch {
+        port.postMessage({ ...message, body: null });
+      }
+    });
 }
 
-// Posts `{ mcpWorker: "wasm", bytes }` on `port`, a sandboxed start's control channel, which the server's frame
-// relays to the worker's prelude (src/worker/endpoint.rs).
+// `{ mcpWorker: "wasm", body }` for a sandboxed start's control channel, which the server's frame relays to the
+// worker's prelude (src/worker/endpoint.rs).
 export function sendWasm(url, port) {
-  wasmBytes(url).then((bytes) => port.postMessage({ mcpWorker: "wasm", bytes }, bytes ? [bytes] : []));
+  postWasm(url, port, { mcpWorker: "wasm" });
 }
 
-// Posts `{ keep: url, bytes }` on `port`, to the frame that keeps compiled modules (src/worker/module_keeper.rs).
+// `{ keep: url, body }` for the frame that keeps compiled modules (src/worker/module_keeper.rs).
 export function keepWasm(url, port) {
-  wasmBytes(url).then((bytes) => port.postMessage({ keep: url, bytes }, bytes ? [bytes] : []));
+  postWasm(url, port, { keep: url });
 }

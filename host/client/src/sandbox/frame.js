@@ -6,14 +6,18 @@
 // reads, so a server cannot send the page more than that on this channel. MCP frames never pass through here: the
 // host's MessagePort is transferred on to the worker.
 // A frame told to `keep` runs no server: it holds modules of the wasm URLs sent on `control` (module_keeper.rs),
-// compiled from the bytes the page sends with a URL, or else fetched.
+// compiled from the body the page sends with a URL (a stream of the bytes it fetched), or else fetched.
 (() => {
   let started = false;
   const KEPT_MAX = 8;
-  const keep = (kept, url, bytes) => {
+  const keep = (kept, url, body) => {
     if (typeof url !== "string" || url.length > 4096 || !/^https?:\/\//i.test(url)) return;
     const compile = () =>
-      bytes instanceof ArrayBuffer ? WebAssembly.compile(bytes) : WebAssembly.compileStreaming(fetch(url, { credentials: "omit" }));
+      WebAssembly.compileStreaming(
+        body instanceof ReadableStream
+          ? new Response(body, { headers: { "Content-Type": "application/wasm" } })
+          : fetch(url, { credentials: "omit" }),
+      );
     const module = kept.get(url) ?? compile().catch(() => null);
     kept.delete(url);
     kept.set(url, module);
@@ -29,7 +33,7 @@
     const control = init.control;
     if (init.keep === true) {
       const kept = new Map();
-      control.onmessage = (e) => keep(kept, e.data && e.data.keep, e.data && e.data.bytes);
+      control.onmessage = (e) => keep(kept, e.data && e.data.keep, e.data && e.data.body);
       return;
     }
     // A spare frame, made before its server was known, takes on the server's policy before the worker exists: the
@@ -69,7 +73,10 @@
     control.onmessage = (e) => {
       const m = e.data;
       try {
-        worker.postMessage(m, m && m.port instanceof MessagePort ? [m.port] : []);
+        const transfer = [];
+        if (m && m.port instanceof MessagePort) transfer.push(m.port);
+        if (m && m.body instanceof ReadableStream) transfer.push(m.body);
+        worker.postMessage(m, transfer);
       } catch (error) {
         control.postMessage({ mcpWorker: "fatal", error: text(error && error.message, 2000) });
       }

@@ -2,8 +2,9 @@
 // (`mcp_worker_protocol::worker_guard`; `entry`, the bundle's bootstrap URL, and `wasmUrl`, its wasm's URL or null,
 // are defined above them). With a wasm URL, the page sends the wasm's bytes, fetched through its own HTTP cache (an
 // opaque origin's requests are never cached, so a sandboxed worker's own fetch downloads the wasm at every start),
-// as `{ mcpWorker: "wasm", bytes }`: the prelude compiles them as they come, while the bootstrap loads and the
-// handshake is made, or fetches the URL itself when `bytes` is null (the page's fetch failed). The SDK's bootstrap
+// as `{ mcpWorker: "wasm", body }` (the response's body, a stream): the prelude compiles them as they come, while
+// the bootstrap loads and the handshake is made, or fetches the URL itself when `body` is null (the page's fetch
+// failed). The SDK's bootstrap
 // takes the module from `self[Symbol.for("mcpWorker.wasm")]`. Then it imports the server, whose code runs after the
 // guard.
 if (wasmUrl !== null) {
@@ -13,7 +14,8 @@ if (wasmUrl !== null) {
       if (!m || m.mcpWorker !== "wasm") return;
       event.stopImmediatePropagation();
       self.removeEventListener("message", take);
-      const compiled = m.bytes instanceof ArrayBuffer ? WebAssembly.compile(m.bytes) : WebAssembly.compileStreaming(fetch(wasmUrl));
+      const source = m.body instanceof ReadableStream ? new Response(m.body, { headers: { "Content-Type": "application/wasm" } }) : fetch(wasmUrl);
+      const compiled = WebAssembly.compileStreaming(source);
       resolve(compiled.catch(() => null));
     };
     self.addEventListener("message", take);

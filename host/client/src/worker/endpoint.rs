@@ -19,9 +19,9 @@ use web_sys::{
 
 #[wasm_bindgen(module = "/js/frames.js")]
 extern "C" {
-    /// Fetches the wasm at `url` through the page's HTTP cache and posts its bytes on `port` (the control channel of
-    /// a sandboxed start, which the frame relays to the worker's prelude): an opaque origin's own requests are never
-    /// cached, so a sandboxed worker that fetched its wasm downloaded it at every start.
+    /// Fetches the wasm at `url` through the page's HTTP cache and posts its body (a stream) on `port`, the control
+    /// channel of a sandboxed start, which the frame relays to the worker's prelude: an opaque origin's own requests
+    /// are never cached, so a sandboxed worker that fetched its wasm downloaded it at every start.
     #[wasm_bindgen(js_name = sendWasm)]
     fn send_wasm(url: &str, port: &MessagePort);
 }
@@ -117,7 +117,7 @@ impl Endpoint {
                 let init = Object::new();
                 let _ = Reflect::set(&init, &"mcpWorkerFrame".into(), &1.into());
                 let _ = Reflect::set(&init, &"entry".into(), &entry.url.as_str().into());
-                // The worker compiles the wasm of an SDK bundle from its first run, from bytes the page sends.
+                // The worker compiles the wasm of an SDK bundle from its first run, as the page's fetch streams it.
                 let known_wasm = entry.known_wasm();
                 let _ = Reflect::set(&init, &"prelude".into(), &worker_prelude(known_wasm.as_deref()).into());
                 let _ = Reflect::set(&init, &"name".into(), &name.into());

@@ -3,8 +3,8 @@
 //! so without a module held elsewhere its next start (a restart, a start after a stop) compiled each function again
 //! as its first calls reached it: in a sandboxed frame, its first `server/discover` took 9-24 ms rather than 2-3.
 //!
-//! No start takes a kept module: each compiles the wasm again (the sandboxed worker, from the bytes the page fetched
-//! for it, or the page for a worker on its origin), and the page fetches it as its HTTP cache says, so a bundle
+//! No start takes a kept module: each compiles the wasm again (the sandboxed worker, as the page's fetch for it
+//! streams it, or the page for a worker on its origin), and the page fetches it as its HTTP cache says, so a bundle
 //! whose wasm changed gets the new one. A kept module only keeps that compile's code warm.
 //!
 //! - On the page's origin, the page holds the modules its starts compiled ([`keep_on_page`]).
@@ -14,7 +14,7 @@
 //!
 //! Each keeps modules of the [`KEPT_MAX`] wasm URLs last started: a stopped server's compiled code stays in memory
 //! while its module is kept, as a running server's does while it runs. The sandbox's keeper compiles a URL new to it
-//! from bytes the page fetches through its HTTP cache, as a sandboxed start's worker does (an opaque origin's own
+//! as the page's fetch through its HTTP cache streams it, as a sandboxed start's worker does (an opaque origin's own
 //! requests are never cached).
 
 use super::endpoint::{frame_parent, new_frame, post_once_loaded};
@@ -37,7 +37,7 @@ struct SandboxKeeper {
 
 #[wasm_bindgen(module = "/js/frames.js")]
 extern "C" {
-    /// Fetches the wasm at `url` through the page's HTTP cache and posts `{ keep: url, bytes }` on `port`.
+    /// Fetches the wasm at `url` through the page's HTTP cache and posts `{ keep: url, body }` on `port`.
     #[wasm_bindgen(js_name = keepWasm)]
     fn keep_wasm(url: &str, port: &MessagePort);
 }
