@@ -251,10 +251,13 @@ function postWasm(url, port, message) {
     });
 }
 
-// `{ mcpWorker: "wasm", body }` for a sandboxed start's control channel, which the server's frame relays to the
-// worker's prelude (src/worker/endpoint.rs).
-export function sendWasm(url, port) {
-  postWasm(url, port, { mcpWorker: "wasm" });
+// For a sandboxed start (src/worker/endpoint.rs): `{ mcpWorker: "wasm", port }` on its control channel, which the
+// server's frame relays to the worker's prelude, then `{ body }` on that port, straight to the worker (a stream
+// relayed by the frame would pass each of its chunks through the frame).
+export function sendWasm(url, control) {
+  const channel = new MessageChannel();
+  control.postMessage({ mcpWorker: "wasm", port: channel.port2 }, [channel.port2]);
+  postWasm(url, channel.port1, {});
 }
 
 // `{ keep: url, body }` for the frame that keeps compiled modules (src/worker/module_keeper.rs).

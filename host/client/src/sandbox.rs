@@ -18,9 +18,9 @@ const PRELUDE_IMPORT: &str = mcp_worker_protocol::js_without_comment_lines!(incl
 /// the page's origin whose bundle does not run the guard itself): the worker guard (heartbeat, self-close notice,
 /// blocked-request reports), then the server's bootstrap. `entry`, the bootstrap's URL, is defined before it.
 ///
-/// With `wasm`, the URL of the server's wasm, the prelude compiles the wasm the page sends (`{ mcpWorker: "wasm",
-/// body }`, the body of the page's fetch through its HTTP cache, as a stream; the worker fetches the URL itself when
-/// `body` is null) while the bootstrap loads and the handshake goes on; the SDK's bootstrap takes that module when `connect` names
+/// With `wasm`, the URL of the server's wasm, the prelude compiles the wasm the page sends (`{ body }` on the port of
+/// the control message `{ mcpWorker: "wasm", port }`: the body of the page's fetch through its HTTP cache, as a
+/// stream; the worker fetches the URL itself when `body` is null) while the bootstrap loads and the handshake goes on; the SDK's bootstrap takes that module when `connect` names
 /// the same wasm, or none.
 pub fn worker_prelude(wasm: Option<&str>) -> String {
     let wasm = wasm.map_or_else(|| "null".to_owned(), js_string_literal);
@@ -37,7 +37,7 @@ pub(crate) fn js_string_literal(text: &str) -> String {
 
 /// The CSP hash source of [`FRAME_SCRIPT`]. A page that sends its own Content-Security-Policy must allow it in
 /// `script-src` (the frame's document is `about:srcdoc`, which inherits the page's policy), and `worker-src blob:`.
-pub const FRAME_SCRIPT_HASH: &str = "sha256-0afpJJb4ZPE/cAVR3T2I43Sxm3CWZwO1Q3u0boBVZPY=";
+pub const FRAME_SCRIPT_HASH: &str = "sha256-fbBGXHwRrfbmjyEPS1RHmAMjW6h7ZwjhQiFtyjDhLNs=";
 
 /// Where a server's worker runs.
 #[derive(Debug, Clone, PartialEq, Eq)]

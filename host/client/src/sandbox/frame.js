@@ -73,10 +73,7 @@
     control.onmessage = (e) => {
       const m = e.data;
       try {
-        const transfer = [];
-        if (m && m.port instanceof MessagePort) transfer.push(m.port);
-        if (m && m.body instanceof ReadableStream) transfer.push(m.body);
-        worker.postMessage(m, transfer);
+        worker.postMessage(m, m && m.port instanceof MessagePort ? [m.port] : []);
       } catch (error) {
         control.postMessage({ mcpWorker: "fatal", error: text(error && error.message, 2000) });
       }

@@ -2,21 +2,24 @@
 // (`mcp_worker_protocol::worker_guard`; `entry`, the bundle's bootstrap URL, and `wasmUrl`, its wasm's URL or null,
 // are defined above them). With a wasm URL, the page sends the wasm's bytes, fetched through its own HTTP cache (an
 // opaque origin's requests are never cached, so a sandboxed worker's own fetch downloads the wasm at every start),
-// as `{ mcpWorker: "wasm", body }` (the response's body, a stream): the prelude compiles them as they come, while
-// the bootstrap loads and the handshake is made, or fetches the URL itself when `body` is null (the page's fetch
-// failed). The SDK's bootstrap
+// as `{ body }` (the response's body, a stream) on the port of the control message `{ mcpWorker: "wasm", port }`: the
+// prelude compiles them as they come, while the bootstrap loads and the handshake is made, or fetches the URL
+// itself when `body` is null (the page's fetch failed). The SDK's bootstrap
 // takes the module from `self[Symbol.for("mcpWorker.wasm")]`. Then it imports the server, whose code runs after the
 // guard.
 if (wasmUrl !== null) {
   const module = new Promise((resolve) => {
     const take = (event) => {
       const m = event.data;
-      if (!m || m.mcpWorker !== "wasm") return;
+      if (!m || m.mcpWorker !== "wasm" || !(m.port instanceof MessagePort)) return;
       event.stopImmediatePropagation();
       self.removeEventListener("message", take);
-      const source = m.body instanceof ReadableStream ? new Response(m.body, { headers: { "Content-Type": "application/wasm" } }) : fetch(wasmUrl);
-      const compiled = WebAssembly.compileStreaming(source);
-      resolve(compiled.catch(() => null));
+      m.port.onmessage = (sent) => {
+        m.port.close();
+        const body = sent.data && sent.data.body;
+        const source = body instanceof ReadableStream ? new Response(body, { headers: { "Content-Type": "application/wasm" } }) : fetch(wasmUrl);
+        resolve(WebAssembly.compileStreaming(source).catch(() => null));
+      };
     };
     self.addEventListener("message", take);
   });

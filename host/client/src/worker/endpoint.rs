@@ -19,9 +19,9 @@ use web_sys::{
 
 #[wasm_bindgen(module = "/js/frames.js")]
 extern "C" {
-    /// Fetches the wasm at `url` through the page's HTTP cache and posts its body (a stream) on `port`, the control
-    /// channel of a sandboxed start, which the frame relays to the worker's prelude: an opaque origin's own requests
-    /// are never cached, so a sandboxed worker that fetched its wasm downloaded it at every start.
+    /// Fetches the wasm at `url` through the page's HTTP cache and hands its body (a stream) to the worker's prelude,
+    /// on a port sent on `port`, the control channel of a sandboxed start, which the frame relays: an opaque origin's
+    /// own requests are never cached, so a sandboxed worker that fetched its wasm downloaded it at every start.
     #[wasm_bindgen(js_name = sendWasm)]
     fn send_wasm(url: &str, port: &MessagePort);
 }
