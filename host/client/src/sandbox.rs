@@ -20,8 +20,8 @@ const PRELUDE_IMPORT: &str = mcp_worker_protocol::js_without_comment_lines!(incl
 ///
 /// With `wasm`, the URL of the server's wasm, the prelude compiles the wasm the page sends (`{ body }` on the port of
 /// the control message `{ mcpWorker: "wasm", port }`: the body of the page's fetch through its HTTP cache, as a
-/// stream; the worker fetches the URL itself when `body` is null) while the bootstrap loads and the handshake goes on; the SDK's bootstrap takes that module when `connect` names
-/// the same wasm, or none.
+/// stream; the worker fetches the URL itself when `body` is null) while the bootstrap loads and the handshake goes
+/// on; the SDK's bootstrap takes that module when `connect` names the same wasm, or none.
 pub fn worker_prelude(wasm: Option<&str>) -> String {
     let wasm = wasm.map_or_else(|| "null".to_owned(), js_string_literal);
     format!("const wasmUrl = {wasm};\n{}{PRELUDE_IMPORT}", mcp_worker_protocol::worker_guard::WORKER_GUARD)

@@ -126,8 +126,8 @@ impl WorkerSpec {
     ///
     /// A sandboxed worker loads its bundle as a cross-origin script: the bundle's files must be served with
     /// `Access-Control-Allow-Origin: *`. It compiles its own wasm, as the page's fetch through its HTTP cache
-    /// streams it (an opaque origin's own requests are never cached); a module given with [`WorkerSpec::module`] serves
-    /// only workers on the page's origin.
+    /// streams it (an opaque origin's own requests are never cached); a module given with [`WorkerSpec::module`]
+    /// serves only workers on the page's origin.
     pub fn isolation(mut self, isolation: Isolation) -> Self {
         self.isolation = isolation;
         self

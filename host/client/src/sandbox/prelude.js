@@ -16,7 +16,8 @@ if (wasmUrl !== null) {
       m.port.onmessage = (sent) => {
         m.port.close();
         const body = sent.data && sent.data.body;
-        const source = body instanceof ReadableStream ? new Response(body, { headers: { "Content-Type": "application/wasm" } }) : fetch(wasmUrl);
+        const source =
+          body instanceof ReadableStream ? new Response(body, { headers: { "Content-Type": "application/wasm" } }) : fetch(wasmUrl);
         resolve(WebAssembly.compileStreaming(source).catch(() => null));
       };
     };
