@@ -30,6 +30,7 @@ pub mod sampling;
 pub mod substring;
 pub mod tools;
 pub mod version;
+pub mod worker_entry;
 pub mod worker_guard;
 
 pub use completion::{CompleteParams, CompleteResult, Completion, CompletionReference};

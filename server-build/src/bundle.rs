@@ -83,9 +83,12 @@ pub fn assemble(assembly: &Assembly<'_>) -> Result<PathBuf> {
             format!("cannot copy {}: {e}\n  the worker SDK ships {file} in its js/ directory", from.display())
         })?;
     }
-    write_worker_entry(out_dir)?;
+    let one_module = write_worker_entry(out_dir)?;
     if let Some(esbuild) = assembly.esbuild {
         minify(esbuild, &out_dir.join(BOOTSTRAP))?;
+    }
+    if one_module {
+        mark_one_module(&out_dir.join(BOOTSTRAP))?;
     }
     let package = out_dir.join("package.json");
     fs::write(&package, NODE_PACKAGE_JSON).map_err(|e| format!("cannot write {}: {e}", package.display()))?;
@@ -140,8 +143,8 @@ fn shorten_export_names(out_dir: &Path) -> Result {
 }
 
 /// Makes `bootstrap.js` one module with the glue (see [`crate::worker_entry`]); leaves the SDK's two-file form, and
-/// says so, when the glue is not of the form it knows.
-fn write_worker_entry(out_dir: &Path) -> Result {
+/// says so, when the glue is not of the form it knows. Whether it made one module.
+fn write_worker_entry(out_dir: &Path) -> Result<bool> {
     let read = |path: PathBuf| fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()));
     let (glue, bootstrap) = (read(out_dir.join("server.js"))?, read(out_dir.join(BOOTSTRAP))?);
     let bootstrap = crate::worker_entry::with_guard(&bootstrap).unwrap_or_else(|| {
@@ -152,16 +155,26 @@ fn write_worker_entry(out_dir: &Path) -> Result {
         );
         bootstrap
     });
-    let entry = crate::worker_entry::combine(&glue, &bootstrap).unwrap_or_else(|| {
+    let combined = crate::worker_entry::combine(&glue, &bootstrap);
+    if combined.is_none() {
         println!(
             "note: {}: the wasm-bindgen glue is not of the form the one-module bootstrap knows; bootstrap.js \
              imports server.js (one more fetch at each worker start)",
             out_dir.display()
         );
-        bootstrap
-    });
+    }
+    let one_module = combined.is_some();
     let path = out_dir.join(BOOTSTRAP);
-    fs::write(&path, entry).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    fs::write(&path, combined.unwrap_or(bootstrap)).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(one_module)
+}
+
+/// Starts the one-module `bootstrap.js` with the line that says it is one (see
+/// [`mcp_worker_protocol::worker_entry`]), once it is minified (which would rewrite the line).
+fn mark_one_module(path: &Path) -> Result {
+    let entry = fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let marked = crate::worker_entry::mark_one_module(&entry);
+    fs::write(path, marked).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// What a bundle is made from: the wasm's bytes, the SDK's files, and whether it is optimized (by which wasm-opt).
@@ -183,6 +196,7 @@ fn stamp_of(assembly: &Assembly<'_>) -> Result<String> {
         fingerprint.add(recorded.schemas.as_bytes()).add(recorded.manifest.as_bytes());
     }
     fingerprint.add(mcp_worker_protocol::worker_guard::WORKER_GUARD.as_bytes());
+    fingerprint.add(mcp_worker_protocol::worker_entry::ONE_MODULE_ENTRY.as_bytes());
     fingerprint.add(assembly.wasm_opt.map(|p| p.as_os_str().as_encoded_bytes()).unwrap_or_default());
     fingerprint.add(assembly.esbuild.map(|p| p.as_os_str().as_encoded_bytes()).unwrap_or_default());
     fingerprint.add(MINIFY.join(" ").as_bytes());

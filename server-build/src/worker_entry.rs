@@ -8,7 +8,8 @@
 //! (`serve.mjs`) and for pages that import the glue themselves.
 
 /// Names this form of the bundle's worker entry, for the bundle's fingerprint.
-pub const FORM: &str = "bootstrap.js: glue and bootstrap in one module, the worker guard in the bootstrap";
+pub const FORM: &str =
+    "bootstrap.js: glue and bootstrap in one module, the worker guard in the bootstrap, marked as one module";
 
 /// The line of the SDK's bootstrap that the worker guard takes the place of.
 const GUARD_SLOT: &str = "// mcp-worker: the worker guard\n";
@@ -50,6 +51,13 @@ pub fn combine(glue: &str, bootstrap: &str) -> Option<String> {
     Some(entry)
 }
 
+/// The one-module entry with [`mcp_worker_protocol::worker_entry::ONE_MODULE_ENTRY`] as its first line: a host may
+/// then run the script's text, fetched through its page's HTTP cache, rather than have a sandboxed worker fetch it.
+pub fn mark_one_module(entry: &str) -> String {
+    let mark = mcp_worker_protocol::worker_entry::ONE_MODULE_ENTRY;
+    if entry.starts_with(mark) { entry.to_owned() } else { format!("{mark}{entry}") }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,6 +74,15 @@ mod tests {
         let init_bound = entry.find("const init = __wbg_init;").unwrap();
         assert!(init_bound < entry.find("await init();").unwrap());
         assert!(entry.ends_with("mcp_worker_connect();\n"));
+    }
+
+    #[test]
+    fn a_one_module_entry_is_marked_once_at_its_start() {
+        let entry = combine(GLUE, BOOTSTRAP).unwrap();
+        let marked = mark_one_module(&entry);
+        let mark = mcp_worker_protocol::worker_entry::ONE_MODULE_ENTRY;
+        assert_eq!(marked.strip_prefix(mark), Some(entry.as_str()));
+        assert_eq!(mark_one_module(&marked), marked);
     }
 
     #[test]

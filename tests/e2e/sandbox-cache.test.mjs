@@ -4,6 +4,7 @@
 // HTTP cache, and hands the response's body to the worker (and to the frame that keeps compiled code between
 // starts).
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import http from "node:http";
 import { after, before, describe, it } from "node:test";
 import { SITE_URL, openRuntimePage } from "./runtime-page.mjs";
@@ -14,8 +15,14 @@ import { SITE_URL, openRuntimePage } from "./runtime-page.mjs";
  */
 function cachingHost() {
   const requests = [];
+  // Pages served from this host itself, by path: [their Content-Security-Policy, their HTML].
+  const pages = new Map();
   const server = http.createServer(async (req, res) => {
     const path = new URL(req.url, "http://host").pathname;
+    const page = pages.get(path);
+    if (page) {
+      return res.writeHead(200, { "content-type": "text/html", "content-security-policy": page[0] }).end(page[1]);
+    }
     requests.push({ path, origin: req.headers.origin ?? "(none)" });
     try {
       const upstream = await fetch(new URL(path, SITE_URL));
@@ -31,7 +38,7 @@ function cachingHost() {
       res.writeHead(502).end(String(error));
     }
   });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, requests })));
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, requests, pages })));
 }
 
 describe("a sandboxed server's downloads", () => {
@@ -49,7 +56,7 @@ describe("a sandboxed server's downloads", () => {
     staticHost?.server.close();
   });
 
-  it("its wasm is downloaded once for all its starts, not again by each start's worker", async () => {
+  it("its wasm and bootstrap are downloaded once for all its starts, not again by each start's worker", async () => {
     const workerUrl = `http://127.0.0.1:${staticHost.server.address().port}/bundles/echo/bootstrap.js`;
     const texts = await page.evaluate(async (workerUrl) => {
       const rt = await host.McpRuntime.create({ databaseName: unique("cached") });
@@ -70,7 +77,46 @@ describe("a sandboxed server's downloads", () => {
     const wasm = staticHost.requests.filter((r) => r.path === "/bundles/echo/server_bg.wasm").map((r) => r.origin);
     const pageOrigin = new URL(SITE_URL).origin;
     assert.deepEqual(wasm, [pageOrigin], "the page downloads it once, and no sandboxed worker or frame does");
-    const bootstraps = staticHost.requests.filter((r) => r.path === "/bundles/echo/bootstrap.js").length;
-    assert.equal(bootstraps, 4, "each worker loads its bootstrap (a small script) itself");
+    const bootstraps = staticHost.requests.filter((r) => r.path === "/bundles/echo/bootstrap.js").map((r) => r.origin);
+    assert.deepEqual(bootstraps, [pageOrigin], "its bootstrap too: the page downloads it once, no worker does");
+  });
+
+  it("under a page policy without blob: scripts, each worker loads its bootstrap itself and still starts", async () => {
+    // A page with a Content-Security-Policy of its own, which its sandboxed frames inherit: it allows what the sandbox
+    // asks of it (the frame script's hash, `worker-src blob:`), but not `script-src blob:`, so the worker cannot run
+    // the bootstrap's text the page hands it, and imports its URL.
+    const origin = `http://127.0.0.1:${staticHost.server.address().port}`;
+    const source = await readFile(new URL("../../host/client/src/sandbox.rs", import.meta.url), "utf8");
+    const hash = source.match(/FRAME_SCRIPT_HASH: &str = "([^"]+)"/)[1];
+    staticHost.pages.set("/strict.html", [
+      `default-src 'none'; script-src ${origin} '${hash}' 'wasm-unsafe-eval'; worker-src blob:; connect-src ${origin}`,
+      "<!doctype html><title>strict</title>",
+    ]);
+    const strict = await browser.newPage();
+    const violations = [];
+    strict.on("console", (message) => message.type() === "error" && violations.push(message.text()));
+    try {
+      await strict.goto(`${origin}/strict.html`);
+      staticHost.requests.length = 0;
+      const texts = await strict.evaluate(async (workerUrl) => {
+        const { default: init, McpClient } = await import("/pkg/host-client/mcp_worker_host.js");
+        await init();
+        const texts = [];
+        for (let run = 0; run < 2; run++) {
+          const client = await McpClient.spawn({ name: "strict", workerUrl });
+          texts.push((await client.callTool("echo", { text: `strict ${run}` })).content[0].text);
+          client.close();
+        }
+        return texts;
+      }, `${origin}/bundles/echo/bootstrap.js`);
+      assert.deepEqual(texts, ["strict 0", "strict 1"], "each start answers");
+      // The page's own fetches are same-origin here (and may come from its cache): only the workers' are counted.
+      const fromWorkers = staticHost.requests.filter(
+        (r) => r.path === "/bundles/echo/bootstrap.js" && r.origin === "null",
+      );
+      assert.equal(fromWorkers.length, 2, "each worker fetched its bootstrap itself");
+    } finally {
+      await strict.close();
+    }
   });
 });

@@ -15,10 +15,13 @@ function fatal(error) {
 
 // What the server instantiates: the module `connect` carries, or the one the host's prelude began to compile from
 // the same URL when the worker started (its fetch and compile then went on while this script loaded and the
-// handshake was made), or else its wasm's URL (`connect` names one, or the wasm beside this script).
+// handshake was made), or else its wasm's URL (`connect` names one, or the prelude does, or it is the wasm beside
+// this script). The prelude's URL comes first: a worker may run this script from the text the page sent, at a blob:
+// URL with nothing beside it.
 async function wasmSource(given) {
-  const url = typeof given === "string" ? given : given ? null : new URL("server_bg.wasm", import.meta.url).href;
   const early = self[Symbol.for("mcpWorker.wasm")];
+  const beside = () => (early ? early.url : new URL("server_bg.wasm", import.meta.url).href);
+  const url = typeof given === "string" ? given : given ? null : beside();
   if (url !== null && early && early.url === url) {
     const module = await early.module;
     if (module) return module;

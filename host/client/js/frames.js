@@ -252,12 +252,18 @@ function postWasm(url, port, message) {
 }
 
 // For a sandboxed start (src/worker/endpoint.rs): `{ mcpWorker: "wasm", port }` on its control channel, which the
-// server's frame relays to the worker's prelude, then `{ body }` on that port, straight to the worker (a stream
-// relayed by the frame would pass each of its chunks through the frame).
-export function sendWasm(url, control) {
+// server's frame relays to the worker's prelude, then, on that port, straight to the worker (a stream relayed by the
+// frame would pass each of its chunks through the frame), `{ body }` for the wasm at `url` and `{ script }`, the text
+// of the bootstrap at `entry`, fetched through the page's cache as the wasm is (null when its fetch fails: the worker
+// then imports the bootstrap itself, as it does a script that is not a bundle's one-module entry).
+export function sendBundle(url, entry, control) {
   const channel = new MessageChannel();
   control.postMessage({ mcpWorker: "wasm", port: channel.port2 }, [channel.port2]);
   postWasm(url, channel.port1, {});
+  fetch(entry, { credentials: "omit" })
+    .then((response) => (response.ok ? response.text() : null))
+    .catch(() => null)
+    .then((script) => channel.port1.postMessage({ script }));
 }
 
 // `{ keep: url, body }` for the frame that keeps compiled modules (src/worker/module_keeper.rs).

@@ -21,10 +21,16 @@ const PRELUDE_IMPORT: &str = mcp_worker_protocol::js_without_comment_lines!(incl
 /// With `wasm`, the URL of the server's wasm, the prelude compiles the wasm the page sends (`{ body }` on the port of
 /// the control message `{ mcpWorker: "wasm", port }`: the body of the page's fetch through its HTTP cache, as a
 /// stream; the worker fetches the URL itself when `body` is null) while the bootstrap loads and the handshake goes
-/// on; the SDK's bootstrap takes that module when `connect` names the same wasm, or none.
+/// on; the SDK's bootstrap takes that module when `connect` names the same wasm, or none. It runs the bootstrap's
+/// text the page sends on the same port (`{ script }`, fetched through the page's cache) when that is a bundle's
+/// one-module entry ([`mcp_worker_protocol::worker_entry`]), and imports `entry` otherwise.
 pub fn worker_prelude(wasm: Option<&str>) -> String {
     let wasm = wasm.map_or_else(|| "null".to_owned(), js_string_literal);
-    format!("const wasmUrl = {wasm};\n{}{PRELUDE_IMPORT}", mcp_worker_protocol::worker_guard::WORKER_GUARD)
+    let mark = js_string_literal(mcp_worker_protocol::worker_entry::ONE_MODULE_ENTRY);
+    format!(
+        "const wasmUrl = {wasm};\nconst ONE_MODULE_ENTRY = {mark};\n{}{PRELUDE_IMPORT}",
+        mcp_worker_protocol::worker_guard::WORKER_GUARD
+    )
 }
 
 /// A JavaScript string literal of `text` (JSON's escaping is JavaScript's, plus the two line separators).
@@ -207,8 +213,8 @@ impl FramePolicy<'_> {
         connect.extend(self.network.origins().iter().cloned());
         let connect = if connect.is_empty() { "'none'".to_owned() } else { connect.join(" ") };
         format!(
-            "default-src 'none'; script-src '{FRAME_SCRIPT_HASH}' 'wasm-unsafe-eval' {scripts}; worker-src blob:; \
-             connect-src {connect}; base-uri 'none'; form-action 'none'"
+            "default-src 'none'; script-src '{FRAME_SCRIPT_HASH}' 'wasm-unsafe-eval' blob: {scripts}; \
+             worker-src blob:; connect-src {connect}; base-uri 'none'; form-action 'none'"
         )
     }
 
@@ -224,7 +230,7 @@ impl FramePolicy<'_> {
 /// can do only what the server's policy allows.
 pub fn spare_frame_policy() -> String {
     format!(
-        "default-src 'none'; script-src '{FRAME_SCRIPT_HASH}' 'wasm-unsafe-eval' http: https:; worker-src blob:; \
+        "default-src 'none'; script-src '{FRAME_SCRIPT_HASH}' 'wasm-unsafe-eval' blob: http: https:; worker-src blob:; \
          connect-src http: https: ws: wss:; base-uri 'none'; form-action 'none'"
     )
 }

@@ -17,6 +17,18 @@ fn scripts_cannot_end_the_frame_document_early() {
 }
 
 #[test]
+fn the_prelude_runs_the_pages_text_of_a_bootstrap_only_when_the_build_marked_it_one_module() {
+    let mark = mcp_worker_protocol::worker_entry::ONE_MODULE_ENTRY;
+    let prelude = worker_prelude(Some("https://cdn.example/s/server_bg.wasm"));
+    assert!(prelude.contains(&format!("const ONE_MODULE_ENTRY = {};", js_string_literal(mark))), "{prelude}");
+    assert!(prelude.contains("text.startsWith(ONE_MODULE_ENTRY)"), "{prelude}");
+    // What the marked entry sets as it runs is what the prelude reads to know whether a failed import ran any of it.
+    let symbol = r#"self[Symbol.for("mcpWorker.entry")] === true"#;
+    assert!(mark.starts_with(&symbol.replace(" === ", " = ")), "{mark}");
+    assert!(prelude.contains(symbol), "{prelude}");
+}
+
+#[test]
 fn origins_are_normalised() {
     let policy = NetworkPolicy::allow([
         "https://API.GitHub.com/",
@@ -76,7 +88,7 @@ fn the_frame_policy_allows_the_bundle_its_wasm_and_the_declared_origins_only() {
     assert!(csp.starts_with("default-src 'none'; "), "{csp}");
     assert!(
         csp.contains(&format!(
-            "script-src '{FRAME_SCRIPT_HASH}' 'wasm-unsafe-eval' http://127.0.0.1:8080/servers/echo/;"
+            "script-src '{FRAME_SCRIPT_HASH}' 'wasm-unsafe-eval' blob: http://127.0.0.1:8080/servers/echo/;"
         )),
         "{csp}"
     );
@@ -123,7 +135,10 @@ fn sandboxed_with_no_network_is_the_default() {
 fn a_spare_frame_runs_the_frame_script_and_leaves_scripts_and_network_to_the_servers_policy() {
     let spare = spare_frame_policy();
     assert!(spare.starts_with("default-src 'none'; "), "{spare}");
-    assert!(spare.contains(&format!("script-src '{FRAME_SCRIPT_HASH}' 'wasm-unsafe-eval' http: https:;")), "{spare}");
+    assert!(
+        spare.contains(&format!("script-src '{FRAME_SCRIPT_HASH}' 'wasm-unsafe-eval' blob: http: https:;")),
+        "{spare}"
+    );
     assert!(spare.contains("worker-src blob:;"), "{spare}");
     assert!(spare.contains("connect-src http: https: ws: wss:;"), "{spare}");
     let document = spare_frame_document();

@@ -19,11 +19,12 @@ use web_sys::{
 
 #[wasm_bindgen(module = "/js/frames.js")]
 extern "C" {
-    /// Fetches the wasm at `url` through the page's HTTP cache and hands its body (a stream) to the worker's prelude,
-    /// on a port sent on `port`, the control channel of a sandboxed start, which the frame relays: an opaque origin's
-    /// own requests are never cached, so a sandboxed worker that fetched its wasm downloaded it at every start.
-    #[wasm_bindgen(js_name = sendWasm)]
-    fn send_wasm(url: &str, port: &MessagePort);
+    /// Fetches the wasm at `url` and the bootstrap at `entry` through the page's HTTP cache and hands them (the
+    /// wasm's body, a stream, and the bootstrap's text) to the worker's prelude, on a port sent on `port`, the
+    /// control channel of a sandboxed start, which the frame relays: an opaque origin's own requests are never
+    /// cached, so a sandboxed worker that fetched its files downloaded them at every start.
+    #[wasm_bindgen(js_name = sendBundle)]
+    fn send_bundle(url: &str, entry: &str, port: &MessagePort);
 }
 
 /// The control side of a started worker.
@@ -150,7 +151,7 @@ impl Endpoint {
                 let _ = frame.set_attribute("title", &format!("MCP server {name}"));
                 control.start();
                 if let Some(wasm) = &known_wasm {
-                    send_wasm(wasm, &control);
+                    send_bundle(wasm, &entry.url, &control);
                 }
                 Ok(Self::Sandboxed { frame, control })
             }
