@@ -503,7 +503,7 @@ async function coldStarts(cfg, module, samples) {
   const sdk = sdkValues(med);
   figure("cold start", "cold_module", "new Worker -> tools listed, module passed in", "ms", { ours: med.hostModule, raw: med.raw, sdk }, base);
   figure("cold start", "cold_fetch", "new Worker -> tools listed, no module given (the page compiles one while the worker starts)", "ms", { ours: med.hostFetch, raw: med.raw, sdk }, base);
-  figure("cold start", "cold_sandbox", "sandboxed frame + Worker -> tools listed, worker fetches+compiles", "ms", { ours: med.hostSandbox, raw: med.raw }, "the server in its own opaque origin, the default; no other contender isolates it so");
+  figure("cold start", "cold_sandbox", "sandboxed frame + Worker -> tools listed, its files fetched by the page, compiled by the worker", "ms", { ours: med.hostSandbox, raw: med.raw }, "the server in its own opaque origin, the default; no other contender isolates it so");
   part("cold start", "cold_sandbox_fresh", "sandboxed frame + Worker -> tools listed, without a frame made ahead (the frame's load)", "ms", med.hostSandboxFresh, med.raw, "the process for sandboxed frames kept alive by a frame of the bench's own; with a frame made ahead: cold_sandbox");
   part("cold start", "cold_host_js", "host -> JS echo server: new Worker -> tools listed (no wasm in the worker)", "ms", med.hostJsServer, med.raw);
   part("cold start", "cold_raw_rust", "raw JS client -> Rust echo (module): new Worker -> tools listed (no host wasm)", "ms", med.rawClientRust, med.raw);
