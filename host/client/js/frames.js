@@ -239,31 +239,33 @@ export function closeOffThread(port) {
 // as from its own fetch), or null when the fetch fails (the sandbox then fetches the wasm itself, and reports what
 // went wrong, as it always has).
 function postWasm(url, port, message) {
+  postBody(url, port, "body", message);
+}
+// Posts `{ ...message, [key]: body }` on `port`: the body of the response to `url` (transferred), or null.
+function postBody(url, port, key, message = {}) {
   fetch(url, { credentials: "omit" })
     .then((response) => (response.ok && response.body ? response.body : null))
     .catch(() => null)
     .then((body) => {
       try {
-        port.postMessage({ ...message, body }, body ? [body] : []);
+        port.postMessage({ ...message, [key]: body }, body ? [body] : []);
       } catch {
-        port.postMessage({ ...message, body: null });
+        port.postMessage({ ...message, [key]: null });
       }
     });
 }
 
 // For a sandboxed start (src/worker/endpoint.rs): `{ mcpWorker: "wasm", port }` on its control channel, which the
 // server's frame relays to the worker's prelude, then, on that port, straight to the worker (a stream relayed by the
-// frame would pass each of its chunks through the frame), `{ body }` for the wasm at `url` and `{ script }`, the text
-// of the bootstrap at `entry`, fetched through the page's cache as the wasm is (null when its fetch fails: the worker
-// then imports the bootstrap itself, as it does a script that is not a bundle's one-module entry).
+// frame would pass each of its chunks through the frame), `{ body }` for the wasm at `url` and `{ script }` for the
+// bootstrap at `entry`, each its response's body (a stream: the page neither holds nor decodes a server's files),
+// fetched through the page's cache, or null when its fetch fails (the worker then fetches the file itself, as it
+// imports a bootstrap that is not a bundle's one-module entry).
 export function sendBundle(url, entry, control) {
   const channel = new MessageChannel();
   control.postMessage({ mcpWorker: "wasm", port: channel.port2 }, [channel.port2]);
   postWasm(url, channel.port1, {});
-  fetch(entry, { credentials: "omit" })
-    .then((response) => (response.ok ? response.text() : null))
-    .catch(() => null)
-    .then((script) => channel.port1.postMessage({ script }));
+  postBody(entry, channel.port1, "script");
 }
 
 // `{ keep: url, body }` for the frame that keeps compiled modules (src/worker/module_keeper.rs).

@@ -21,9 +21,9 @@ const PRELUDE_IMPORT: &str = mcp_worker_protocol::js_without_comment_lines!(incl
 /// With `wasm`, the URL of the server's wasm, the prelude compiles the wasm the page sends (`{ body }` on the port of
 /// the control message `{ mcpWorker: "wasm", port }`: the body of the page's fetch through its HTTP cache, as a
 /// stream; the worker fetches the URL itself when `body` is null) while the bootstrap loads and the handshake goes
-/// on; the SDK's bootstrap takes that module when `connect` names the same wasm, or none. It runs the bootstrap's
-/// text the page sends on the same port (`{ script }`, fetched through the page's cache) when that is a bundle's
-/// one-module entry ([`mcp_worker_protocol::worker_entry`]), and imports `entry` otherwise.
+/// on; the SDK's bootstrap takes that module when `connect` names the same wasm, or none. It runs the text of the
+/// bootstrap the page sends on the same port (`{ script }`, a stream fetched through the page's cache) when that is a
+/// bundle's one-module entry ([`mcp_worker_protocol::worker_entry`]), and imports `entry` otherwise.
 pub fn worker_prelude(wasm: Option<&str>) -> String {
     let wasm = wasm.map_or_else(|| "null".to_owned(), js_string_literal);
     let mark = js_string_literal(mcp_worker_protocol::worker_entry::ONE_MODULE_ENTRY);

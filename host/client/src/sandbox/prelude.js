@@ -2,8 +2,8 @@
 // (`mcp_worker_protocol::worker_guard`; `entry`, the bundle's bootstrap URL, and `wasmUrl`, its wasm's URL or null,
 // are defined above them). An opaque origin's requests are never cached, so a sandboxed worker's own fetches download
 // its files at every start: with a wasm URL, the page fetches the wasm and the bootstrap through its own HTTP cache
-// and sends them on the port of the control message `{ mcpWorker: "wasm", port }`, as `{ body }` (the wasm
-// response's body, a stream) and `{ script }` (the bootstrap's text), each null when the page's fetch failed. The
+// and sends them on the port of the control message `{ mcpWorker: "wasm", port }`, as `{ body }` and `{ script }`
+// (each its response's body, a stream), each null when the page's fetch failed. The
 // prelude compiles the wasm as it comes, while the bootstrap loads and the handshake is made, or fetches the URL
 // itself when `body` is null. The SDK's bootstrap takes the module from `self[Symbol.for("mcpWorker.wasm")]`. Then
 // the prelude runs the server, whose code runs after the guard: the page's text when it is a bundle's one-module
@@ -40,15 +40,18 @@ if (wasmUrl !== null) {
     self.addEventListener("message", take);
   });
   Object.defineProperty(self, Symbol.for("mcpWorker.wasm"), { value: { url: wasmUrl, module } });
-  scripted.then((text) => {
-    if (typeof text !== "string" || !text.startsWith(ONE_MODULE_ENTRY)) return load(entry);
-    const url = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
-    // Refused before it ran (a policy without `script-src blob:`, the page's or the frame's): the script's own URL.
-    return import(url)
-      .catch((error) => (self[Symbol.for("mcpWorker.entry")] === true ? Promise.reject(error) : import(entry)))
-      .catch(failed)
-      .finally(() => URL.revokeObjectURL(url));
-  });
+  scripted
+    .then((body) => (body instanceof ReadableStream ? new Response(body).text() : null))
+    .catch(() => null)
+    .then((text) => {
+      if (typeof text !== "string" || !text.startsWith(ONE_MODULE_ENTRY)) return load(entry);
+      const url = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
+      // Refused before it ran (a policy without `script-src blob:`, the page's or the frame's): the script's own URL.
+      return import(url)
+        .catch((error) => (self[Symbol.for("mcpWorker.entry")] === true ? Promise.reject(error) : import(entry)))
+        .catch(failed)
+        .finally(() => URL.revokeObjectURL(url));
+    });
 } else {
   load(entry);
 }

@@ -19,8 +19,8 @@ use web_sys::{
 
 #[wasm_bindgen(module = "/js/frames.js")]
 extern "C" {
-    /// Fetches the wasm at `url` and the bootstrap at `entry` through the page's HTTP cache and hands them (the
-    /// wasm's body, a stream, and the bootstrap's text) to the worker's prelude, on a port sent on `port`, the
+    /// Fetches the wasm at `url` and the bootstrap at `entry` through the page's HTTP cache and hands them (their
+    /// responses' bodies, streams) to the worker's prelude, on a port sent on `port`, the
     /// control channel of a sandboxed start, which the frame relays: an opaque origin's own requests are never
     /// cached, so a sandboxed worker that fetched its files downloaded them at every start.
     #[wasm_bindgen(js_name = sendBundle)]
