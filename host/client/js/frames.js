@@ -233,15 +233,11 @@ export function closeOffThread(port) {
   port.close();
 }
 
-// A server's wasm for the sandbox, fetched by the page: the page's HTTP cache keeps it, while an opaque origin's
+// A server's file for the sandbox, fetched by the page: the page's HTTP cache keeps it, while an opaque origin's
 // requests are never cached, so a sandboxed frame's or worker's own fetch would download it each time. Posts
-// `message` on `port` with `body`, the response's body as a stream (transferred: the sandbox compiles it as it comes,
-// as from its own fetch), or null when the fetch fails (the sandbox then fetches the wasm itself, and reports what
-// went wrong, as it always has).
-function postWasm(url, port, message) {
-  postBody(url, port, "body", message);
-}
-// Posts `{ ...message, [key]: body }` on `port`: the body of the response to `url` (transferred), or null.
+// `{ ...message, [key]: body }` on `port`, the response's body as a stream (transferred: the sandbox reads it as it
+// comes, as from its own fetch), or null when the fetch fails (the sandbox then fetches the file itself, and reports
+// what went wrong, as it always has).
 function postBody(url, port, key, message = {}) {
   fetch(url, { credentials: "omit" })
     .then((response) => (response.ok && response.body ? response.body : null))
@@ -264,11 +260,11 @@ function postBody(url, port, key, message = {}) {
 export function sendBundle(url, entry, control) {
   const channel = new MessageChannel();
   control.postMessage({ mcpWorker: "wasm", port: channel.port2 }, [channel.port2]);
-  postWasm(url, channel.port1, {});
+  postBody(url, channel.port1, "body");
   postBody(entry, channel.port1, "script");
 }
 
 // `{ keep: url, body }` for the frame that keeps compiled modules (src/worker/module_keeper.rs).
 export function keepWasm(url, port) {
-  postWasm(url, port, { keep: url });
+  postBody(url, port, "body", { keep: url });
 }
