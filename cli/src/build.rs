@@ -119,6 +119,7 @@ pub(crate) fn build(manifest: &Path, options: Options, out_dir: Option<PathBuf>)
         wasm_opt: wasm_opt.as_deref(),
         esbuild: esbuild.as_deref(),
         recorded: recorded.as_ref(),
+        named_copy: None,
     })?;
     let size = std::fs::metadata(out_dir.join("server_bg.wasm")).map(|m| m.len()).unwrap_or(0);
     println!(

@@ -46,6 +46,9 @@ pub struct Assembly<'a> {
     /// What the first build of a crate built with prebuilt schemas recorded ([`prebuilt_schemas::record`]): the
     /// bundle must make the same manifest and schemas ([`prebuilt_schemas::verify`]).
     pub recorded: Option<&'a Recorded>,
+    /// Where to write a copy of the optimized wasm that keeps its functions' names, for [`crate::weigh`] (with
+    /// `wasm_opt` only). The bundle itself is the same with or without it.
+    pub named_copy: Option<&'a Path>,
 }
 
 /// The file in a bundle that records what it was assembled from, so that an unchanged bundle is not assembled again.
@@ -59,7 +62,8 @@ pub const STAMP: &str = ".assembled-from";
 pub fn assemble(assembly: &Assembly<'_>) -> Result<PathBuf> {
     let out_dir = assembly.out_dir;
     let stamp = stamp_of(assembly)?;
-    if fs::read_to_string(out_dir.join(STAMP)).is_ok_and(|recorded| recorded == stamp) {
+    let named_present = assembly.named_copy.is_none_or(Path::exists);
+    if named_present && fs::read_to_string(out_dir.join(STAMP)).is_ok_and(|recorded| recorded == stamp) {
         println!("unchanged: {}", out_dir.display());
         return Ok(out_dir.to_path_buf());
     }
@@ -93,7 +97,11 @@ pub fn assemble(assembly: &Assembly<'_>) -> Result<PathBuf> {
     let package = out_dir.join("package.json");
     fs::write(&package, NODE_PACKAGE_JSON).map_err(|e| format!("cannot write {}: {e}", package.display()))?;
     if let Some(wasm_opt) = assembly.wasm_opt {
-        optimize(wasm_opt, &out_dir.join("server_bg.wasm"))?;
+        let wasm = out_dir.join("server_bg.wasm");
+        if let Some(named) = assembly.named_copy {
+            optimize_named(wasm_opt, &wasm, named)?;
+        }
+        optimize(wasm_opt, &wasm)?;
     }
     let manifest_file = out_dir.join(manifest::FILE);
     fs::write(&manifest_file, manifest).map_err(|e| format!("cannot write {}: {e}", manifest_file.display()))?;
@@ -217,12 +225,26 @@ pub const OPTIMIZE_FORM: &str = "--low-memory-unused where low_memory::unused";
 /// wasm-opt on `wasm` (see [`OPTIMIZE`] and [`OPTIMIZE_FORM`]), in place.
 pub fn optimize(wasm_opt: &Path, wasm: &Path) -> Result {
     let optimized = wasm.with_extension("opt.wasm");
+    optimize_into(wasm_opt, wasm, &optimized, false)?;
+    fs::rename(&optimized, wasm).map_err(|e| format!("cannot replace {} with its optimized build: {e}", wasm.display()))
+}
+
+/// Writes `named`: `wasm` optimized as [`optimize`] does, with its functions' names kept (wasm-opt's `--debuginfo`),
+/// for [`crate::weigh`]. Its code is that of the optimized module within a few hundred bytes (the passes read the
+/// same names; the copy keeps what its name section refers to).
+pub fn optimize_named(wasm_opt: &Path, wasm: &Path, named: &Path) -> Result {
+    if let Some(dir) = named.parent() {
+        fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    optimize_into(wasm_opt, wasm, named, true)
+}
+
+fn optimize_into(wasm_opt: &Path, wasm: &Path, out: &Path, keep_names: bool) -> Result {
     let bytes = fs::read(wasm).map_err(|e| format!("cannot read {}: {e}", wasm.display()))?;
     let low_memory = crate::low_memory::unused(&bytes).map_err(|e| format!("{}: {e}", wasm.display()))?;
     let mut command = Command::new(wasm_opt);
     command.args(OPTIMIZE).args(low_memory.then_some(crate::low_memory::FLAG)).args(WASM_OPT_FEATURES);
-    command::run(command.arg(wasm).arg("-o").arg(&optimized))?;
-    fs::rename(&optimized, wasm).map_err(|e| format!("cannot replace {} with its optimized build: {e}", wasm.display()))
+    command::run(command.args(keep_names.then_some("--debuginfo")).arg(wasm).arg("-o").arg(out))
 }
 
 /// How [`minify`] shrinks a script: whitespace and syntax only. Names stay as written, so that stack traces,

@@ -33,6 +33,7 @@ pub mod prebuilt_schemas;
 pub mod project;
 pub mod serve;
 pub mod tools;
+pub mod weigh;
 pub mod worker_entry;
 
 #[cfg(test)]

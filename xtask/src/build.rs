@@ -38,11 +38,15 @@ pub(crate) struct BuildArgs {
     pub(crate) profile: Profile,
     /// Sample servers (by directory or package name) and `host`; empty: everything.
     pub(crate) only: Vec<String>,
+    /// Where a release build also writes each package's optimized wasm with its functions' names kept, as
+    /// `bundles/<server>.wasm` and `pkg/<package>.wasm` (`cargo xtask weigh`); a package whose copy is missing is
+    /// made again, the same as before.
+    pub(crate) named_copies: Option<PathBuf>,
 }
 
 impl BuildArgs {
     pub(crate) fn from_args(args: &[String]) -> Result<Self> {
-        let mut parsed = Self { profile: Profile::Debug, only: Vec::new() };
+        let mut parsed = Self { profile: Profile::Debug, only: Vec::new(), named_copies: None };
         let mut iter = args.iter();
         while let Some(arg) = iter.next() {
             match arg.as_str() {
@@ -99,7 +103,7 @@ pub(crate) struct Outputs {
 }
 
 pub(crate) fn build(profile: Profile) -> Result<Outputs> {
-    build_selected(&BuildArgs { profile, only: Vec::new() })
+    build_selected(&BuildArgs { profile, only: Vec::new(), named_copies: None })
 }
 
 /// Builds what `args` asks for: every sample server's bundle and the host packages, or only those named.
@@ -186,6 +190,7 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
         let wasm = wasm_dir.join(format!("{}.wasm", server.lib));
         outputs.bundles.push(out_dir.clone());
         let recorded = recorded.remove(&server.package);
+        let named_copy = named_copy(args, "bundles", &server.dir);
         jobs.push((
             file_len(&wasm),
             Box::new(move || {
@@ -197,6 +202,7 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
                     wasm_opt: (profile == Profile::Release).then_some(wasm_opt_path.as_path()),
                     esbuild: (profile == Profile::Release).then_some(esbuild_path.as_path()),
                     recorded: recorded.as_ref(),
+                    named_copy: named_copy.as_deref(),
                 })?;
                 Ok(())
             }),
@@ -205,10 +211,11 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
     if let (Some(host), Some((wasm, client_wasm))) = (&host, host_wasm) {
         let out_dir = target_dir().join("pkg").join(HOST_DIR);
         outputs.host = Some(out_dir.clone());
+        let named = named_copy(args, "pkg", HOST_DIR);
         jobs.push((
             file_len(&wasm),
             Box::new(move || {
-                host_package(host, &wasm, &out_dir, profile)?;
+                host_package(host, &wasm, &out_dir, (profile, named.as_deref()))?;
                 // The host's JavaScript companions (the ART adapter, the OAuth popup and its redirect page, their
                 // types) ship beside the package they import.
                 for companion in files_in(&root().join(HOST_CRATE))? {
@@ -223,7 +230,9 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
         ));
         let out_dir = target_dir().join("pkg").join(format!("{HOST_DIR}-client"));
         outputs.host_client = Some(out_dir.clone());
-        jobs.push((file_len(&client_wasm), Box::new(move || host_package(host, &client_wasm, &out_dir, profile))));
+        let named = named_copy(args, "pkg", &format!("{HOST_DIR}-client"));
+        let len = file_len(&client_wasm);
+        jobs.push((len, Box::new(move || host_package(host, &client_wasm, &out_dir, (profile, named.as_deref())))));
     }
     // The largest modules first: wasm-opt's time grows with the module.
     jobs.sort_by_key(|(len, _)| std::cmp::Reverse(*len));
@@ -244,6 +253,12 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
         }
     }
     Ok(outputs)
+}
+
+/// Where `args` asks for the named copy of the package `name` of `kind` (`bundles` or `pkg`), if it does.
+fn named_copy(args: &BuildArgs, kind: &str, name: &str) -> Option<PathBuf> {
+    let dir = args.named_copies.as_ref().filter(|_| args.profile == Profile::Release)?;
+    Some(dir.join(kind).join(format!("{name}.wasm")))
 }
 
 /// Where the release build keeps each server's table of schemas (see [`prebuilt_schemas`]).
@@ -405,7 +420,13 @@ fn guard_before_init(glue: &Path) -> Result {
 /// wasm-bindgen's ES module of the host crate in `out_dir`, optimized and its glue minified in release, its
 /// declarations self-sufficient;
 /// left as it is when it was made from the same wasm in the same way (wasm-opt takes half a minute on it).
-fn host_package(host: &WasmCrate, wasm: &Path, out_dir: &Path, profile: Profile) -> Result {
+/// With `named_copy`, a release build also writes the optimized wasm with its names kept there (`cargo xtask weigh`).
+fn host_package(
+    host: &WasmCrate,
+    wasm: &Path,
+    out_dir: &Path,
+    (profile, named_copy): (Profile, Option<&Path>),
+) -> Result {
     let mut fingerprint = Fingerprint::default();
     let bytes = fs::read(wasm).map_err(|e| format!("cannot read {}: {e}", display(wasm)))?;
     fingerprint.add(&bytes).add(profile.dir().as_bytes()).add(GLUE_EXPORTS_BEFORE_INIT.as_bytes());
@@ -417,7 +438,8 @@ fn host_package(host: &WasmCrate, wasm: &Path, out_dir: &Path, profile: Profile)
         .add(HOST_KEPT_EXPORT.as_bytes());
     let stamp = format!("{}\n", fingerprint.hex());
     let stamp_file = out_dir.join(bundle::STAMP);
-    if fs::read_to_string(&stamp_file).is_ok_and(|recorded| recorded == stamp) {
+    let named_present = named_copy.is_none_or(Path::exists);
+    if named_present && fs::read_to_string(&stamp_file).is_ok_and(|recorded| recorded == stamp) {
         println!("unchanged: {}", display(out_dir));
         return Ok(());
     }
@@ -437,7 +459,11 @@ fn host_package(host: &WasmCrate, wasm: &Path, out_dir: &Path, profile: Profile)
     }
     shorten_host_exports(out_dir, &host.lib)?;
     if profile == Profile::Release {
-        bundle::optimize(&root().join("node_modules/.bin/wasm-opt"), &module)?;
+        let wasm_opt = root().join("node_modules/.bin/wasm-opt");
+        if let Some(named) = named_copy {
+            bundle::optimize_named(&wasm_opt, &module, named)?;
+        }
+        bundle::optimize(&wasm_opt, &module)?;
     }
     guard_before_init(&glue)?;
     drop_unimported_snippets(out_dir, &glue)?;
@@ -601,10 +627,10 @@ mod tests {
     #[test]
     fn build_arguments() {
         let parse = |args: &[&str]| BuildArgs::from_args(&args.iter().map(|a| (*a).to_owned()).collect::<Vec<_>>());
-        assert_eq!(parse(&[]), Ok(BuildArgs { profile: Profile::Debug, only: vec![] }));
+        assert_eq!(parse(&[]), Ok(BuildArgs { profile: Profile::Debug, only: vec![], named_copies: None }));
         assert_eq!(
             parse(&["--release", "-p", "echo", "--package", "host"]),
-            Ok(BuildArgs { profile: Profile::Release, only: vec!["echo".into(), "host".into()] })
+            Ok(BuildArgs { profile: Profile::Release, only: vec!["echo".into(), "host".into()], named_copies: None })
         );
         assert!(parse(&["--fast"]).is_err());
         assert!(parse(&["-p"]).unwrap_err().contains("needs a server's name"));

@@ -1,7 +1,7 @@
 //! `cargo xtask …`: build orchestration for mcp-worker.
 //!
 //! Subcommands: `setup`, `build [--release]`, `demo [--port N]`, `test [--native-only|--browser-only]`,
-//! `bench [-- args for run.mjs]`, `book`, `package`, `sizes`. Every subcommand but `sizes` runs `setup` first, which installs only what
+//! `bench [-- args for run.mjs]`, `book`, `package`, `sizes`, `weigh`. Every subcommand but `sizes` runs `setup` first, which installs only what
 //! is missing.
 
 #![allow(clippy::disallowed_methods, reason = "a native build and test tool: nothing it reads ships to a browser")]
@@ -17,6 +17,7 @@ mod setup;
 mod site;
 mod snippets;
 mod test;
+mod weigh;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -41,6 +42,8 @@ commands:
   book                       the guides (docs/book) into target/book, their links and includes checked
   package                    release build, then the host as an npm package: target/npm/mcp-worker-<version>.tgz
   sizes                      the release packages in target/ against size-budgets.json (no build)
+  weigh [-p <server> | -p host]... [--top N]
+                             release build, then what each package's wasm is made of, by crate and by function
   help                       this text";
 
 fn main() -> ExitCode {
@@ -94,6 +97,11 @@ fn dispatch(args: &[String]) -> Result {
             let weighed = build::budgets::weigh_all(&target_dir())?;
             build::budgets::print(&weighed);
             build::budgets::verdict(&weighed)
+        }
+        "weigh" => {
+            let args = weigh::WeighArgs::from_args(rest)?;
+            setup::setup()?;
+            weigh::run(&args)
         }
         "bench" => {
             let passthrough = match rest.split_first() {
