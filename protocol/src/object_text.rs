@@ -84,10 +84,36 @@ impl<'de> Deserialize<'de> for ObjectText {
     }
 }
 
+/// The JSON object `object` (its text, as a JSON reader gave it: `{` first and `}` last) with the member `name`
+/// of JSON text `value` written last, so that a reader that keeps the last of two members of one name (the
+/// browser's `JSON.parse`, serde_json's `Value`) takes it over one of the object's own. `None` when `object` is not
+/// written as an object.
+pub fn with_last_member(object: &str, name: &str, value: &str) -> Option<String> {
+    let body = object.strip_prefix('{')?.strip_suffix('}')?;
+    let name = serde_json::to_string(name).ok()?;
+    let separator = if body.trim().is_empty() { "" } else { "," };
+    Some(format!("{{{body}{separator}{name}:{value}}}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_member_written_last_is_the_one_a_reader_keeps() {
+        let read =
+            |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let with = |object: &str| with_last_member(object, "server", r#""every""#).unwrap_or_default();
+        assert_eq!(with(r#"{"uri":"a"}"#), r#"{"uri":"a","server":"every"}"#);
+        assert_eq!(read(&with(r#"{"uri":"a"}"#)), json!({"uri": "a", "server": "every"}));
+        assert_eq!(with("{}"), r#"{"server":"every"}"#);
+        assert_eq!(with("{ \n }"), "{ \n \"server\":\"every\"}", "an empty object's spacing kept, no comma");
+        assert_eq!(read(&with(r#"{"server":"theirs","uri":"a"}"#))["server"], "every", "ours over the object's own");
+        assert_eq!(with_last_member("{}", "a\"b", "1").unwrap_or_default(), r#"{"a\"b":1}"#, "the name is quoted");
+        assert_eq!(with_last_member("[1]", "server", "1"), None);
+        assert_eq!(with_last_member("{", "server", "1"), None);
+    }
 
     #[test]
     fn an_object_round_trips_as_its_text_and_compares_by_value() {

@@ -1,11 +1,13 @@
 //! An MCP client session over a [`Connection`]: the lifecycle, discovery and tool calls.
 
+mod feature_reads;
 mod features;
 pub(crate) mod first_tools;
 mod listing;
 mod modern;
 mod pages;
 
+pub use feature_reads::FeatureRead;
 pub use features::MAX_LISTED;
 pub use listing::ListedTools;
 pub use modern::{MAX_INPUT_ROUNDS, Protocol};

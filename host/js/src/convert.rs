@@ -90,6 +90,12 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsFailu
     js_sys::JSON::parse(&text).map_err(|_| JsFailure::new("INTERNAL", "the engine did not parse our JSON"))
 }
 
+/// JSON text, read by serde_json or written by the host, as a JavaScript value (parsed by the engine).
+#[cfg(feature = "runtime")]
+pub(crate) fn json_text_to_js(text: &str) -> Result<JsValue, JsFailure> {
+    js_sys::JSON::parse(text).map_err(|_| JsFailure::new("INTERNAL", "the engine did not parse our JSON"))
+}
+
 fn json_to_js(value: &Value) -> Result<JsValue, JsFailure> {
     to_js(value)
 }

@@ -16,6 +16,7 @@ use mcp_worker_protocol::{
     SetLevelParams, methods,
 };
 use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
 
 /// The most entries the `list_*` methods that follow every page collect; past it they fail with a
 /// [`Error::Protocol`] that says to page (`list_*_page`).
@@ -23,7 +24,7 @@ pub const MAX_LISTED: usize = 10_000;
 
 /// What a feature needs of the server's capabilities.
 #[derive(Clone, Copy)]
-enum Feature {
+pub(super) enum Feature {
     Resources,
     Subscriptions,
     Prompts,
@@ -149,6 +150,26 @@ impl McpClient {
         Ok(())
     }
 
+    /// Every resource, as [`Self::list_resources`] lists them, each as the server sent it: for a caller that hands
+    /// them on as JSON (the JavaScript host). Each is checked to be an object.
+    pub async fn list_resources_raw(&self) -> Result<Vec<Box<RawValue>>> {
+        #[derive(serde::Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Page {
+            resources: Vec<Box<RawValue>>,
+            next_cursor: Option<String>,
+        }
+        self.offers(Feature::Resources)?;
+        let resources =
+            self.every_page(methods::RESOURCES_LIST, |page: Page| (page.resources, page.next_cursor)).await?;
+        match resources.iter().position(|resource| !resource.get().starts_with('{')) {
+            Some(at) => {
+                Err(self.protocol_error(format!("{} result resources[{at}] is not an object", methods::RESOURCES_LIST)))
+            }
+            None => Ok(resources),
+        }
+    }
+
     /// Whether the server offers resources.
     pub fn offers_resources(&self) -> bool {
         Feature::Resources.offered(&self.server_info().capabilities)
@@ -174,7 +195,7 @@ impl McpClient {
         super::decode(self.connection(), method, &raw)
     }
 
-    fn offers(&self, feature: Feature) -> Result<()> {
+    pub(super) fn offers(&self, feature: Feature) -> Result<()> {
         if feature.offered(&self.server_info().capabilities) {
             Ok(())
         } else {

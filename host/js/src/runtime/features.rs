@@ -3,12 +3,14 @@
 //! results as the server sent them (a binary resource's `blob` stays base64).
 
 use super::JsRuntime;
-use super::convert::{JsFailure, from_js, options_from_js, to_js};
+use super::convert::{JsFailure, from_js, json_text_to_js, options_from_js};
 use crate::promise::promise;
 use js_sys::Promise;
+use mcp_worker_client::session::FeatureRead;
 use mcp_worker_protocol::LoggingLevel;
 use mcp_worker_protocol::NameMap;
 use mcp_worker_protocol::completion::{CompletionArgument, CompletionContext, CompletionReference};
+use mcp_worker_protocol::object_text::with_last_member;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use wasm_bindgen::prelude::*;
@@ -17,6 +19,11 @@ use wasm_bindgen::prelude::*;
 #[derive(Deserialize, Default)]
 struct Page {
     cursor: Option<String>,
+}
+
+/// The cursor of `{ cursor? }` options.
+fn cursor(options: Option<JsValue>) -> Result<Option<String>, JsFailure> {
+    Ok(options_from_js::<Page>(&options.unwrap_or(JsValue::UNDEFINED), "list options")?.cursor)
 }
 
 /// `{ servers? }`: whose resources to export.
@@ -34,8 +41,7 @@ impl JsRuntime {
         server: String,
         #[wasm_bindgen(unchecked_optional_param_type = "{ cursor?: string }")] options: Option<JsValue>,
     ) -> Promise {
-        let page = options_from_js::<Page>(&options.unwrap_or(JsValue::UNDEFINED), "list options");
-        self.feature(move |manager| async move { to_js(&manager.list_resources(&server, page?.cursor).await?) })
+        self.read(server, cursor(options).map(FeatureRead::ResourcesPage))
     }
 
     /// One page of a server's resource templates: `{ resourceTemplates, nextCursor? }`.
@@ -45,16 +51,13 @@ impl JsRuntime {
         server: String,
         #[wasm_bindgen(unchecked_optional_param_type = "{ cursor?: string }")] options: Option<JsValue>,
     ) -> Promise {
-        let page = options_from_js::<Page>(&options.unwrap_or(JsValue::UNDEFINED), "list options");
-        self.feature(
-            move |manager| async move { to_js(&manager.list_resource_templates(&server, page?.cursor).await?) },
-        )
+        self.read(server, cursor(options).map(FeatureRead::ResourceTemplatesPage))
     }
 
     /// Reads a resource: `{ contents: [{ uri, mimeType?, text } | { uri, mimeType?, blob }] }` (`blob` is base64).
     #[wasm_bindgen(js_name = readResource, unchecked_return_type = "Promise<ReadResourceResult>")]
     pub fn read_resource(&self, server: String, uri: String) -> Promise {
-        self.feature(move |manager| async move { to_js(&manager.read_resource(&server, &uri).await?) })
+        self.read(server, Ok(FeatureRead::Resource(uri)))
     }
 
     /// Subscribes to a resource: each change is a `resourceUpdated` event, for as long as the server is configured
@@ -103,18 +106,24 @@ impl JsRuntime {
             };
             let (mut resources, mut errors) = (Vec::new(), Vec::new());
             for server in servers {
-                match manager.all_resources(&server).await {
-                    Ok(listed) => resources.extend(listed.into_iter().filter_map(|resource| {
-                        let mut entry = serde_json::to_value(resource).ok()?;
-                        entry.as_object_mut()?.insert("server".into(), Value::String(server.clone()));
-                        Some(entry)
-                    })),
+                let listed = match manager.connected(&server).await {
+                    Ok(client) => client.list_resources_raw().await.map_err(mcp_worker_runtime::Error::from),
+                    Err(error) => Err(error),
+                };
+                match listed {
+                    Ok(listed) => {
+                        // `server` last: it wins over a member of that name of the server's own.
+                        let name = serde_json::to_string(&server).unwrap_or_default();
+                        let entries = listed.iter().filter_map(|entry| with_last_member(entry.get(), "server", &name));
+                        resources.extend(entries);
+                    }
                     Err(error) => {
                         errors.push(json!({"server": server, "code": error.code(), "message": error.to_string()}));
                     }
                 }
             }
-            to_js(&json!({"resources": resources, "errors": errors}))
+            let errors = serde_json::to_string(&errors).map_err(|e| JsFailure::new("INTERNAL", e.to_string()))?;
+            json_text_to_js(&format!("{{\"resources\":[{}],\"errors\":{errors}}}", resources.join(",")))
         })
     }
 
@@ -125,8 +134,7 @@ impl JsRuntime {
         server: String,
         #[wasm_bindgen(unchecked_optional_param_type = "{ cursor?: string }")] options: Option<JsValue>,
     ) -> Promise {
-        let page = options_from_js::<Page>(&options.unwrap_or(JsValue::UNDEFINED), "list options");
-        self.feature(move |manager| async move { to_js(&manager.list_prompts(&server, page?.cursor).await?) })
+        self.read(server, cursor(options).map(FeatureRead::PromptsPage))
     }
 
     /// Gets a prompt with its arguments (values are strings): `{ description?, messages }`.
@@ -139,7 +147,7 @@ impl JsRuntime {
     ) -> Promise {
         let args = args.filter(|a| !a.is_undefined() && !a.is_null());
         let arguments = args.map(|a| from_js::<NameMap<String>>(&a, "prompt arguments")).transpose();
-        self.feature(move |manager| async move { to_js(&manager.get_prompt(&server, &name, arguments?).await?) })
+        self.read(server, arguments.map(|arguments| FeatureRead::Prompt(name, arguments)))
     }
 
     /// Suggestions for an argument of a prompt (`{ type: "ref/prompt", name }`) or a resource template
@@ -160,9 +168,8 @@ impl JsRuntime {
             .filter(|c| !c.is_undefined() && !c.is_null())
             .map(|c| from_js::<CompletionContext>(&c, "completion context"))
             .transpose();
-        self.feature(
-            move |manager| async move { to_js(&manager.complete(&server, reference?, argument?, context?).await?) },
-        )
+        let read = (|| Ok(FeatureRead::Completion(reference?, argument?, context?)))();
+        self.read(server, read)
     }
 
     /// Asks a server for log messages of `level` and more severe (`serverLog` events), now and after restarts.
@@ -194,6 +201,16 @@ impl JsRuntime {
 }
 
 impl JsRuntime {
+    /// Reads a feature of `server` (started if it is not running), as a promise of the MCP result as the server sent
+    /// it ([`mcp_worker_client::session::McpClient::read_raw`]), parsed by the engine.
+    fn read(&self, server: String, read: Result<FeatureRead, JsFailure>) -> Promise {
+        self.feature(move |manager| async move {
+            let read = read?;
+            let answer = manager.connected(&server).await?.read_raw(read).await?;
+            json_text_to_js(answer.get())
+        })
+    }
+
     /// Runs `f` with the manager once the runtime is known to be open, as a promise.
     fn feature<F, Fut>(&self, f: F) -> Promise
     where

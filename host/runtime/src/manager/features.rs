@@ -26,6 +26,12 @@ pub(super) struct Interest {
 }
 
 impl McpTransportManager {
+    /// The client of `server`, started first if it is not running: for what the manager does not wrap, such as
+    /// [`McpClient::read_raw`].
+    pub async fn connected(&self, server: &str) -> Result<Rc<McpClient>> {
+        self.inner.ensure_connected(server, false).await
+    }
+
     /// One page of `server`'s resources (`cursor`: the previous page's `next_cursor`).
     pub async fn list_resources(&self, server: &str, cursor: Option<String>) -> Result<ListResourcesResult> {
         let client = self.inner.ensure_connected(server, false).await?;
