@@ -120,6 +120,34 @@ describe("McpRuntime: resources, prompts, completion and log levels", () => {
     });
   });
 
+  it("refuses a feature result of a shape MCP does not have, and hands on the members a server adds", async () => {
+    const out = await page.evaluate(async ({ MISBEHAVING }) => {
+      const rt = await host.McpRuntime.create({ databaseName: unique("bad-shapes") });
+      rt.addServer({ name: "bad", workerUrl: MISBEHAVING, env: { FAULT: "bad-shapes" } });
+      const failure = (promise) => promise.then((r) => ({ resolved: r }), (e) => `${e.code}: ${e.message}`);
+      const out = {
+        resources: await failure(rt.listResources("bad")),
+        templates: await failure(rt.listResourceTemplates("bad")),
+        read: await failure(rt.readResource("bad", "a://b")),
+        prompts: await rt.listPrompts("bad"),
+        prompt: await failure(rt.getPrompt("bad", "p")),
+        complete: await failure(rt.complete("bad", { type: "ref/prompt", name: "p" }, { name: "x", value: "" })),
+        exported: await rt.exportResources({ servers: ["bad"] }),
+      };
+      rt.close();
+      return out;
+    }, { MISBEHAVING: "/e2e-fixtures/misbehaving-server.js" });
+    const refused = (what) => `PROTOCOL: server bad: protocol violation: ${what}`;
+    assert.equal(out.resources, refused("the resources/list result's `resources` is not an array"));
+    assert.equal(out.templates, refused("the resources/templates/list result's `nextCursor` is not a string"));
+    assert.equal(out.read, refused("the resources/read result has no `contents`"));
+    assert.deepEqual(out.prompts, { prompts: [{ name: "p", tags: ["x"] }], nextCursor: "more", _meta: { n: 1 } });
+    assert.equal(out.prompt, refused("the prompts/get result's `messages` is not an array"));
+    assert.equal(out.complete, refused("the completion/complete result's `completion` is not an object"));
+    assert.deepEqual(out.exported.resources, []);
+    assert.deepEqual(out.exported.errors.map((e) => e.code), ["PROTOCOL"], JSON.stringify(out.exported.errors));
+  });
+
   it("exports resources for a picker and gives agents an opt-in tool that reads them", async () => {
     const out = await page.evaluate(async ({ EVERYTHING, ECHO }) => {
       const rt = await host.McpRuntime.create({ databaseName: unique("resource-tool") });
