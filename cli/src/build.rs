@@ -11,6 +11,9 @@ use mcp_worker_build::{WASM_TARGET, bundle, command, prebuilt_schemas, tools};
 use crate::Result;
 use crate::args::Parsed;
 
+/// How many crates and functions `--weigh` lists.
+const WEIGH_TOP: usize = 15;
+
 /// Where the bundle goes unless `--out-dir` says otherwise: beside the crate's `Cargo.toml`.
 const DEFAULT_OUT: &str = "bundle";
 
@@ -24,6 +27,7 @@ pub(crate) fn run(args: &Parsed) -> Result<PathBuf> {
         release: args.flag("--release"),
         prebuilt_schemas: args.flag("--prebuilt-schemas"),
         lean_std: args.flag("--lean-std"),
+        weigh: args.flag("--weigh"),
     };
     build(&manifest, options, out_dir)
 }
@@ -38,11 +42,13 @@ pub(crate) struct Options {
     /// The release build links a standard library compiled for its size (`--lean-std`,
     /// `mcp_worker_build::lean_std`).
     pub(crate) lean_std: bool,
+    /// Print what the release bundle's wasm is made of (`--weigh`, `mcp_worker_build::weigh`).
+    pub(crate) weigh: bool,
 }
 
 /// Builds the crate of `manifest` into its bundle as `options` say; returns the bundle's directory.
 pub(crate) fn build(manifest: &Path, options: Options, out_dir: Option<PathBuf>) -> Result<PathBuf> {
-    let Options { release, prebuilt_schemas, lean_std } = options;
+    let Options { release, prebuilt_schemas, lean_std, weigh } = options;
     if !manifest.is_file() {
         return Err(format!(
             "no {} here: run this in a server crate, or pass --manifest-path (`mcp-worker new` makes one)",
@@ -51,6 +57,9 @@ pub(crate) fn build(manifest: &Path, options: Options, out_dir: Option<PathBuf>)
     }
     if lean_std && !release {
         return Err("--lean-std compiles the standard library for a release build's size: add --release".into());
+    }
+    if weigh && !release {
+        return Err("--weigh weighs the optimized wasm of a release build: add --release".into());
     }
     wasm_target()?;
     let lean_std = lean_std && std_sources();
@@ -111,6 +120,14 @@ pub(crate) fn build(manifest: &Path, options: Options, out_dir: Option<PathBuf>)
     } else {
         None
     };
+    // A copy of the optimized wasm that keeps its names, made anew (the bundle is assembled again for it).
+    if weigh && wasm_opt.is_none() {
+        return Err("--weigh weighs the wasm wasm-opt optimized, and there is no wasm-opt (install binaryen)".into());
+    }
+    let named_copy = weigh.then(|| project.target_dir.join("mcp-worker-weigh").join("server_bg.wasm"));
+    if let Some(copy) = named_copy.as_deref().filter(|copy| copy.exists()) {
+        std::fs::remove_file(copy).map_err(|e| format!("cannot remove {}: {e}", copy.display()))?;
+    }
     bundle::assemble(&bundle::Assembly {
         wasm: &wasm,
         out_dir: &out_dir,
@@ -119,8 +136,13 @@ pub(crate) fn build(manifest: &Path, options: Options, out_dir: Option<PathBuf>)
         wasm_opt: wasm_opt.as_deref(),
         esbuild: esbuild.as_deref(),
         recorded: recorded.as_ref(),
-        named_copy: None,
+        named_copy: named_copy.as_deref(),
     })?;
+    if let Some(copy) = &named_copy {
+        let bytes = std::fs::read(copy).map_err(|e| format!("cannot read {}: {e}", copy.display()))?;
+        let weighed = mcp_worker_build::weigh::weigh(&bytes).map_err(|e| format!("{}: {e}", copy.display()))?;
+        print!("{}", mcp_worker_build::weigh::report(&project.package, &weighed, WEIGH_TOP));
+    }
     let size = std::fs::metadata(out_dir.join("server_bg.wasm")).map(|m| m.len()).unwrap_or(0);
     println!(
         "bundle: {} ({} wasm{}, {:.1} KiB)",

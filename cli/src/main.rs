@@ -24,13 +24,14 @@ usage: mcp-worker <command> [options]
 
 commands:
   new <dir> [--name NAME]    a new MCP server crate in <dir>, from the template
-  build [--release] [--prebuilt-schemas] [--lean-std] [--manifest-path PATH] [--out-dir DIR]
+  build [--release] [--prebuilt-schemas] [--lean-std] [--weigh] [--manifest-path PATH] [--out-dir DIR]
                              the crate's bundle for the browser (default: bundle/ beside Cargo.toml): server.js,
                              server_bg.wasm, bootstrap.js, manifest.json and the Node entry serve.mjs;
                              --prebuilt-schemas makes the schemas at build time (a lighter bundle: every argument
                              type must appear with an empty environment, see the SDK's README);
                              --lean-std (with --release) compiles the standard library for size (a lighter bundle,
-                             through unstable flags of the toolchain; panics keep their messages, not their lines)
+                             through unstable flags of the toolchain; panics keep their messages, not their lines);
+                             --weigh (with --release) prints what the wasm is made of, by crate and by function
   dev [--port 8090] [--manifest-path PATH]
                              build, serve the bundle in the console on http://127.0.0.1:<port>/, rebuild on change
   inspect <bundle dir>       the bundle's manifest and tools (runs the server under Node)
@@ -57,7 +58,7 @@ fn dispatch(args: &[String]) -> Result {
         "build" => build::run(&args::Parsed::parse(
             rest,
             &["--manifest-path", "--out-dir"],
-            &["--release", "--prebuilt-schemas", "--lean-std"],
+            &["--release", "--prebuilt-schemas", "--lean-std", "--weigh"],
         )?)
         .map(drop),
         "dev" => dev::run(&args::Parsed::parse(rest, &["--port", "--manifest-path"], &[])?),

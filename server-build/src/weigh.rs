@@ -176,6 +176,59 @@ pub fn without_hashes(name: &str) -> String {
     out
 }
 
+/// The widest a function's name is printed (the rest elided).
+const NAME_CHARS: usize = 150;
+
+/// One package's figures as text: its parts, its heaviest crates and its largest `top` functions.
+pub fn report(package: &str, weighed: &Weighed, top: usize) -> String {
+    let (code, data, other) = (weighed.code(), weighed.data, weighed.other);
+    let total = code + data + other;
+    let percent = |bytes: u64| if total == 0 { 0.0 } else { 100.0 * bytes as f64 / total as f64 };
+    let mut out = format!(
+        "\n{package}: {} of wasm: code {} ({:.1}%), data {} ({:.1}%), the rest {}\n",
+        kib(total),
+        kib(code),
+        percent(code),
+        kib(data),
+        percent(data),
+        kib(other)
+    );
+    out.push_str("  by crate (a function counts to the outermost crate its name names beyond core, alloc and std):\n");
+    let shares = weighed.by_crate();
+    for share in shares.iter().take(top) {
+        let line = format!(
+            "{:>10} {:>5.1}% {:>5} fn  {}\n",
+            kib(share.bytes),
+            percent(share.bytes),
+            share.functions,
+            share.name
+        );
+        out.push_str(&format!("  {line}"));
+    }
+    if shares.len() > top {
+        let rest: u64 = shares[top..].iter().map(|s| s.bytes).sum();
+        out.push_str(&format!("  {:>10} {:>5.1}%  in {} more crates\n", kib(rest), percent(rest), shares.len() - top));
+    }
+    out.push_str("  largest functions:\n");
+    for function in weighed.functions.iter().take(top) {
+        let name = elided(&without_hashes(&function.name), NAME_CHARS);
+        out.push_str(&format!("  {:>10} {:>5.1}%  {name}\n", kib(function.bytes), percent(function.bytes)));
+    }
+    out
+}
+
+fn kib(bytes: u64) -> String {
+    format!("{:.1} KiB", bytes as f64 / 1024.0)
+}
+
+/// `text` cut to `chars` characters, with `…` where it was cut.
+fn elided(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
 #[cfg(test)]
 #[path = "weigh_tests.rs"]
 mod tests;

@@ -102,3 +102,29 @@ fn bytes_that_are_not_a_module_are_an_error() {
     let error = weigh(b"\0asm\x01\0\0\0\x0a\x05garbage").unwrap_err();
     assert!(error.starts_with("the wasm module cannot be read"), "{error}");
 }
+
+#[test]
+fn a_report_lists_the_heaviest_crates_and_functions_and_what_it_left_out() {
+    let function = |name: &str, bytes| Function { name: name.to_owned(), bytes };
+    let weighed = Weighed {
+        functions: vec![
+            function("serde_json[1a]::de::parse", 3072),
+            function("a[2b]::f", 1024),
+            function("b[3c]::g", 512),
+        ],
+        data: 1024,
+        other: 512,
+    };
+    let text = report("bundles/echo", &weighed, 2);
+    assert!(text.contains("bundles/echo: 6.0 KiB of wasm: code 4.5 KiB (75.0%), data 1.0 KiB (16.7%)"), "{text}");
+    assert!(text.contains("3.0 KiB  50.0%     1 fn  serde_json\n"), "{text}");
+    assert!(text.contains("0.5 KiB   8.3%  in 1 more crates"), "{text}");
+    assert!(text.contains("serde_json::de::parse\n"), "hashes taken out: {text}");
+    assert!(!text.contains("b::g"), "only the two largest functions: {text}");
+}
+
+#[test]
+fn long_names_are_elided() {
+    assert_eq!(elided("abcdef", 3), "abc…");
+    assert_eq!(elided("abc", 3), "abc");
+}

@@ -1,5 +1,6 @@
 // The server author's command line, as an author outside this workspace meets it: `mcp-worker new` makes a crate in
-// a temporary directory, `mcp-worker build` turns it into a bundle (and, with --lean-std, a lighter one),
+// a temporary directory, `mcp-worker build` turns it into a bundle (and, with --lean-std, a lighter one, which
+// --weigh breaks down),
 // `mcp-worker inspect` lists its tools, and the host (the client-only package) loads the bundle in headless Chromium
 // and calls its tool.
 // `mcp-worker dev` serves the bundle in the console and rebuilds it when its source changes.
@@ -59,8 +60,15 @@ test("new makes a crate, build makes its bundle, inspect lists its tool", { time
   const plainWasm = (await stat(join(crate, "bundle/server_bg.wasm"))).size;
   const debugOnly = await run(CLI, ["build", "--lean-std"], { cwd: crate }).catch((error) => error);
   assert.match(String(debugOnly.stderr), /--lean-std compiles the standard library for a release build's size: add --release/);
-  const lean = await run(CLI, ["build", "--release", "--prebuilt-schemas", "--lean-std"], { cwd: crate, maxBuffer: 64 << 20 });
+  const debugWeigh = await run(CLI, ["build", "--weigh"], { cwd: crate }).catch((error) => error);
+  assert.match(String(debugWeigh.stderr), /--weigh weighs the optimized wasm of a release build: add --release/);
+  // --weigh: what the bundle's wasm is made of, by crate and by function.
+  const lean = await run(CLI, ["build", "--release", "--prebuilt-schemas", "--lean-std", "--weigh"], { cwd: crate, maxBuffer: 64 << 20 });
   const leanOutput = `${lean.stdout}${lean.stderr}`;
+  assert.match(leanOutput, /\ngreeter: [\d.]+ KiB of wasm: code [\d.]+ KiB \([\d.]+%\), data/, leanOutput.slice(-3000));
+  assert.match(leanOutput, /KiB +[\d.]+% +\d+ fn {2}mcp_worker_sdk\n/, "the SDK's share");
+  assert.match(leanOutput, /KiB +[\d.]+% +\d+ fn {2}serde_json\n/, "serde_json's share");
+  assert.match(leanOutput, /largest functions:\n +[\d.]+ KiB/);
   assert.match(leanOutput, /-Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size/, "the release build compiles the standard library");
   assert.doesNotMatch(leanOutput, /built again with the prebuilt one|building with the prebuilt standard library/, "no fallback");
   assert.match(leanOutput, /release wasm, standard library compiled for size/);

@@ -5,15 +5,12 @@
 
 use crate::build::{self, BuildArgs, Profile};
 use crate::{Result, target_dir};
-use mcp_worker_build::weigh::{self, Weighed};
+use mcp_worker_build::weigh;
 use std::fs;
 use std::path::{Path, PathBuf};
 
 /// How many crates and functions each package lists unless told (`--top N`).
 const DEFAULT_TOP: usize = 12;
-
-/// The widest a function's name is printed (the rest elided).
-const NAME_CHARS: usize = 150;
 
 /// What `cargo xtask weigh` was asked for.
 #[derive(Debug, PartialEq, Eq)]
@@ -64,7 +61,7 @@ pub(crate) fn run(args: &WeighArgs) -> Result {
         let bytes = fs::read(&copy).map_err(|e| format!("cannot read {}: {e}", copy.display()))?;
         let weighed = weigh::weigh(&bytes).map_err(|e| format!("{}: {e}", copy.display()))?;
         let package = copy.strip_prefix(&dir).unwrap_or(&copy).with_extension("");
-        print!("{}", report(&package.to_string_lossy(), &weighed, args.top));
+        print!("{}", weigh::report(&package.to_string_lossy(), &weighed, args.top));
     }
     Ok(())
 }
@@ -84,60 +81,9 @@ fn copies(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(copies)
 }
 
-/// One package's figures: its parts, its heaviest crates and its largest functions.
-fn report(package: &str, weighed: &Weighed, top: usize) -> String {
-    let (code, data, other) = (weighed.code(), weighed.data, weighed.other);
-    let total = code + data + other;
-    let percent = |bytes: u64| if total == 0 { 0.0 } else { 100.0 * bytes as f64 / total as f64 };
-    let mut out = format!(
-        "\n{package}: {} of wasm: code {} ({:.1}%), data {} ({:.1}%), the rest {}\n",
-        kib(total),
-        kib(code),
-        percent(code),
-        kib(data),
-        percent(data),
-        kib(other)
-    );
-    out.push_str("  by crate (a function counts to the outermost crate its name names beyond core, alloc and std):\n");
-    let shares = weighed.by_crate();
-    for share in shares.iter().take(top) {
-        let line = format!(
-            "{:>10} {:>5.1}% {:>5} fn  {}\n",
-            kib(share.bytes),
-            percent(share.bytes),
-            share.functions,
-            share.name
-        );
-        out.push_str(&format!("  {line}"));
-    }
-    if shares.len() > top {
-        let rest: u64 = shares[top..].iter().map(|s| s.bytes).sum();
-        out.push_str(&format!("  {:>10} {:>5.1}%  in {} more crates\n", kib(rest), percent(rest), shares.len() - top));
-    }
-    out.push_str("  largest functions:\n");
-    for function in weighed.functions.iter().take(top) {
-        let name = elided(&weigh::without_hashes(&function.name), NAME_CHARS);
-        out.push_str(&format!("  {:>10} {:>5.1}%  {name}\n", kib(function.bytes), percent(function.bytes)));
-    }
-    out
-}
-
-fn kib(bytes: u64) -> String {
-    format!("{:.1} KiB", bytes as f64 / 1024.0)
-}
-
-/// `text` cut to `chars` characters, with `…` where it was cut.
-fn elided(text: &str, chars: usize) -> String {
-    match text.char_indices().nth(chars) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_owned(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcp_worker_build::weigh::Function;
 
     #[test]
     fn arguments() {
@@ -149,31 +95,5 @@ mod tests {
         );
         assert!(parse(&["--top", "many"]).unwrap_err().contains("`many` is not a number"));
         assert!(parse(&["--release"]).unwrap_err().contains("unexpected argument `--release`"));
-    }
-
-    #[test]
-    fn a_report_lists_the_heaviest_crates_and_functions_and_what_it_left_out() {
-        let function = |name: &str, bytes| Function { name: name.to_owned(), bytes };
-        let weighed = Weighed {
-            functions: vec![
-                function("serde_json[1a]::de::parse", 3072),
-                function("a[2b]::f", 1024),
-                function("b[3c]::g", 512),
-            ],
-            data: 1024,
-            other: 512,
-        };
-        let text = report("bundles/echo", &weighed, 2);
-        assert!(text.contains("bundles/echo: 6.0 KiB of wasm: code 4.5 KiB (75.0%), data 1.0 KiB (16.7%)"), "{text}");
-        assert!(text.contains("3.0 KiB  50.0%     1 fn  serde_json\n"), "{text}");
-        assert!(text.contains("0.5 KiB   8.3%  in 1 more crates"), "{text}");
-        assert!(text.contains("serde_json::de::parse\n"), "hashes taken out: {text}");
-        assert!(!text.contains("b::g"), "only the two largest functions: {text}");
-    }
-
-    #[test]
-    fn long_names_are_elided() {
-        assert_eq!(elided("abcdef", 3), "abc…");
-        assert_eq!(elided("abc", 3), "abc");
     }
 }
