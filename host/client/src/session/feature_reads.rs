@@ -109,7 +109,8 @@ impl McpClient {
 
 /// Whether `raw`, the answer to `method`, is an object whose `members` are what they must be; what is wrong if not.
 pub(crate) fn check_members(method: &str, raw: &RawValue, members: &[Member]) -> std::result::Result<(), String> {
-    let object: NameMap<Box<RawValue>> =
+    // Borrowed: a large answer (a resource's contents) is not copied to be checked.
+    let object: NameMap<&RawValue> =
         mcp_worker_protocol::json::from_str(raw.get()).map_err(|e| format!("unreadable {method} result: {e}"))?;
     for &member in members {
         let (name, found) = match member {
