@@ -49,6 +49,7 @@ struct Asked {
     params: Map<String, Value>,
     /// Whether MCP 2026-07-28 may answer it `input_required`.
     may_ask: bool,
+    /// The members to check (an answer with one member to check names it twice).
     members: [Member; 2],
 }
 
