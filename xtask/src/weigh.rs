@@ -57,7 +57,7 @@ pub(crate) fn run(args: &WeighArgs) -> Result {
     let build_args = BuildArgs { profile: Profile::Release, only: args.only.clone(), named_copies: Some(dir.clone()) };
     build::build_selected(&build_args)?;
     println!("== what the packages' wasm is made of (bytes before gzip, of a copy that kept its names)");
-    for copy in copies(&dir)? {
+    for copy in copies(&dir) {
         let bytes = fs::read(&copy).map_err(|e| format!("cannot read {}: {e}", copy.display()))?;
         let weighed = weigh::weigh(&bytes).map_err(|e| format!("{}: {e}", copy.display()))?;
         let package = copy.strip_prefix(&dir).unwrap_or(&copy).with_extension("");
@@ -67,7 +67,7 @@ pub(crate) fn run(args: &WeighArgs) -> Result {
 }
 
 /// The named copies under `dir`, in order.
-fn copies(dir: &Path) -> Result<Vec<PathBuf>> {
+fn copies(dir: &Path) -> Vec<PathBuf> {
     let mut copies = Vec::new();
     for kind in ["pkg", "bundles"] {
         let Ok(entries) = fs::read_dir(dir.join(kind)) else { continue };
@@ -78,7 +78,7 @@ fn copies(dir: &Path) -> Result<Vec<PathBuf>> {
         found.sort();
         copies.extend(found);
     }
-    Ok(copies)
+    copies
 }
 
 #[cfg(test)]
