@@ -41,6 +41,9 @@ pub(crate) enum Member {
     OptionalString(&'static str),
 }
 
+/// A page's cursor to the next one.
+const NEXT_CURSOR: Member = Member::OptionalString("nextCursor");
+
 /// How a [`FeatureRead`] is asked, and what its answer must hold.
 struct Asked {
     /// The capability it needs.
@@ -49,39 +52,44 @@ struct Asked {
     params: Map<String, Value>,
     /// Whether MCP 2026-07-28 may answer it `input_required`.
     may_ask: bool,
-    /// The members to check (an answer with one member to check names it twice).
-    members: [Member; 2],
+    /// The members to check.
+    members: &'static [Member],
 }
 
 impl FeatureRead {
     fn request(&self) -> Result<Asked> {
         use super::modern::params_object;
-        let page = |member| [Member::Array(member), Member::OptionalString("nextCursor")];
-        let (feature, method, params, may_ask, members) = match self {
+        let (feature, method, params, may_ask, members): (_, _, _, _, &'static [Member]) = match self {
             Self::ResourcesPage(cursor) => {
                 let params = params_object(&PaginatedParams::new(cursor.clone()))?;
-                (Feature::Resources, methods::RESOURCES_LIST, params, false, page("resources"))
+                (Feature::Resources, methods::RESOURCES_LIST, params, false, &[Member::Array("resources"), NEXT_CURSOR])
             }
             Self::ResourceTemplatesPage(cursor) => {
                 let params = params_object(&PaginatedParams::new(cursor.clone()))?;
-                (Feature::Resources, methods::RESOURCES_TEMPLATES_LIST, params, false, page("resourceTemplates"))
+                (
+                    Feature::Resources,
+                    methods::RESOURCES_TEMPLATES_LIST,
+                    params,
+                    false,
+                    &[Member::Array("resourceTemplates"), NEXT_CURSOR],
+                )
             }
             Self::Resource(uri) => {
                 let params = params_object(&ResourceParams::new(uri))?;
-                (Feature::Resources, methods::RESOURCES_READ, params, true, [Member::Array("contents"); 2])
+                (Feature::Resources, methods::RESOURCES_READ, params, true, &[Member::Array("contents")])
             }
             Self::PromptsPage(cursor) => {
                 let params = params_object(&PaginatedParams::new(cursor.clone()))?;
-                (Feature::Prompts, methods::PROMPTS_LIST, params, false, page("prompts"))
+                (Feature::Prompts, methods::PROMPTS_LIST, params, false, &[Member::Array("prompts"), NEXT_CURSOR])
             }
             Self::Prompt(name, arguments) => {
                 let params = params_object(&GetPromptParams::new(name, arguments.clone()))?;
-                (Feature::Prompts, methods::PROMPTS_GET, params, true, [Member::Array("messages"); 2])
+                (Feature::Prompts, methods::PROMPTS_GET, params, true, &[Member::Array("messages")])
             }
             Self::Completion(reference, argument, context) => {
                 let (reference, argument, context) = (reference.clone(), argument.clone(), context.clone());
                 let params = params_object(&CompleteParams { reference, argument, context, meta: None })?;
-                (Feature::Completions, methods::COMPLETION_COMPLETE, params, false, [Member::Object("completion"); 2])
+                (Feature::Completions, methods::COMPLETION_COMPLETE, params, false, &[Member::Object("completion")])
             }
         };
         Ok(Asked { feature, method, params, may_ask, members })
@@ -103,7 +111,7 @@ impl McpClient {
             let options = crate::connection::RequestOptions::timeout(self.request_timeout_ms());
             self.connection().request(method, Some(&params), options).await?
         };
-        check_members(method, &raw, &members).map_err(|message| self.protocol_error(message))?;
+        check_members(method, &raw, members).map_err(|message| self.protocol_error(message))?;
         Ok(raw)
     }
 }
