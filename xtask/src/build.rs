@@ -246,7 +246,9 @@ pub(crate) fn build_selected(args: &BuildArgs) -> Result<Outputs> {
     }
     if profile == Profile::Release {
         // Shown here; `cargo xtask test` fails on a package over its budget.
-        let weighed = budgets::weigh_all(&target_dir())?;
+        let built: Vec<PathBuf> =
+            outputs.bundles.iter().chain(&outputs.host).chain(&outputs.host_client).cloned().collect();
+        let weighed = budgets::weigh_built(&target_dir(), &built)?;
         budgets::print(&weighed);
         if let Err(over) = budgets::verdict(&weighed) {
             println!("warning: {over}");

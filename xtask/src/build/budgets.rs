@@ -6,7 +6,7 @@
 //! named by a hash).
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -33,9 +33,18 @@ impl Weighed {
 
 /// Weighs every package of the budget file under `target` (`target/`).
 pub(crate) fn weigh_all(target: &Path) -> Result<Vec<Weighed>> {
+    weigh(&budget_file()?, target, |_| true)
+}
+
+/// Weighs the packages of the budget file that are among `built` (directories under `target`): a build of some
+/// packages (`-p`) weighs those, and is not failed by the others it did not build.
+pub(crate) fn weigh_built(target: &Path, built: &[PathBuf]) -> Result<Vec<Weighed>> {
+    weigh(&budget_file()?, target, |package| built.iter().any(|dir| *dir == target.join(package)))
+}
+
+fn budget_file() -> Result<String> {
     let path = root().join(FILE);
-    let text = fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", display(&path)))?;
-    weigh(&text, target)
+    fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", display(&path)))
 }
 
 /// Prints each package's weight, budget and target.
@@ -65,15 +74,15 @@ pub(crate) fn verdict(weighed: &[Weighed]) -> Result {
     ))
 }
 
-/// The packages of a budget file's `text`, weighed under `target`.
-fn weigh(text: &str, target: &Path) -> Result<Vec<Weighed>> {
+/// The packages of a budget file's `text` that `wanted` names, weighed under `target`.
+fn weigh(text: &str, target: &Path, wanted: impl Fn(&str) -> bool) -> Result<Vec<Weighed>> {
     let document: Value = serde_json::from_str(text).map_err(|e| format!("{FILE} is not JSON: {e}"))?;
     let packages = document
         .get("packages")
         .and_then(Value::as_object)
         .ok_or_else(|| format!("{FILE} needs a \"packages\" object"))?;
     let mut out = Vec::new();
-    for (package, entry) in packages {
+    for (package, entry) in packages.iter().filter(|(package, _)| wanted(package)) {
         let field = |name: &str| entry.get(name).and_then(Value::as_f64);
         let budget = field("budgetKiB").ok_or_else(|| format!("{FILE}: {package} needs a budgetKiB"))?;
         let files = entry
@@ -138,7 +147,7 @@ mod tests {
             .collect();
         let target = target_with(&[("pkg/a.wasm", &random), ("pkg/a.js", b"export {}")]);
         let text = r#"{"packages": {"pkg": {"files": ["a.wasm", "a.js"], "budgetKiB": 1, "targetKiB": 0.5}}}"#;
-        let weighed = weigh(text, &target).unwrap();
+        let weighed = weigh(text, &target, |_| true).unwrap();
         let expected = gzip_len(&random).unwrap() + gzip_len(b"export {}").unwrap();
         assert_eq!(weighed, [Weighed { package: "pkg".into(), gzip: expected, budget: 1024, target: Some(512) }]);
         assert!(weighed[0].over(), "4 KiB of noise does not fit in 1 KiB");
@@ -153,21 +162,23 @@ mod tests {
             ("dir/pkg/snippets/y-4567/notes.txt", b"not a script"),
         ]);
         let text = r#"{"packages": {"dir/pkg": {"files": ["a.js", "snippets/"], "budgetKiB": 1}}}"#;
-        let weighed = weigh(text, &target).unwrap();
+        let weighed = weigh(text, &target, |_| true).unwrap();
         let scripts: [&[u8]; 3] = [b"export const a = 1;", b"export const b = 2;", b"export const c = 3;"];
         let expected: usize = scripts.iter().map(|s| gzip_len(s).unwrap()).sum();
         assert_eq!(weighed[0].gzip, expected);
         let missing = r#"{"packages": {"dir/pkg": {"files": ["gone/"], "budgetKiB": 1}}}"#;
-        assert!(weigh(missing, &target).unwrap_err().contains("gone"));
+        assert!(weigh(missing, &target, |_| true).unwrap_err().contains("gone"));
     }
 
     #[test]
     fn a_broken_budget_file_or_a_missing_file_says_which() {
         let target = target_with(&[]);
-        assert!(weigh("[]", &target).unwrap_err().contains("\"packages\""));
+        assert!(weigh("[]", &target, |_| true).unwrap_err().contains("\"packages\""));
         let no_budget = r#"{"packages": {"pkg": {"files": ["a.wasm"]}}}"#;
-        assert!(weigh(no_budget, &target).unwrap_err().contains("pkg needs a budgetKiB"));
+        assert!(weigh(no_budget, &target, |_| true).unwrap_err().contains("pkg needs a budgetKiB"));
         let missing = r#"{"packages": {"pkg": {"files": ["gone.wasm"], "budgetKiB": 1}}}"#;
-        assert!(weigh(missing, &target).unwrap_err().contains("gone.wasm"));
+        assert!(weigh(missing, &target, |_| true).unwrap_err().contains("gone.wasm"));
+        let unbuilt = weigh(missing, &target, |package| package != "pkg").unwrap();
+        assert!(unbuilt.is_empty(), "a package not asked for is not read");
     }
 }
