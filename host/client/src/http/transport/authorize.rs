@@ -27,6 +27,7 @@ use crate::http::oauth::scope::{MAX_STEP_UPS, initial_scope, step_up};
 use crate::http::oauth::setup::{AuthorizationReason, AuthorizationRequired, OAuthSetup, OnAuthorizationRequired};
 use crate::http::oauth::tokens::Tokens;
 use crate::http::oauth::{OAuthError, callback::authorization_code};
+use futures_util::future::LocalBoxFuture;
 use futures_util::lock::Mutex;
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::JsCast;
@@ -113,7 +114,17 @@ impl HttpTransport {
 
     /// A request sent with the tokens of `sent_with` (an [`AuthState::generation`]) was refused with `status` and
     /// `challenge`: obtains tokens it may be sent again with. `Ok` when it may be.
-    pub(super) async fn authorize(&self, sent_with: u64, status: u16, challenge: Option<&str>) -> Result<(), Error> {
+    /// Boxed: compiled once, not into each request that may be refused.
+    pub(super) fn authorize<'a>(
+        &'a self,
+        sent_with: u64,
+        status: u16,
+        challenge: Option<&'a str>,
+    ) -> LocalBoxFuture<'a, Result<(), Error>> {
+        Box::pin(self.authorize_unboxed(sent_with, status, challenge))
+    }
+
+    async fn authorize_unboxed(&self, sent_with: u64, status: u16, challenge: Option<&str>) -> Result<(), Error> {
         let Some(setup) = self.oauth.clone() else {
             return Err(self.oauth_error("the server asks for authorization, and none is configured for it"));
         };
@@ -194,7 +205,12 @@ impl HttpTransport {
     /// Trades the refresh token for new tokens (`after_refusal`: because the server refused the ones in use);
     /// whether it did. Tokens the authorization server will not refresh any more are dropped (and forgotten by the
     /// store); tokens that could not be refreshed for another reason (the network) are kept while they are valid.
-    async fn refresh(&self, after_refusal: bool) -> bool {
+    /// Boxed: compiled once for its two callers (a request's bearer, a refused request).
+    fn refresh(&self, after_refusal: bool) -> LocalBoxFuture<'_, bool> {
+        Box::pin(self.refresh_unboxed(after_refusal))
+    }
+
+    async fn refresh_unboxed(&self, after_refusal: bool) -> bool {
         let Some((saved, step_ups)) = self.auth.current.borrow().as_ref().map(|a| (a.saved.clone(), a.step_ups)) else {
             return false;
         };

@@ -6,6 +6,7 @@
 use super::HttpTransport;
 use crate::Error;
 use crate::worker::describe_js;
+use futures_util::future::LocalBoxFuture;
 use js_sys::{Promise, Reflect};
 use mcp_worker_protocol::quoted::quoted;
 use std::ops::ControlFlow;
@@ -98,8 +99,20 @@ impl HttpTransport {
         self.fetch_abortable(url, method, protocol, body, Abort::ByClose).await
     }
 
-    /// [`HttpTransport::fetch`], aborted as `abort` says.
-    pub(super) async fn fetch_abortable(
+    /// [`HttpTransport::fetch`], aborted as `abort` says. Boxed: its work (a token refresh included) is compiled
+    /// once, not into each of the transport's requests that await it.
+    pub(super) fn fetch_abortable<'a>(
+        &'a self,
+        url: &'a str,
+        method: &'a str,
+        protocol: &'a [Header],
+        body: Option<&'a str>,
+        abort: Abort<'a>,
+    ) -> LocalBoxFuture<'a, Result<Response, Error>> {
+        Box::pin(self.fetch_abortable_unboxed(url, method, protocol, body, abort))
+    }
+
+    async fn fetch_abortable_unboxed(
         &self,
         url: &str,
         method: &str,
@@ -206,9 +219,19 @@ pub(super) fn header(response: &Response, name: &str) -> Option<String> {
 }
 
 /// Reads a body as text, chunk by chunk, until it ends or `on_chunk` breaks (the rest is cancelled).
-pub(super) async fn read_chunks(
+///
+/// This and the other readers of a body are boxed, `on_chunk` a trait object: each is compiled once, not into every
+/// request of the transport's that awaits it.
+pub(super) fn read_chunks<'a>(
+    response: &'a Response,
+    on_chunk: &'a mut dyn FnMut(&str) -> ControlFlow<()>,
+) -> LocalBoxFuture<'a, Result<(), String>> {
+    Box::pin(read_chunks_unboxed(response, on_chunk))
+}
+
+async fn read_chunks_unboxed(
     response: &Response,
-    mut on_chunk: impl FnMut(&str) -> ControlFlow<()>,
+    on_chunk: &mut dyn FnMut(&str) -> ControlFlow<()>,
 ) -> Result<(), String> {
     let Some(body) = response.body() else { return Ok(()) };
     let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
@@ -226,10 +249,14 @@ pub(super) async fn read_chunks(
 }
 
 /// The beginning of a body (an error's explanation), on one line; `None` when empty or unreadable.
-pub(super) async fn excerpt(response: &Response) -> Option<String> {
+pub(super) fn excerpt(response: &Response) -> LocalBoxFuture<'_, Option<String>> {
+    Box::pin(excerpt_unboxed(response))
+}
+
+async fn excerpt_unboxed(response: &Response) -> Option<String> {
     const MAX: usize = 300;
     let mut text = String::new();
-    let _ = read_chunks(response, |chunk| {
+    let _ = read_chunks(response, &mut |chunk| {
         text.push_str(chunk);
         if text.len() >= MAX { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     })
@@ -239,10 +266,14 @@ pub(super) async fn excerpt(response: &Response) -> Option<String> {
 }
 
 /// A whole body as text, up to `max` characters.
-pub(super) async fn read_text(response: &Response, max: usize) -> Result<String, String> {
+pub(super) fn read_text(response: &Response, max: usize) -> LocalBoxFuture<'_, Result<String, String>> {
+    Box::pin(read_text_unboxed(response, max))
+}
+
+async fn read_text_unboxed(response: &Response, max: usize) -> Result<String, String> {
     let mut text = String::new();
     let mut over = false;
-    read_chunks(response, |chunk| {
+    read_chunks(response, &mut |chunk| {
         text.push_str(chunk);
         over = text.len() > max;
         if over { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }

@@ -74,7 +74,7 @@ impl HttpTransport {
     async fn read_legacy_stream(self: Rc<Self>, response: Response, named: oneshot::Sender<Result<(), String>>) {
         let mut named = Some(named);
         let mut decoder = SseDecoder::new(self.max_frame_chars);
-        let ended = read_chunks(&response, |chunk| {
+        let ended = read_chunks(&response, &mut |chunk| {
             let events = match decoder.push(chunk) {
                 Ok(events) => events,
                 Err(large) => {

@@ -14,6 +14,7 @@ use crate::http::exchange::{
     FramePeek, GetReply, PostReply, RequestKind, SESSION_HEADER, classify_get, classify_post, json_body_frames,
 };
 use crate::http::sse::SseDecoder;
+use futures_util::future::LocalBoxFuture;
 use gloo_timers::future::TimeoutFuture;
 use std::ops::ControlFlow;
 use std::rc::Rc;
@@ -171,7 +172,7 @@ impl HttpTransport {
         let mut response = response;
         for attempt in 0..=MAX_RESUMPTIONS {
             let ended = self
-                .read_events(&response, &mut decoder, |frame| {
+                .read_events(&response, &mut decoder, &mut |frame| {
                     let delivered = FramePeek::of(frame);
                     answered |= delivered.method.is_none() && delivered.id.is_some() && delivered.id == peek.id;
                 })
@@ -243,7 +244,7 @@ impl HttpTransport {
                     match classify_get(response.status(), content_type.as_deref(), with_session) {
                         GetReply::Stream => {
                             failures = 0;
-                            let _ = self.read_events(&response, &mut decoder, |_| {}).await;
+                            let _ = self.read_events(&response, &mut decoder, &mut |_| {}).await;
                         }
                         GetReply::NotOffered => return,
                         GetReply::SessionExpired => return self.session_expired(),
@@ -259,15 +260,25 @@ impl HttpTransport {
         stream_settled();
     }
 
-    /// Reads a stream of events, delivering each message (and showing it to `seen`) until the stream ends.
-    pub(super) async fn read_events(
+    /// Reads a stream of events, delivering each message (and showing it to `seen`) until the stream ends. Boxed,
+    /// `seen` a trait object: compiled once for the streams that answer requests and the session's own.
+    fn read_events<'a>(
+        &'a self,
+        response: &'a Response,
+        decoder: &'a mut SseDecoder,
+        seen: &'a mut dyn FnMut(&str),
+    ) -> LocalBoxFuture<'a, Result<(), String>> {
+        Box::pin(self.read_events_unboxed(response, decoder, seen))
+    }
+
+    async fn read_events_unboxed(
         &self,
         response: &Response,
         decoder: &mut SseDecoder,
-        mut seen: impl FnMut(&str),
+        seen: &mut dyn FnMut(&str),
     ) -> Result<(), String> {
         let mut too_large = None;
-        read_chunks(response, |chunk| match decoder.push(chunk) {
+        read_chunks(response, &mut |chunk| match decoder.push(chunk) {
             Ok(events) => {
                 for event in events.iter().filter(|e| !e.data.is_empty()) {
                     self.deliver(&event.data);
