@@ -251,7 +251,7 @@ function postBody(url, port, key, message = {}) {
     });
 }
 
-// For a sandboxed start (src/worker/endpoint.rs): `{ mcpWorker: "wasm", port }` on its control channel, which the
+// For a sandboxed start (src/worker/endpoint.rs): `{ mcpWorker: "bundle", port }` on its control channel, which the
 // server's frame relays to the worker's prelude, then, on that port, straight to the worker (a stream relayed by the
 // frame would pass each of its chunks through the frame), `{ body }` for the wasm at `url` and `{ script }` for the
 // bootstrap at `entry`, each its response's body (a stream: the page neither holds nor decodes a server's files),
@@ -259,7 +259,7 @@ function postBody(url, port, key, message = {}) {
 // imports a bootstrap that is not a bundle's one-module entry).
 export function sendBundle(url, entry, control) {
   const channel = new MessageChannel();
-  control.postMessage({ mcpWorker: "wasm", port: channel.port2 }, [channel.port2]);
+  control.postMessage({ mcpWorker: "bundle", port: channel.port2 }, [channel.port2]);
   postBody(url, channel.port1, "body");
   postBody(entry, channel.port1, "script");
 }

@@ -19,7 +19,7 @@ const PRELUDE_IMPORT: &str = mcp_worker_protocol::js_without_comment_lines!(incl
 /// blocked-request reports), then the server's bootstrap. `entry`, the bootstrap's URL, is defined before it.
 ///
 /// With `wasm`, the URL of the server's wasm, the prelude compiles the wasm the page sends (`{ body }` on the port of
-/// the control message `{ mcpWorker: "wasm", port }`: the body of the page's fetch through its HTTP cache, as a
+/// the control message `{ mcpWorker: "bundle", port }`: the body of the page's fetch through its HTTP cache, as a
 /// stream; the worker fetches the URL itself when `body` is null) while the bootstrap loads and the handshake goes
 /// on; the SDK's bootstrap takes that module when `connect` names the same wasm, or none. It runs the text of the
 /// bootstrap the page sends on the same port (`{ script }`, a stream fetched through the page's cache) when that is a

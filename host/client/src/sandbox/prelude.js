@@ -2,7 +2,7 @@
 // (`mcp_worker_protocol::worker_guard`; `entry`, the bundle's bootstrap URL, and `wasmUrl`, its wasm's URL or null,
 // are defined above them). An opaque origin's requests are never cached, so a sandboxed worker's own fetches download
 // its files at every start: with a wasm URL, the page fetches the wasm and the bootstrap through its own HTTP cache
-// and sends them on the port of the control message `{ mcpWorker: "wasm", port }`, as `{ body }` and `{ script }`
+// and sends them on the port of the control message `{ mcpWorker: "bundle", port }`, as `{ body }` and `{ script }`
 // (each its response's body, a stream), each null when the page's fetch failed. The
 // prelude compiles the wasm as it comes, while the bootstrap loads and the handshake is made, or fetches the URL
 // itself when `body` is null. The SDK's bootstrap takes the module from `self[Symbol.for("mcpWorker.wasm")]`. Then
@@ -17,7 +17,7 @@ if (wasmUrl !== null) {
   const module = new Promise((resolve) => {
     const take = (event) => {
       const m = event.data;
-      if (!m || m.mcpWorker !== "wasm" || !(m.port instanceof MessagePort)) return;
+      if (!m || m.mcpWorker !== "bundle" || !(m.port instanceof MessagePort)) return;
       event.stopImmediatePropagation();
       self.removeEventListener("message", take);
       let pending = 2;
