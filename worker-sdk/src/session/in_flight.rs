@@ -9,7 +9,7 @@ use mcp_worker_protocol::jsonrpc::encode_result_text;
 use mcp_worker_protocol::{ErrorObject, RequestId};
 use std::cell::RefCell;
 use std::future::Future;
-use std::task::{Context, Waker};
+use std::task::{Context, Poll, Waker};
 
 struct Call {
     abort: AbortHandle,
@@ -74,24 +74,25 @@ impl Session {
         &self,
         id: RequestId,
         cancel: CancelSignal,
-        work: LocalBoxFuture<'static, Result<String, ErrorObject>>,
+        mut work: LocalBoxFuture<'static, Result<String, ErrorObject>>,
     ) {
+        // Most handlers finish without waiting. Polled once here, they are answered within the message handler:
+        // no task, no abort handle, no entry in the table of calls (nothing else runs meanwhile, so no cancellation
+        // or request of the same id can come in between). A handler that waits is handed to the spawner, whose
+        // first poll registers a real waker (nothing can be missed: a future re-checks its state on every poll).
+        let mut first_poll = Context::from_waker(Waker::noop());
+        if let Poll::Ready(frame) = work.as_mut().poll(&mut first_poll) {
+            return self.state.peer.answer(&id, frame);
+        }
         let (abort, registration) = AbortHandle::new_pair();
         self.in_flight.calls.borrow_mut().insert(id.clone(), Call { abort, cancel });
         let session = self.clone();
-        let mut task: LocalBoxFuture<'static, ()> = Box::pin(async move {
+        (self.in_flight.spawn)(Box::pin(async move {
             // An aborted request (notifications/cancelled) sends nothing: the spec says no response.
             if let Ok(frame) = Abortable::new(work, registration).await {
                 session.in_flight.calls.borrow_mut().remove(&id);
                 session.state.peer.answer(&id, frame);
             }
-        });
-        // Most handlers finish without waiting. Polling once here answers them within the message handler,
-        // which saves a task hop per call; a handler that waits is handed to the spawner, whose first poll
-        // re-registers a real waker (nothing can be missed: a future re-checks its state on every poll).
-        let mut first_poll = Context::from_waker(Waker::noop());
-        if task.as_mut().poll(&mut first_poll).is_pending() {
-            (self.in_flight.spawn)(task);
-        }
+        }));
     }
 }
